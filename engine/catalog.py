@@ -1,0 +1,276 @@
+"""The card catalog: decks and battlefields as data files, compiled once at load.
+
+Layout of one catalog version (``engine/data/catalog/<version>/``)::
+
+    catalog.yaml        version, title, notice (the catalog is unofficial)
+    decks/*.yaml        one premade deck per file: deck name, complexity, cards
+    battlefields.yaml   the battlefield deck
+
+Loading never half-succeeds: any problem raises CatalogError naming the file, the card and the
+field. Catalogs are cached per version and immutable once loaded, so errata go into a new version
+and old logs keep replaying under the version they name.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from .effects import BF_TRIGGERS, CARD_TRIGGERS, LISTENING, EffectError, compile_amount, compile_effects
+from .game import Ctx
+from .state import CARD_TOKENS
+
+# five 1-cost, four 2-cost, four 3-cost, three 4-cost, three 5-cost, two 6-cost, two 7-cost, one 8-cost
+TEMPLATE = {1: 5, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1}
+ABILITY_TYPES = ("instant", "conditional", "passive", "none")
+DEFAULT_VERSION = "2026.1"
+CARD_KEYS = {"name", "type", "cost", "might", "max_might", "copies", "ability", "tokens", "text", "effects"}
+BF_KEYS = {"name", "zones", "text", "rules", "effects"}
+
+
+class CatalogError(ValueError):
+    def __init__(self, file: str, card: str | None, field: str | None, message: str) -> None:
+        where = file + (f", card {card!r}" if card else "") + (f", field {field}" if field else "")
+        super().__init__(f"{where}: {message}")
+        self.file, self.card, self.field, self.message = file, card, field, message
+
+
+@dataclass(frozen=True, eq=False)
+class CardDef:
+    name: str
+    deck: str
+    type: str
+    cost: int
+    might: int
+    max_might: int | None
+    ability: str
+    affixed: tuple[str, ...]
+    text: str
+    effects: dict = field(repr=False)
+    listens: tuple[str, ...] = field(repr=False, default=())
+
+
+@dataclass(frozen=True, eq=False)
+class BattlefieldDef:
+    name: str
+    zones: int
+    text: tuple[str, ...]
+    effects: dict = field(repr=False)
+    might_bonus: tuple[Callable, ...] = field(repr=False, default=())
+    cost_rules: tuple[Callable, ...] = field(repr=False, default=())
+    destroy_to_hand: tuple[Callable, ...] = field(repr=False, default=())
+
+
+@dataclass(frozen=True, eq=False)
+class Catalog:
+    version: str
+    title: str
+    notice: str
+    cards: dict[str, CardDef]
+    decks: dict[str, tuple[CardDef, ...]]  # premade deck name -> 24 cards in list order
+    battlefields: dict[str, BattlefieldDef]
+
+    def deck_problems(self, names: list[str]) -> list[str]:
+        """Why a 24-card list breaks the deck template (empty when it keeps it)."""
+        problems = []
+        unknown = [n for n in names if n not in self.cards]
+        if unknown:
+            problems.append("unknown card(s): " + ", ".join(sorted(set(unknown))))
+            return problems
+        if len(names) != 24:
+            problems.append(f"a deck has 24 cards, this one has {len(names)}")
+        got = Counter(self.cards[n].cost for n in names)
+        for cost, want in TEMPLATE.items():
+            if got.get(cost, 0) != want:
+                problems.append(f"the template needs {want} card(s) of cost {cost}, found {got.get(cost, 0)}")
+        return problems
+
+
+def _fail(file, card, fld, msg):
+    raise CatalogError(file, card, fld, msg)
+
+
+def compile_card(raw: Any, deck: str, file: str, idx: int) -> tuple[CardDef, int]:
+    if not isinstance(raw, dict):
+        _fail(file, None, f"cards[{idx}]", "a card is a mapping with name, type, cost, might, ability, text")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        _fail(file, None, f"cards[{idx}].name", "every card needs a name")
+    unknown = set(raw) - CARD_KEYS
+    if unknown:
+        _fail(file, name, sorted(unknown)[0], f"unknown field; expected {sorted(CARD_KEYS)}")
+    for key in ("type", "text"):
+        if not isinstance(raw.get(key), str) or not raw[key].strip():
+            _fail(file, name, key, "required text is missing")
+    cost, might = raw.get("cost"), raw.get("might")
+    if not isinstance(cost, int) or isinstance(cost, bool) or not 1 <= cost <= 8:
+        _fail(file, name, "cost", f"essence cost must be a whole number 1..8, got {cost!r}")
+    if not isinstance(might, int) or isinstance(might, bool) or not 0 <= might <= 20:
+        _fail(file, name, "might", f"reveal might must be a whole number 0..20, got {might!r}")
+    max_might = raw.get("max_might")
+    if max_might is not None and (not isinstance(max_might, int) or max_might < might):
+        _fail(file, name, "max_might", "maximum might must be a whole number at least the reveal might")
+    copies = raw.get("copies", 1)
+    if not isinstance(copies, int) or not 1 <= copies <= 5:
+        _fail(file, name, "copies", "copies must be 1..5")
+    ability = raw.get("ability", "none")
+    if ability not in ABILITY_TYPES:
+        _fail(file, name, "ability", f"ability type must be one of {ABILITY_TYPES}")
+    tokens = raw.get("tokens", [])
+    if not isinstance(tokens, list) or any(t not in CARD_TOKENS for t in tokens):
+        _fail(file, name, "tokens", f"affixed tokens must be a list of {CARD_TOKENS}")
+    try:
+        effects = compile_effects(raw.get("effects"), "effects", CARD_TRIGGERS)
+    except EffectError as e:
+        _fail(file, name, e.field, e.message)
+    if ability == "instant" and set(effects) - {"reveal"}:
+        _fail(file, name, "effects", "an instant ability resolves once, on reveal: only 'when: reveal' effects")
+    if ability == "none" and effects:
+        _fail(file, name, "ability", "a card with effects needs an ability type")
+    if ability != "none" and not effects:
+        _fail(file, name, "effects", f"a {ability} ability needs at least one effect")
+    listens = tuple(t for t in effects if t in LISTENING)
+    cdef = CardDef(name.strip(), deck, raw["type"].strip(), cost, might, max_might, ability,
+                   tuple(tokens), " ".join(raw["text"].split()), effects, listens)
+    return cdef, copies
+
+
+def _bf_rules(raw: Any, file: str, name: str) -> tuple[tuple, tuple, tuple]:
+    if raw is None:
+        return (), (), ()
+    if not isinstance(raw, dict):
+        _fail(file, name, "rules", "rules is a mapping")
+    bonus, cost, to_hand = [], [], []
+    for key, val in raw.items():
+        f = f"rules.{key}"
+        if key == "ability_might_bonus":
+            if not isinstance(val, int) or val < 1:
+                _fail(file, name, f, "expected a positive whole number")
+            bonus.append(lambda g, card, _n=val: _n)
+        elif key == "cost":
+            if not isinstance(val, dict) or "delta" not in val:
+                _fail(file, name, f, "cost needs delta (an amount) and optionally min_cost, max_cost, type")
+            try:
+                delta = compile_amount(val["delta"], f + ".delta")
+            except EffectError as e:
+                _fail(file, name, e.field, e.message)
+            lo, hi, typ = val.get("min_cost", 0), val.get("max_cost", 99), val.get("type")
+
+            def rule(g, card, _d=delta, _lo=lo, _hi=hi, _t=typ):
+                cd = card.cdef
+                if not (_lo <= cd.cost <= _hi) or (_t is not None and cd.type != _t):
+                    return 0
+                return _d(g, Ctx(card.owner, None, None, card, True))
+            cost.append(rule)
+        elif key == "destroy_to_hand":
+            if val not in ("opponent", "any"):
+                _fail(file, name, f, "expected opponent or any")
+            to_hand.append((lambda g, card, by: True) if val == "any"
+                           else (lambda g, card, by: card.owner != by))
+        else:
+            _fail(file, name, f, "unknown rule; known: ability_might_bonus, cost, destroy_to_hand")
+    return tuple(bonus), tuple(cost), tuple(to_hand)
+
+
+def compile_battlefield(raw: Any, file: str, idx: int) -> BattlefieldDef:
+    if not isinstance(raw, dict) or not isinstance(raw.get("name"), str):
+        _fail(file, None, f"battlefields[{idx}]", "a battlefield is a mapping with name, text, effects")
+    name = raw["name"]
+    unknown = set(raw) - BF_KEYS
+    if unknown:
+        _fail(file, name, sorted(unknown)[0], f"unknown field; expected {sorted(BF_KEYS)}")
+    zones = raw.get("zones", 6)
+    if not isinstance(zones, int) or not 3 <= zones <= 8:
+        _fail(file, name, "zones", "zones must be 3..8")
+    text = raw.get("text")
+    if not isinstance(text, list) or len(text) != 2 or not all(isinstance(t, str) for t in text):
+        _fail(file, name, "text", "a battlefield has exactly two effects' texts")
+    try:
+        effects = compile_effects(raw.get("effects"), "effects", BF_TRIGGERS)
+    except EffectError as e:
+        _fail(file, name, e.field, e.message)
+    bonus, cost, to_hand = _bf_rules(raw.get("rules"), file, name)
+    if not effects and not (bonus or cost or to_hand) and zones == 6:
+        _fail(file, name, "effects", "a battlefield needs effects or rules")
+    return BattlefieldDef(name, zones, tuple(" ".join(t.split()) for t in text), effects, bonus, cost, to_hand)
+
+
+def _read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        raise CatalogError(path.name, None, None, f"not valid YAML: {e}") from None
+
+
+def load_deck_file(path: Path) -> tuple[str, list[tuple[CardDef, int]]]:
+    raw = _read_yaml(path)
+    file = path.name
+    if not isinstance(raw, dict) or not isinstance(raw.get("deck"), str) or not isinstance(raw.get("cards"), list):
+        raise CatalogError(file, None, None, "a deck file needs 'deck: <name>' and 'cards: [...]'")
+    deck = raw["deck"]
+    cards = [compile_card(c, deck, file, i) for i, c in enumerate(raw["cards"])]
+    got = Counter()
+    for cdef, copies in cards:
+        got[cdef.cost] += copies
+    for cost, want in TEMPLATE.items():
+        if got.get(cost, 0) != want:
+            names = [c.name for c, _ in cards if c.cost == cost]
+            raise CatalogError(file, names[0] if names else None, "cost",
+                               f"deck {deck!r} breaks the template: it needs {want} card(s) of cost {cost}, "
+                               f"has {got.get(cost, 0)}")
+    extra = set(got) - set(TEMPLATE)
+    if extra:
+        raise CatalogError(file, None, "cost", f"costs outside the template: {sorted(extra)}")
+    return deck, cards
+
+
+def load_catalog_dir(root: Path) -> Catalog:
+    meta = _read_yaml(root / "catalog.yaml")
+    if not isinstance(meta, dict) or not isinstance(meta.get("version"), str):
+        raise CatalogError("catalog.yaml", None, "version", "catalog.yaml needs a version")
+    cards: dict[str, CardDef] = {}
+    decks: dict[str, tuple[CardDef, ...]] = {}
+    for path in sorted((root / "decks").glob("*.yaml")):
+        deck, entries = load_deck_file(path)
+        if deck in decks:
+            raise CatalogError(path.name, None, "deck", f"deck {deck!r} is defined twice")
+        listing = []
+        for cdef, copies in entries:
+            if cdef.name in cards:
+                raise CatalogError(path.name, cdef.name, "name", "card names must be unique in a catalog")
+            cards[cdef.name] = cdef
+            listing.extend([cdef] * copies)
+        decks[deck] = tuple(listing)
+    bfs_raw = _read_yaml(root / "battlefields.yaml")
+    if not isinstance(bfs_raw, dict) or not isinstance(bfs_raw.get("battlefields"), list):
+        raise CatalogError("battlefields.yaml", None, None, "needs 'battlefields: [...]'")
+    battlefields: dict[str, BattlefieldDef] = {}
+    for i, raw in enumerate(bfs_raw["battlefields"]):
+        bf = compile_battlefield(raw, "battlefields.yaml", i)
+        if bf.name in battlefields:
+            raise CatalogError("battlefields.yaml", bf.name, "name", "battlefield names must be unique")
+        battlefields[bf.name] = bf
+    return Catalog(meta["version"], str(meta.get("title", "")), str(meta.get("notice", "")),
+                   cards, decks, battlefields)
+
+
+def catalog_root() -> Path:
+    return Path(str(resources.files("engine") / "data" / "catalog"))
+
+
+def available_versions() -> list[str]:
+    return sorted(p.name for p in catalog_root().iterdir() if (p / "catalog.yaml").exists())
+
+
+@lru_cache(maxsize=None)
+def load_catalog(version: str = DEFAULT_VERSION) -> Catalog:
+    """The packaged catalog of that version (KeyError if there is none)."""
+    if version not in available_versions():
+        raise KeyError(version)
+    return load_catalog_dir(catalog_root() / version)

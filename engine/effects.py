@@ -1,0 +1,703 @@
+"""The effect language: card and battlefield abilities as data, compiled once into callables.
+
+An effect is ``{when: TRIGGER, if: CONDITION, do: [ACTION, ...], once: game|player}`` (the key is
+``when``, not ``on``: YAML reads a bare ``on`` as ``true``).
+Selectors pick revealed cards on the board, amounts compute numbers, conditions test the state,
+actions change it only through the Game's mutation points. The full reference with examples is
+docs/effect-language.md; every verb below is listed in ``VERBS`` and an unknown one is an error
+naming the card and field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .decisions import Kind
+from .game import Ctx, Game
+from .state import CARD_TOKENS, Loc
+
+CARD_TRIGGERS = {
+    "reveal", "destroyed", "moved", "discarded", "command",
+    "ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
+    "end_of_round", "end_of_game",
+}
+LISTENING = {"ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
+             "end_of_round", "end_of_game"}
+BF_TRIGGERS = {"deploy", "first_deploy", "reveal", "fill", "end_of_round", "end_of_game"}
+
+
+class EffectError(ValueError):
+    """A problem in an effect's data; ``field`` is a dotted path inside the card."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+class Effect:
+    __slots__ = ("trigger", "cond", "actions", "once", "index")
+
+    def __init__(self, trigger: str, cond, actions: tuple, once: str | None, index: int) -> None:
+        self.trigger = trigger
+        self.cond = cond
+        self.actions = actions
+        self.once = once
+        self.index = index
+
+    def applies(self, g: Game, ctx: Ctx) -> bool:
+        return self.cond is None or self.cond(g, ctx)
+
+    def milestone_key(self, b: int, p: int):
+        if self.once == "game":
+            return ("game", b, self.index)
+        if self.once == "player":
+            return ("player", b, self.index, p)
+        return None
+
+
+# ---------------------------------------------------------------------------- helpers
+def _expect(cond: bool, field: str, message: str) -> None:
+    if not cond:
+        raise EffectError(field, message)
+
+
+def _names(v: Any, field: str) -> frozenset | None:
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return frozenset([v])
+    _expect(isinstance(v, list) and all(isinstance(x, str) for x in v), field,
+            "expected a name or a list of names")
+    return frozenset(v)
+
+
+def _int(v: Any, field: str) -> int:
+    _expect(isinstance(v, int) and not isinstance(v, bool), field, f"expected a whole number, got {v!r}")
+    return v
+
+
+# ---------------------------------------------------------------------------- selectors
+SELECTOR_KEYS = {"side", "where", "name", "type", "max_cost", "min_cost", "has", "lacks",
+                 "include_self", "pick", "gained_this_round", "min_might", "max_might", "between"}
+
+
+def compile_selector(spec: Any, field: str):
+    """Returns (candidates(g, ctx) -> list[CardInst], pick) where pick is 'one' or 'all'."""
+    if spec in ("self", "subject", "target"):
+        attr = {"self": "source", "subject": "subject", "target": "target"}[spec]
+
+        def fixed(g: Game, ctx: Ctx, _a=attr):
+            c = getattr(ctx, _a)
+            return [c] if c is not None and c.loc == Loc.BOARD and c.face_up and not c.leaving else []
+        return fixed, "all"
+    _expect(isinstance(spec, dict), field, "a selector is 'self', 'subject', 'target' or a mapping")
+    unknown = set(spec) - SELECTOR_KEYS
+    _expect(not unknown, field, f"unknown selector key(s) {sorted(unknown)}; known: {sorted(SELECTOR_KEYS)}")
+    side = spec.get("side", "any")
+    _expect(side in ("ally", "opponent", "any"), field + ".side", "expected ally, opponent or any")
+    where = spec.get("where", "anywhere")
+    _expect(where in ("here", "anywhere", "adjacent", "other", "subject_bf", "between"),
+            field + ".where", "expected here, anywhere, adjacent, other, subject_bf or between")
+    names = _names(spec.get("name"), field + ".name")
+    types = _names(spec.get("type"), field + ".type")
+    max_cost = spec.get("max_cost")
+    min_cost = spec.get("min_cost")
+    min_might = spec.get("min_might")
+    max_might = spec.get("max_might")
+    has = spec.get("has")
+    lacks = spec.get("lacks")
+    for k in ("has", "lacks"):
+        if spec.get(k) is not None:
+            _expect(spec[k] in CARD_TOKENS, f"{field}.{k}", f"expected one of {CARD_TOKENS}")
+    include_self = bool(spec.get("include_self", False))
+    gained = bool(spec.get("gained_this_round", False))
+    pick = spec.get("pick", "one")
+    _expect(pick in ("one", "all"), field + ".pick", "expected one or all")
+    between = None
+    if where == "between":
+        between = _names(spec.get("between"), field + ".between")
+        _expect(between is not None, field + ".between", "'where: between' needs 'between: <name>'")
+
+    def cands(g: Game, ctx: Ctx):
+        me = ctx.player
+        src = ctx.source
+        if where in ("here", "other"):
+            bfs = [b for b in range(g.nbf) if (b == ctx.bf) == (where == "here")]
+        elif where == "subject_bf":
+            bfs = [ctx.subject.bf] if ctx.subject is not None and ctx.subject.bf is not None else []
+        else:
+            bfs = range(g.nbf)
+        if ctx.bf is None and where in ("here", "other"):
+            return []
+        out = []
+        for b in bfs:
+            for q in range(g.n):
+                owner = q + 1
+                if side == "ally" and owner != me or side == "opponent" and owner == me:
+                    continue
+                for c in g.board[b][q]:
+                    if not c.face_up or c.leaving:
+                        continue
+                    if c is src and not include_self:
+                        continue
+                    cd = c.cdef
+                    if names is not None and cd.name not in names:
+                        continue
+                    if types is not None and cd.type not in types:
+                        continue
+                    if max_cost is not None and cd.cost > max_cost:
+                        continue
+                    if min_cost is not None and cd.cost < min_cost:
+                        continue
+                    if min_might is not None and c.might < min_might:
+                        continue
+                    if max_might is not None and c.might > max_might:
+                        continue
+                    if has is not None and not c.has(has):
+                        continue
+                    if lacks is not None and c.has(lacks):
+                        continue
+                    if gained and c.gained_round != g.round:
+                        continue
+                    if where == "adjacent" and (src is None or not g.adjacent(c, src)):
+                        continue
+                    if where == "between" and not _is_between(g, c, between):
+                        continue
+                    out.append(c)
+        return out
+
+    return cands, pick
+
+
+def _is_between(g: Game, c, names: frozenset) -> bool:
+    allies = [x for x in g.board_cards() if x.owner == c.owner and x.face_up and x.cdef.name in names
+              and x is not c]
+    return any(g.between(c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
+
+
+def _choose_each(g: Game, ctx: Ctx, sel, prompt: str, fn: Callable) -> None:
+    """Run fn(card) on the selected card(s): all of them, or one the controller chooses."""
+    cands, pick = sel
+    cs = cands(g, ctx)
+    if pick == "all":
+        for c in cs:
+            fn(c)
+        return
+
+    def chosen(card):
+        ctx.target = card
+        fn(card)
+
+    g.ask_card(ctx.player, Kind.TARGET_CARD, prompt, cs, chosen)
+
+
+# ---------------------------------------------------------------------------- amounts
+def compile_amount(spec: Any, field: str) -> Callable[[Game, Ctx], int]:
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return lambda g, ctx, _n=spec: _n
+    if spec == "count":
+        return lambda g, ctx: ctx.count
+    _expect(isinstance(spec, dict), field, "an amount is a number, 'count' or a mapping")
+    times = spec.get("times", 1)
+    plus = spec.get("plus", 0)
+    _int(times, field + ".times")
+    _int(plus, field + ".plus")
+    if "count" in spec:
+        cands, _ = compile_selector(spec["count"], field + ".count")
+        base = lambda g, ctx: len(cands(g, ctx))  # noqa: E731
+    elif "tokens" in spec:
+        tok = spec["tokens"]
+        _expect(tok in CARD_TOKENS, field + ".tokens", f"expected one of {CARD_TOKENS}")
+        of = spec.get("of", "self")
+        _expect(of in ("self", "subject", "target"), field + ".of", "expected self, subject or target")
+        attr = {"self": "source", "subject": "subject", "target": "target"}[of]
+        base = lambda g, ctx: (getattr(ctx, attr).tokens.get(tok, 0) if getattr(ctx, attr) else 0)  # noqa: E731
+    elif "might_of" in spec:
+        of = spec["might_of"]
+        _expect(of in ("self", "subject", "target"), field + ".might_of", "expected self, subject or target")
+        attr = {"self": "source", "subject": "subject", "target": "target"}[of]
+        base = lambda g, ctx: (getattr(ctx, attr).might if getattr(ctx, attr) else 0)  # noqa: E731
+    elif "hand" in spec:
+        base = lambda g, ctx: len(g.players[ctx.player - 1].hand)  # noqa: E731
+    elif "pile" in spec:
+        pile = spec["pile"]
+        _expect(pile in ("discard", "destroyed", "banished"), field + ".pile", "expected discard, destroyed or banished")
+        base = lambda g, ctx: len(getattr(g.players[ctx.player - 1], pile))  # noqa: E731
+    elif "round" in spec:
+        base = lambda g, ctx: g.round  # noqa: E731
+    else:
+        raise EffectError(field, "an amount mapping needs count, tokens, might_of, hand, pile or round")
+    cap = spec.get("max")
+    if cap is not None:
+        _int(cap, field + ".max")
+        return lambda g, ctx: min(cap, base(g, ctx) * times + plus)
+    return lambda g, ctx: base(g, ctx) * times + plus
+
+
+# ---------------------------------------------------------------------------- conditions
+def compile_condition(spec: Any, field: str) -> Callable[[Game, Ctx], bool]:
+    _expect(isinstance(spec, dict) and spec, field, "a condition is a non-empty mapping")
+    tests = []
+    for key, val in spec.items():
+        f = f"{field}.{key}"
+        if key == "count":
+            _expect(isinstance(val, dict) and "of" in val, f, "count needs 'of: <selector>' and gte/lte/eq")
+            cands, _ = compile_selector(val["of"], f + ".of")
+            tests.append(_compare(lambda g, ctx, c=cands: len(c(g, ctx)), val, f))
+        elif key == "tokens":
+            _expect(isinstance(val, dict) and "token" in val, f, "tokens needs token, of and gte/lte/eq")
+            amt = compile_amount({"tokens": val["token"], "of": val.get("of", "self")}, f)
+            tests.append(_compare(amt, val, f))
+        elif key == "might":
+            _expect(isinstance(val, dict), f, "might needs of and gte/lte/eq")
+            amt = compile_amount({"might_of": val.get("of", "self")}, f)
+            tests.append(_compare(amt, val, f))
+        elif key == "hand":
+            tests.append(_compare(lambda g, ctx: len(g.players[ctx.player - 1].hand), val, f))
+        elif key == "essence":
+            tests.append(_compare(lambda g, ctx: g.players[ctx.player - 1].essence, val, f))
+        elif key == "round":
+            tests.append(_compare(lambda g, ctx: g.round, val, f))
+        elif key == "full":
+            _expect(val in ("here", "any"), f, "expected here or any")
+            if val == "here":
+                tests.append(lambda g, ctx: ctx.bf is not None and not g._open(ctx.bf, ctx.player))
+            else:
+                tests.append(lambda g, ctx: any(not g._open(b, ctx.player) for b in range(g.nbf)))
+        elif key == "subject":
+            cands, _ = compile_selector(val, f)
+            tests.append(lambda g, ctx, c=cands: ctx.subject is not None and ctx.subject in c(g, ctx))
+        elif key == "subject_owner":
+            _expect(val in ("ally", "opponent"), f, "expected ally or opponent")
+            want = val == "ally"
+            tests.append(lambda g, ctx: ctx.subject is not None and (ctx.subject.owner == ctx.player) == want)
+        elif key == "first_player":
+            _expect(isinstance(val, bool), f, "expected true or false")
+            tests.append(lambda g, ctx, v=val: (g.first == ctx.player) == v)
+        elif key == "leading":
+            _expect(val in ("here",), f, "expected here")
+            tests.append(_leading_here)
+        elif key == "might_here":
+            tests.append(_compare(lambda g, ctx: sum(c.might for c in g.board[ctx.bf][ctx.player - 1])
+                                  if ctx.bf is not None else 0, val, f))
+        elif key == "not":
+            inner = compile_condition(val, f)
+            tests.append(lambda g, ctx, i=inner: not i(g, ctx))
+        else:
+            raise EffectError(f, "unknown condition; known: count, tokens, might, hand, essence, round, "
+                              "full, subject, subject_owner, first_player, leading, might_here, not")
+    if len(tests) == 1:
+        return tests[0]
+    return lambda g, ctx: all(t(g, ctx) for t in tests)
+
+
+def _leading_here(g: Game, ctx: Ctx) -> bool:
+    if ctx.bf is None:
+        return False
+    mine = sum(c.might for c in g.board[ctx.bf][ctx.player - 1])
+    return all(mine > sum(c.might for c in g.board[ctx.bf][q]) for q in range(g.n) if q != ctx.player - 1)
+
+
+def _compare(getter, spec: Any, field: str):
+    if isinstance(spec, int) and not isinstance(spec, bool):
+        return lambda g, ctx: getter(g, ctx) >= spec
+    _expect(isinstance(spec, dict), field, "expected a number (at least) or gte/lte/eq")
+    lo = spec.get("gte")
+    hi = spec.get("lte")
+    eq = spec.get("eq")
+    _expect(any(x is not None for x in (lo, hi, eq)), field, "needs gte, lte or eq")
+
+    def test(g, ctx):
+        v = getter(g, ctx)
+        return (lo is None or v >= lo) and (hi is None or v <= hi) and (eq is None or v == eq)
+    return test
+
+
+# ---------------------------------------------------------------------------- actions
+VERBS: dict[str, Callable] = {}
+
+
+def verb(name: str):
+    def deco(fn):
+        VERBS[name] = fn
+        return fn
+    return deco
+
+
+def compile_actions(spec: Any, field: str) -> tuple:
+    _expect(isinstance(spec, list) and spec, field, "expected a non-empty list of actions")
+    return tuple(compile_action(a, f"{field}[{i}]") for i, a in enumerate(spec))
+
+
+def compile_action(spec: Any, field: str) -> Callable[[Game, Ctx], None]:
+    _expect(isinstance(spec, dict) and spec, field, "an action is a mapping like {gain: 2}")
+    verbs = [k for k in spec if k in VERBS]
+    _expect(len(verbs) == 1, field, "an action needs exactly one verb; unknown verb "
+            f"{sorted(set(spec) - set(VERBS) - {'each', 'then', 'else', 'prompt'})} — known verbs: "
+            f"{', '.join(sorted(VERBS))}" if not verbs else f"several verbs in one action: {verbs}")
+    name = verbs[0]
+    return VERBS[name](spec[name], spec, f"{field}.{name}")
+
+
+def _args(val: Any, field: str, allowed: set, required: set = frozenset()) -> dict:
+    _expect(isinstance(val, dict), field, f"expected a mapping with {sorted(allowed)}")
+    unknown = set(val) - allowed
+    _expect(not unknown, field, f"unknown key(s) {sorted(unknown)}; expected {sorted(allowed)}")
+    missing = set(required) - set(val)
+    _expect(not missing, field, f"missing {sorted(missing)}")
+    return val
+
+
+@verb("gain")
+def _gain(val, spec, field):
+    amt = compile_amount(val, field)
+    return lambda g, ctx: g.gain_might(ctx.source, amt(g, ctx), ctx) if ctx.source else None
+
+
+@verb("might")
+def _might(val, spec, field):
+    a = _args(val, field, {"target", "add", "sub"}, {"target"})
+    _expect(("add" in a) != ("sub" in a), field, "give exactly one of add or sub")
+    sel = compile_selector(a["target"], field + ".target")
+    amt = compile_amount(a.get("add", a.get("sub")), field + (".add" if "add" in a else ".sub"))
+    gain = "add" in a
+
+    def act(g, ctx):
+        n = amt(g, ctx)
+        _choose_each(g, ctx, sel, f"{'add' if gain else 'remove'} {n} might: which card",
+                     (lambda c: g.gain_might(c, n, ctx)) if gain else (lambda c: g.lose_might(c, n, ctx)))
+    return act
+
+
+@verb("essence")
+def _essence(val, spec, field):
+    a = _args(val, field, {"add", "sub", "who", "when"})
+    _expect(("add" in a) != ("sub" in a), field, "give exactly one of add or sub")
+    amt = compile_amount(a.get("add", a.get("sub")), field)
+    sign = 1 if "add" in a else -1
+    who = a.get("who", "self")
+    _expect(who in ("self", "opponent", "each"), field + ".who", "expected self, opponent or each")
+    when = a.get("when", "next")
+    _expect(when in ("next", "now"), field + ".when", "expected next or now")
+
+    def act(g, ctx):
+        n = sign * amt(g, ctx)
+        for q in range(1, g.n + 1):
+            if who == "each" or (who == "self") == (q == ctx.player):
+                g.add_essence(q, n, when == "now")
+    return act
+
+
+@verb("token")
+def _token(val, spec, field):
+    a = _args(val, field, {"apply", "remove", "target", "count"}, {"target"})
+    _expect(("apply" in a) != ("remove" in a), field, "give exactly one of apply or remove")
+    tok = a.get("apply", a.get("remove"))
+    _expect(tok in CARD_TOKENS, field, f"token must be one of {CARD_TOKENS} (stop tokens use the 'stop' verb)")
+    sel = compile_selector(a["target"], field + ".target")
+    amt = compile_amount(a.get("count", 1), field + ".count")
+    applying = "apply" in a
+
+    def act(g, ctx):
+        n = amt(g, ctx)
+        if applying:
+            _choose_each(g, ctx, sel, f"apply a {tok} token: which card", lambda c: g.apply_token(c, tok, n))
+        else:
+            _choose_each(g, ctx, sel, f"remove a {tok} token: which card", lambda c: g.remove_token(c, tok, n))
+    return act
+
+
+@verb("stop")
+def _stop(val, spec, field):
+    a = _args(val, field, {"where"})
+    where = a.get("where", "here")
+    _expect(where in ("here", "choose"), field + ".where", "expected here or choose")
+
+    def act(g, ctx):
+        if where == "here" and ctx.bf is not None:
+            g.place_stop(ctx.player, ctx.bf)
+        else:
+            g.ask_bf(ctx.player, "place a stop token on which battlefield", list(range(g.nbf)),
+                     lambda b: g.place_stop(ctx.player, b))
+    return act
+
+
+@verb("destroy")
+def _destroy(val, spec, field):
+    a = _args(val, field, {"target", "shift"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+    each = compile_actions(spec["each"], field.rsplit(".", 1)[0] + ".each") if "each" in spec else ()
+    shift = bool(a.get("shift", False))
+
+    def act(g, ctx):
+        cands, pick = sel
+        cs = [c for c in cands(g, ctx)]
+        if pick == "all":
+            g.destroy(cs, ctx, each, shift)
+        else:
+            g.ask_card(ctx.player, Kind.TARGET_CARD, "destroy which card", cs,
+                       lambda c: g.destroy([c], ctx, each, shift))
+    return act
+
+
+@verb("banish")
+def _banish(val, spec, field):
+    a = _args(val, field, {"target"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+    return lambda g, ctx: _choose_each(g, ctx, sel, "banish which card", g.banish)
+
+
+@verb("return")
+def _return(val, spec, field):
+    a = _args(val, field, {"target"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+    return lambda g, ctx: _choose_each(g, ctx, sel, "return which card to its owner's hand",
+                                       lambda c: g.return_to_hand(c, ctx))
+
+
+@verb("move")
+def _move(val, spec, field):
+    a = _args(val, field, {"target"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+
+    def act(g, ctx):
+        cands, pick = sel
+        cs = [c for c in cands(g, ctx) if not c.has("anchor")]
+        if pick == "all":
+            # Several cards move one at a time; each may go to a different battlefield.
+            for c in reversed(cs):
+                g.push(_move_one, c, ctx)
+        else:
+            g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs,
+                       lambda c: (setattr(ctx, "target", c), g.move_choice(c, ctx)))
+    return act
+
+
+def _move_one(g: Game, card, ctx: Ctx) -> None:
+    g.move_choice(card, ctx)
+
+
+@verb("shift")
+def _shift(val, spec, field):
+    a = _args(val, field, {"target"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+    return lambda g, ctx: _choose_each(g, ctx, sel, "shift which card", g.shift)
+
+
+@verb("stack")
+def _stack(val, spec, field):
+    a = _args(val, field, {"onto"}, {"onto"})
+    sel = compile_selector(a["onto"], field + ".onto")
+
+    def act(g, ctx):
+        me = ctx.source
+        if me is None or me.loc != Loc.BOARD:
+            return
+
+        def onto(base):
+            if base.owner != me.owner:
+                return
+            top_opts = [me, base]
+
+            def pick_top(card):
+                g.stack_onto(me, base, card is me)
+            g.ask_card(me.owner, Kind.STACK_TOP, "which card goes on top of the stack", top_opts, pick_top)
+        cands, _ = sel
+        g.ask_card(ctx.player, Kind.TARGET_CARD, "stack onto which card",
+                   [c for c in cands(g, ctx) if c.owner == me.owner], onto)
+    return act
+
+
+def _hand_filter(a: dict, field: str):
+    names = _names(a.get("name"), field + ".name")
+    types = _names(a.get("type"), field + ".type")
+    max_cost = a.get("max_cost")
+
+    def ok(c) -> bool:
+        return ((names is None or c.cdef.name in names) and (types is None or c.cdef.type in types)
+                and (max_cost is None or c.cdef.cost <= max_cost))
+    return ok
+
+
+@verb("swap")
+def _swap(val, spec, field):
+    a = _args(val, field, {"target", "from", "name", "type", "max_cost"})
+    sel = compile_selector(a.get("target", "self"), field + ".target")
+    src = a.get("from", "hand")
+    _expect(src in ("hand", "deck"), field + ".from", "expected hand or deck")
+    ok = _hand_filter(a, field)
+
+    def act(g, ctx):
+        def with_card(old):
+            ps = g.players[old.owner - 1]
+            pool = ps.hand if src == "hand" else ps.deck.cards()
+            options = [c for c in pool if ok(c) and c.cdef.name != old.cdef.name]
+
+            def pick(d):
+                new = next(c for c in pool if c.cdef.name == d.card)
+                g.swap(old, new, ctx)
+            g.ask_names(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card",
+                        [c.name for c in options], "choose", pick)
+        _choose_each(g, ctx, sel, "swap which card", with_card)
+    return act
+
+
+@verb("discard")
+def _discard(val, spec, field):
+    a = _args(val, field, {"count", "who"})
+    amt = compile_amount(a.get("count", 1), field + ".count")
+    who = a.get("who", "self")
+    _expect(who in ("self", "opponent"), field + ".who", "expected self or opponent")
+
+    def act(g, ctx):
+        n = amt(g, ctx)
+        for q in range(g.n, 0, -1):
+            if (q == ctx.player) == (who == "self"):
+                g.discard(q, n, ctx)
+    return act
+
+
+@verb("draw")
+def _draw(val, spec, field):
+    amt = compile_amount(val, field)
+    return lambda g, ctx: g.draw(ctx.player, amt(g, ctx))
+
+
+@verb("acquire")
+def _acquire(val, spec, field):
+    a = _args(val, field, {"name", "type"})
+    names = _names(a.get("name"), field + ".name")
+    types = _names(a.get("type"), field + ".type")
+    _expect(names or types, field, "acquire needs a name or a type")
+
+    def act(g, ctx):
+        ps = g.players[ctx.player - 1]
+        wanted = [c.name for c in ps.cards if (names and c.name in names) or (types and c.cdef.type in types)]
+        g.acquire(ctx.player, wanted, ctx)
+    return act
+
+
+@verb("deploy")
+def _deploy(val, spec, field):
+    a = _args(val, field, {"from", "to", "name", "type", "max_cost", "card"})
+    src = a.get("from", "hand")
+    _expect(src in ("hand", "discard", "destroyed"), field + ".from", "expected hand, discard or destroyed")
+    to = a.get("to", "here")
+    _expect(to in ("here", "choose"), field + ".to", "expected here or choose")
+    ok = _hand_filter(a, field)
+    this_card = a.get("card") == "self"
+
+    def act(g, ctx):
+        ps = g.players[ctx.player - 1]
+        pool = {"hand": ps.hand, "discard": ps.discard, "destroyed": ps.destroyed}[src]
+
+        def place(card):
+            def at(b):
+                g.deploy(card, b, Ctx(card.owner, card, b), by_ability=True)
+            if to == "here" and ctx.bf is not None:
+                at(ctx.bf)
+            else:
+                g.ask_bf(ctx.player, f"deploy {card.name} to which battlefield",
+                         [b for b in range(g.nbf) if g._open(b, card.owner)], at)
+
+        if this_card:
+            if ctx.source is not None and ctx.source in pool:
+                place(ctx.source)
+            return
+        options = [c for c in pool if ok(c)]
+
+        def pick(d):
+            place(next(c for c in pool if c.cdef.name == d.card))
+        g.ask_names(ctx.player, Kind.CHOOSE_CARD, f"deploy which card from your {src}",
+                    [c.name for c in options], "choose", pick)
+    return act
+
+
+@verb("bite")
+def _bite(val, spec, field):
+    a = _args(val, field, {"target", "cost", "amount"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+    cost = _int(a.get("cost", 1), field + ".cost")
+    amount = _int(a.get("amount", 1), field + ".amount")
+
+    def act(g, ctx):
+        ps = g.players[ctx.player - 1]
+        if ps.essence < cost or ctx.source is None:
+            return
+
+        def bite(victim):
+            if ps.essence < cost:
+                return
+            ps.essence -= cost
+            ps.spent += cost
+            taken = g.lose_might(victim, amount, ctx)
+            g.gain_might(ctx.source, taken, ctx)
+            g.emit("bite", ctx.source, victim, taken)
+        _choose_each(g, ctx, sel, f"bite which card (costs {cost} essence)", bite)
+    return act
+
+
+@verb("may")
+def _may(val, spec, field):
+    actions = compile_actions(val, field)
+    prompt = spec.get("prompt", "resolve the optional effect")
+    _expect(isinstance(prompt, str), field + ".prompt", "expected text")
+    return lambda g, ctx: g.ask_may(ctx.player, prompt, lambda: g.run_actions(ctx, actions))
+
+
+@verb("if")
+def _if(val, spec, field):
+    cond = compile_condition(val, field)
+    base = field.rsplit(".", 1)[0]
+    then = compile_actions(spec["then"], base + ".then") if "then" in spec else ()
+    other = compile_actions(spec["else"], base + ".else") if "else" in spec else ()
+    _expect(then or other, field, "'if' needs 'then' or 'else'")
+    return lambda g, ctx: g.run_actions(ctx, then if cond(g, ctx) else other)
+
+
+@verb("for_each")
+def _for_each(val, spec, field):
+    cands, _ = compile_selector(val, field)
+    base = field.rsplit(".", 1)[0]
+    _expect("then" in spec, field, "'for_each' needs 'then: [actions]'")
+    body = compile_actions(spec["then"], base + ".then")
+
+    def act(g, ctx):
+        for c in reversed(cands(g, ctx)):
+            sub = Ctx(ctx.player, ctx.source, ctx.bf, ctx.subject, ctx.from_bf)
+            sub.target = c
+            g.run_actions(sub, body)
+    return act
+
+
+@verb("repeat")
+def _repeat(val, spec, field):
+    a = _args(val, field, {"target"}, {"target"})
+    sel = compile_selector(a["target"], field + ".target")
+
+    def act(g, ctx):
+        _choose_each(g, ctx, sel, "resolve which card's ability again",
+                     lambda c: g._fire_card(c, "reveal", None))
+    return act
+
+
+# ---------------------------------------------------------------------------- effects
+def compile_effects(spec: Any, field: str, triggers: set) -> dict[str, tuple[Effect, ...]]:
+    if spec is None:
+        return {}
+    _expect(isinstance(spec, list), field, "expected a list of effects")
+    out: dict[str, list[Effect]] = {}
+    for i, e in enumerate(spec):
+        f = f"{field}[{i}]"
+        _expect(isinstance(e, dict), f, "an effect is a mapping with when, do and optionally if, once")
+        unknown = set(e) - {"when", "if", "do", "once"}
+        _expect(not unknown, f, f"unknown key(s) {sorted(map(str, unknown))}; expected when, if, do, once")
+        trig = e.get("when")
+        _expect(trig in triggers, f + ".when", f"unknown trigger {trig!r}; known: {', '.join(sorted(triggers))}")
+        cond = compile_condition(e["if"], f + ".if") if "if" in e else None
+        actions = compile_actions(e.get("do"), f + ".do")
+        once = e.get("once")
+        _expect(once in (None, "game", "player"), f + ".once", "expected game or player")
+        out.setdefault(trig, []).append(Effect(trig, cond, actions, once, i))
+    return {k: tuple(v) for k, v in out.items()}

@@ -1,0 +1,1078 @@
+"""The game as a state machine of decision points.
+
+One ``Game`` object holds the whole state. It runs the round structure and every effect through a
+small LIFO work stack of frames ``(function, *args)``; whenever a player (or, in recorded chance, the
+chance player) must decide, it stops with ``pending`` set to a ``DecisionPoint``. ``apply()`` feeds one
+answer and runs on to the next decision point. A decision point with exactly one legal answer is
+taken by the engine itself and never asked (so it never appears in a log).
+
+The mutation points are the primitives at the bottom of this module (deploy, reveal, gain/lose
+might, destroy, move, return, shift, stack, swap, discard, draw, acquire, banish, tokens, essence);
+compiled card effects call only those.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Callable, Iterable, Iterator
+
+from .decisions import CHANCE, Decision, Kind, Pos, format_decision
+from .rng import SplitMix64
+from .state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, CardInst, Loc, Phase, PlayerState
+
+ROUNDS = {2: 10, 3: 9}
+BATTLEFIELDS = {2: 3, 3: 4}
+HAND_SIZE = 4
+
+
+class IllegalDecision(Exception):
+    """A decision that the rules do not allow at this point; ``reason`` says why in plain words."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Ctx:
+    """What one resolving effect knows: whose it is, its source card and battlefield, and the
+    values it has bound while resolving (the chosen target, the card that triggered it, a count)."""
+
+    __slots__ = ("player", "source", "bf", "subject", "target", "count", "from_bf")
+
+    def __init__(self, player: int, source: CardInst | None, bf: int | None,
+                 subject: CardInst | None = None, from_bf: bool = False) -> None:
+        self.player = player
+        self.source = source
+        self.bf = bf
+        self.subject = subject
+        self.target: CardInst | None = None
+        self.count = 0
+        self.from_bf = from_bf  # a battlefield effect: may exceed maximum might
+
+
+class DecisionPoint:
+    """Who decides, what kind of decision, in words; ``options``/``check``/``take`` are the
+    lazy legal-answer generator, the single-answer checker and the answer's effect."""
+
+    __slots__ = ("player", "kind", "prompt", "options", "check", "take")
+
+    def __init__(self, player: int, kind: Kind, prompt: str,
+                 options: Callable[[], Iterator[Decision]],
+                 check: Callable[[Decision], str | None],
+                 take: Callable[[Decision], None]) -> None:
+        self.player = player
+        self.kind = kind
+        self.prompt = prompt
+        self.options = options
+        self.check = check
+        self.take = take
+
+    def __repr__(self) -> str:
+        who = "chance" if self.player == CHANCE else f"P{self.player}"
+        return f"<{who}: {self.kind.value} — {self.prompt}>"
+
+
+def _bfname(b: int) -> str:
+    return f"B{b + 1}"
+
+
+class Game:
+    def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
+                 first_player: int | None = None, deck_names: list[str] | None = None) -> None:
+        """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
+        BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
+        self.catalog = catalog
+        self.n = len(decks)
+        if self.n not in ROUNDS:
+            raise ValueError("a game has 2 or 3 players")
+        self.bfs = list(battlefields)
+        self.nbf = len(self.bfs)
+        self.rounds = ROUNDS[self.n]
+        self.rng = SplitMix64(seed) if seed is not None else None
+        self.players = [PlayerState(i + 1, (deck_names or [""] * self.n)[i], self.nbf)
+                        for i in range(self.n)]
+        for p, cdefs in zip(self.players, decks):
+            for i, cdef in enumerate(cdefs):
+                c = CardInst(p.num * 100 + i, p.num, cdef)
+                p.cards.append(c)
+        # board[b][p-1] is player p's side of battlefield b: a compact list, index = zone - 1, so a
+        # card leaving simply collapses the cards above it.
+        self.board: list[list[list[CardInst]]] = [[[] for _ in range(self.n)] for _ in self.bfs]
+        self.zones = [bf.zones for bf in self.bfs]
+        self.round = 0
+        self.phase = Phase.SETUP
+        self.first = first_player or 0  # 1-based once known
+        self.order: list[int] = []
+        self.stack: list[tuple] = []
+        self.pending: DecisionPoint | None = None
+        self.over = False
+        self.winner: int | None = None
+        self.final_might: list[list[int]] | None = None
+        self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
+        self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
+        self.observers: list = []
+        self._setup_first_player = first_player
+        self.stack.append((Game._setup,))
+        self._run()
+
+    # ------------------------------------------------------------------ public interface
+    @property
+    def current_player(self) -> int | None:
+        return self.pending.player if self.pending else None
+
+    def legal_decisions(self) -> Iterator[Decision]:
+        """Lazily generated legal answers to the pending decision point."""
+        if self.pending is None:
+            return iter(())
+        return self.pending.options()
+
+    def check(self, d: Decision) -> str | None:
+        """None if ``d`` is legal now, else the reason it is not (without enumerating answers)."""
+        pend = self.pending
+        if pend is None:
+            return "the game is already over; no more decisions can be made"
+        if d.actor != pend.player:
+            who = "chance" if pend.player == CHANCE else f"player {pend.player}"
+            return f"it is {who}'s turn to decide ({pend.kind.value}: {pend.prompt})"
+        return pend.check(d)
+
+    def apply(self, d: Decision) -> None:
+        reason = self.check(d)
+        if reason is not None:
+            raise IllegalDecision(reason)
+        pend = self.pending
+        self.pending = None
+        pend.take(d)
+        self._run()
+
+    def clone(self) -> "Game":
+        """An independent copy (for bots looking ahead); catalog data is shared, not copied."""
+        memo = {id(self.catalog): self.catalog, id(self.observers): []}
+        for bf in self.bfs:
+            memo[id(bf)] = bf
+        for p in self.players:
+            for c in p.cards:
+                memo[id(c.cdef)] = c.cdef
+        return copy.deepcopy(self, memo)
+
+    def might_table(self) -> list[list[int]]:
+        """might[p-1][b]: total might of player p on battlefield b."""
+        return [[sum(c.might for c in self.board[b][p]) for b in range(self.nbf)]
+                for p in range(self.n)]
+
+    def position(self, card: CardInst) -> Pos | None:
+        if card.loc != Loc.BOARD:
+            return None
+        return Pos(card.owner, card.bf + 1, self.board[card.bf][card.owner - 1].index(card) + 1)
+
+    def at(self, pos: Pos) -> CardInst | None:
+        if not (1 <= pos.owner <= self.n and 1 <= pos.bf <= self.nbf):
+            return None
+        side = self.board[pos.bf - 1][pos.owner - 1]
+        return side[pos.zone - 1] if 1 <= pos.zone <= len(side) else None
+
+    def emit(self, event: str, *args) -> None:
+        for obs in self.observers:
+            obs(event, self, *args)
+
+    # ------------------------------------------------------------------ the driver
+    def _run(self) -> None:
+        stack = self.stack
+        while self.pending is None:
+            if stack:
+                f = stack.pop()
+                f[0](self, *f[1:])
+            elif self.over:
+                return
+            else:
+                self._next_phase()
+
+    def push(self, fn, *args) -> None:
+        self.stack.append((fn, *args))
+
+    def run_actions(self, ctx: Ctx, actions: tuple) -> None:
+        """Queue an effect's actions to run in order (each may stop for a decision)."""
+        if actions:
+            self.stack.append((Game._seq, ctx, actions, 0))
+
+    def _seq(self, ctx: Ctx, actions: tuple, i: int) -> None:
+        if i + 1 < len(actions):
+            self.stack.append((Game._seq, ctx, actions, i + 1))
+        actions[i](self, ctx)
+
+    # ------------------------------------------------------------------ round structure
+    def _setup(self) -> None:
+        if self.rng is not None:
+            drawn = self.rng.below(self.n) + 1
+            self.first = drawn
+        elif not self.first:
+            self.first = 1
+        for p in self.players:
+            for c in p.cards:
+                c.loc = Loc.DECK
+            if self.rng is not None:
+                cards = list(p.cards)
+                self.rng.shuffle(cards)
+                p.deck.top = cards
+            else:
+                p.deck.unknown = list(p.cards)
+        self.order = self._order()
+        for p in reversed(self.players):
+            self.push(Game._draw_n, p.num, HAND_SIZE, "setup")
+
+    def _order(self) -> list[int]:
+        return [(self.first - 1 + i) % self.n + 1 for i in range(self.n)]
+
+    def _next_phase(self) -> None:
+        ph = self.phase
+        if ph in (Phase.SETUP, Phase.END):
+            if ph == Phase.END and self.round >= self.rounds:
+                self.phase = Phase.END_OF_GAME
+                self.push(Game._tally)
+                self._push_trigger_all("end_of_game")
+                return
+            self.round += 1
+            self.phase = Phase.BEGIN
+            for p in self.players:
+                p.essence = self.round + 1 + p.next_adjust
+                p.next_adjust = 0
+                p.spent = 0
+                p.deploy_order = []
+            self.emit("round_start")
+        elif ph == Phase.BEGIN:
+            self.phase = Phase.DRAFT
+            for p in reversed(self.order):
+                self.push(Game._draft, p)
+        elif ph == Phase.DRAFT:
+            self.phase = Phase.COMMAND
+            for p in reversed(self.order):
+                self.push(Game._command_turn, p)
+        elif ph == Phase.COMMAND:
+            self.phase = Phase.DEPLOY
+            for p in reversed(self.order):
+                self.push(Game._deploy_turn, p)
+        elif ph == Phase.DEPLOY:
+            self.phase = Phase.REVEAL
+            for p in reversed(self.order):
+                self.push(Game._reveal_turn, p, 0)
+        elif ph == Phase.REVEAL:
+            self.phase = Phase.END
+            self.push(Game._end_round)
+            self._push_trigger_all("end_of_round")
+        else:  # pragma: no cover - OVER never reaches here
+            self.over = True
+
+    def _push_trigger_all(self, trigger: str) -> None:
+        """Card effects first (first-player order, then battlefield and zone), then battlefields."""
+        frames = []
+        for p in self.order:
+            for card in self._listeners(p, trigger):
+                frames.append((Game._fire_card, card, trigger, None))
+        for b in range(self.nbf):
+            for p in self.order:
+                frames.append((Game._fire_bf, b, trigger, p, None))
+        for f in reversed(frames):
+            self.stack.append(f)
+
+    def _end_round(self) -> None:
+        self.emit("round_end")
+        i = self.order.index(self.first)
+        self.first = self.order[(i + 1) % self.n] if self.n > 1 else self.first
+        self.order = self._order()
+
+    def _tally(self) -> None:
+        might = self.might_table()
+        self.final_might = might
+        wins = [0] * self.n
+        for b in range(self.nbf):
+            col = [might[p][b] for p in range(self.n)]
+            top = max(col)
+            if col.count(top) == 1:
+                wins[col.index(top)] += 1
+        totals = [sum(row) for row in might]
+        contenders = [p for p in range(self.n) if wins[p] >= 2]
+        if len(contenders) == 1:
+            self.winner = contenders[0] + 1
+        else:
+            # No single player won 2 battlefields (a tie got in the way): total might decides — in
+            # the 3-player game between just the two players who each won 2, if that happened.
+            pool = contenders if len(contenders) == 2 else list(range(self.n))
+            best = max(totals[p] for p in pool)
+            leaders = [p for p in pool if totals[p] == best]
+            self.winner = leaders[0] + 1 if len(leaders) == 1 else None
+        self.phase = Phase.OVER
+        self.over = True
+        self.emit("game_end")
+
+    # ------------------------------------------------------------------ draft
+    def _draft(self, p: int) -> None:
+        ps = self.players[p - 1]
+        n = len(ps.deck)
+        if n == 0:
+            return  # empty deck: skip the draft
+        if n == 1:
+            self.push(Game._draw_n, p, 1, "draft")  # a deck of one: just draw it
+            return
+        self.push(Game._draft_keep, p)
+        self.push(Game._draw_n, p, 2, "drafted")
+
+    def _draft_keep(self, p: int) -> None:
+        ps = self.players[p - 1]
+        drawn = [c for c in ps.hand if c.loc == Loc.DRAWN]
+        names = sorted({c.name for c in drawn})
+
+        def take(d: Decision) -> None:
+            kept = next(c for c in drawn if c.name == d.card)
+            other = next(c for c in drawn if c is not kept)
+            kept.loc = Loc.HAND
+            ps.hand.remove(other)
+            other.loc = Loc.DECK
+            ps.deck.bottom.append(other)
+            self.emit("draft", p, kept, other)
+
+        self.ask_names(p, Kind.DRAFT_KEEP, f"keep one of {' / '.join(c.name for c in drawn)}; "
+                       "the other goes to the bottom of your deck", names, "keep", take)
+
+    def _draw_n(self, p: int, n: int, why: str) -> None:
+        if n <= 0:
+            return
+        self.push(Game._draw_n, p, n - 1, why)
+        self.push(Game._draw_one, p, why)
+
+    def _draw_one(self, p: int, why: str) -> None:
+        ps = self.players[p - 1]
+        deck = ps.deck
+        if deck.top:
+            self._to_hand_drawn(ps, deck.top.pop(0), why)
+        elif deck.unknown:
+            names = sorted({c.name for c in deck.unknown})
+
+            def take(d: Decision) -> None:
+                card = next(c for c in deck.unknown if c.name == d.card)
+                deck.unknown.remove(card)
+                self._to_hand_drawn(ps, card, why)
+
+            def check(d: Decision) -> str | None:
+                if d.verb != "draw" or d.player != p:
+                    return f"player {p} draws a card now; write it as 'C draw P{p} <card>'"
+                if d.card not in names:
+                    return (f"{d.card!r} cannot be the card player {p} drew: the unknown part of "
+                            f"the deck holds only {', '.join(names)}")
+                return None
+
+            def options() -> Iterator[Decision]:
+                return (Decision(CHANCE, "draw", card=nm, player=p) for nm in names)
+
+            if len(names) == 1:
+                take(Decision(CHANCE, "draw", card=names[0], player=p))
+            else:
+                self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW,
+                                             f"which card player {p} draws", options, check, take)
+        elif deck.bottom:
+            self._to_hand_drawn(ps, deck.bottom.pop(0), why)
+
+    def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
+        card.loc = Loc.DRAWN if why == "drafted" else Loc.HAND
+        ps.hand.append(card)
+        self.emit("draw", ps.num, card)
+
+    # ------------------------------------------------------------------ command phase
+    def _command_actions(self, p: int) -> tuple[list[CardInst], list[CardInst]]:
+        """Cards that may use a command ability, and cards that may move with a move token."""
+        cmd, mov = [], []
+        for b in range(self.nbf):
+            for c in self.board[b][p - 1]:
+                if not c.face_up:
+                    continue
+                if "command" in c.cdef.effects and c.used_round != self.round and self._can_trigger(c):
+                    cmd.append(c)
+                if self._can_token_move(c):
+                    mov.append(c)
+        return cmd, mov
+
+    def _can_token_move(self, c: CardInst) -> bool:
+        if c.has(ANCHOR):
+            return False
+        affixed = MOVE in c.cdef.affixed and c.used_round != self.round
+        if not (c.has(MOVE) or affixed):
+            return False
+        return any(b != c.bf and self._open(b, c.owner) for b in range(self.nbf))
+
+    def _command_turn(self, p: int) -> None:
+        cmd, mov = self._command_actions(p)
+        if not cmd and not mov:
+            return
+
+        def options() -> Iterator[Decision]:
+            yield Decision(p, "pass")
+            for c in cmd:
+                yield Decision(p, "command", pos=self.position(c))
+            for c in mov:
+                for b in range(self.nbf):
+                    if b != c.bf and self._open(b, c.owner):
+                        yield Decision(p, "move", pos=self.position(c), bf=b + 1)
+
+        def check(d: Decision) -> str | None:
+            if d.verb == "pass":
+                return None
+            if d.verb not in ("command", "move"):
+                return ("it is the command phase: use a command ability ('command P1:B1Z2'), "
+                        "move a card with a move token ('move P1:B1Z2 to B3') or 'pass'")
+            card = self.at(d.pos)
+            if card is None or d.pos.owner != p:
+                return f"there is no card of player {p} at {d.pos}"
+            if d.verb == "command":
+                if card not in cmd:
+                    return f"{card.name} at {d.pos} has no command ability it can use this round"
+                return None
+            if card not in mov:
+                return f"{card.name} at {d.pos} has no move token it can use (or is anchored)"
+            if not (1 <= d.bf <= self.nbf) or d.bf - 1 == card.bf:
+                return "a move must go to another battlefield"
+            if not self._open(d.bf - 1, card.owner):
+                return f"battlefield {d.bf} has no open zone on player {card.owner}'s side"
+            return None
+
+        def take(d: Decision) -> None:
+            if d.verb == "pass":
+                return
+            self.push(Game._command_turn, p)
+            card = self.at(d.pos)
+            if d.verb == "command":
+                card.used_round = self.round
+                self.emit("command", card)
+                self._fire_card(card, "command", None)
+            else:
+                if card.has(MOVE):
+                    card.tokens[MOVE] -= 1
+                else:
+                    card.used_round = self.round
+                self.move(card, d.bf - 1, Ctx(p, card, card.bf))
+
+        self.pending = DecisionPoint(p, Kind.COMMAND, "use a command ability, move a card with a "
+                                     "move token, or pass", options, check, take)
+
+    # ------------------------------------------------------------------ deploy phase
+    def cost_of(self, card: CardInst, b: int) -> int:
+        cost = card.cdef.cost
+        for st in self.bfs[b].cost_rules:
+            cost += st(self, card)
+        return max(0, cost)
+
+    def _open(self, b: int, owner: int) -> bool:
+        return len(self.board[b][owner - 1]) < self.zones[b]
+
+    def _deploy_turn(self, p: int) -> None:
+        ps = self.players[p - 1]
+
+        def legal_pairs() -> Iterator[tuple[str, int]]:
+            seen = set()
+            for c in ps.hand:
+                if c.name in seen:
+                    continue
+                seen.add(c.name)
+                for b in range(self.nbf):
+                    if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
+                        yield c.name, b
+
+        first = next(legal_pairs(), None)
+        if first is None:
+            return  # nothing can be deployed: the pass is forced
+
+        def options() -> Iterator[Decision]:
+            yield Decision(p, "pass")
+            for name, b in legal_pairs():
+                yield Decision(p, "deploy", card=name, bf=b + 1)
+
+        def check(d: Decision) -> str | None:
+            if d.verb == "pass":
+                return None
+            if d.verb != "deploy":
+                return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
+            card = ps.in_hand(d.card)
+            if card is None:
+                return f"{d.card!r} is not in player {p}'s hand"
+            if not 1 <= d.bf <= self.nbf:
+                return f"there is no battlefield {d.bf}; this game has {self.nbf}"
+            b = d.bf - 1
+            if not self._open(b, p):
+                return f"battlefield {d.bf} is full on player {p}'s side ({self.zones[b]} zones)"
+            cost = self.cost_of(card, b)
+            if cost > ps.essence:
+                return (f"{card.name} costs {cost} essence on battlefield {d.bf} but player {p} "
+                        f"has only {ps.essence} left this round")
+            return None
+
+        def take(d: Decision) -> None:
+            if d.verb == "pass":
+                return
+            self.push(Game._deploy_turn, p)
+            card = ps.in_hand(d.card)
+            b = d.bf - 1
+            cost = self.cost_of(card, b)
+            ps.essence -= cost
+            ps.spent += cost
+            self.deploy(card, b, Ctx(p, card, b))
+
+        self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
+                                     "left) or pass", options, check, take)
+
+    # ------------------------------------------------------------------ reveal phase
+    def _reveal_turn(self, p: int, i: int) -> None:
+        order = self.players[p - 1].deploy_order
+        if i >= len(order):
+            return
+        self.push(Game._reveal_turn, p, i + 1)
+        card = order[i]
+        if card.loc == Loc.BOARD and not card.face_up:
+            self.reveal(card)
+
+    # ------------------------------------------------------------------ triggers
+    def _can_trigger(self, card: CardInst) -> bool:
+        """Stun tokens stop conditional abilities for the rest of the game."""
+        return not (card.cdef.ability == "conditional" and card.has(STUN))
+
+    def _listeners(self, p: int, trigger: str) -> list[CardInst]:
+        lst = self.listen[p].get(trigger)
+        if not lst:
+            return []
+        if len(lst) > 1:
+            return sorted(lst, key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
+        return list(lst)
+
+    def _activate(self, card: CardInst) -> None:
+        reg = self.listen[card.owner]
+        for trig in card.cdef.listens:
+            reg.setdefault(trig, []).append(card)
+
+    def _deactivate(self, card: CardInst) -> None:
+        reg = self.listen[card.owner]
+        for trig in card.cdef.listens:
+            lst = reg.get(trig)
+            if lst and card in lst:
+                lst.remove(card)
+
+    def _fire_card(self, card: CardInst, trigger: str, subject: CardInst | None) -> None:
+        effects = card.cdef.effects.get(trigger)
+        if not effects or not self._can_trigger(card):
+            return
+        for eff in reversed(effects):
+            self.stack.append((Game._run_effect, eff, Ctx(card.owner, card, card.bf, subject), None))
+
+    def _run_effect(self, eff, ctx: Ctx, key) -> None:
+        """Conditions are checked when the effect's turn comes, not when it was queued."""
+        if key is not None:
+            if key in self.fired:
+                return
+        if eff.applies(self, ctx):
+            if key is not None:
+                self.fired.add(key)
+            self.run_actions(ctx, eff.actions)
+
+    def _fire_bf(self, b: int, trigger: str, p: int, subject: CardInst | None) -> None:
+        for eff in reversed(self.bfs[b].effects.get(trigger, ())):
+            ctx = Ctx(p, None, b, subject, from_bf=True)
+            self.stack.append((Game._run_effect, eff, ctx, eff.milestone_key(b, p)))
+
+    def _fire_allies(self, p: int, trigger: str, subject: CardInst) -> None:
+        for card in reversed(self._listeners(p, trigger)):
+            if card is not subject:
+                self.push(Game._fire_card, card, trigger, subject)
+
+    # ------------------------------------------------------------------ questions
+    def ask(self, player: int, kind: Kind, prompt: str, options: Callable[[], Iterator[Decision]],
+            check, take, *, optional: bool = False) -> None:
+        """Pose a decision, unless it has only one legal answer (then take that at once)."""
+        if not optional:
+            it = options()
+            first = next(it, None)
+            if first is None:
+                return
+            if next(it, None) is None:
+                take(first)
+                return
+        self.pending = DecisionPoint(player, kind, prompt, options, check, take)
+
+    def ask_names(self, player: int, kind: Kind, prompt: str, names: list[str], verb: str,
+                  on_pick: Callable[[Decision], None]) -> None:
+        names = sorted(set(names))
+
+        def options() -> Iterator[Decision]:
+            return (Decision(player, verb, card=nm) for nm in names)
+
+        def check(d: Decision) -> str | None:
+            if d.verb != verb or d.card is None:
+                return f"{prompt}: answer '{verb} <card>'"
+            if d.card not in names:
+                return f"{d.card!r} is not among the cards to choose from: {', '.join(names)}"
+            return None
+
+        self.ask(player, kind, prompt, options, check, on_pick)
+
+    def ask_card(self, player: int, kind: Kind, prompt: str, cands: list[CardInst],
+                 on_pick: Callable[[CardInst], None]) -> None:
+        if not cands:
+            return
+        positions = {self.position(c): c for c in cands}
+
+        def options() -> Iterator[Decision]:
+            return (Decision(player, "choose", pos=pos) for pos in positions)
+
+        def check(d: Decision) -> str | None:
+            if d.verb != "choose" or d.pos is None:
+                return f"{prompt}: answer 'choose P1:B1Z2' with a card's position"
+            if d.pos not in positions:
+                card = self.at(d.pos)
+                what = f"{card.name} at {d.pos}" if card else f"nothing is at {d.pos}; it"
+                return (f"{what} cannot be chosen ({prompt}); the choices are "
+                        + ", ".join(f"{c.name} at {pos}" for pos, c in positions.items()))
+            return None
+
+        self.ask(player, kind, prompt, options, check, lambda d: on_pick(positions[d.pos]))
+
+    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], None]) -> None:
+        if not bfs:
+            return
+
+        def options() -> Iterator[Decision]:
+            return (Decision(player, "choose", bf=b + 1) for b in bfs)
+
+        def check(d: Decision) -> str | None:
+            if d.verb != "choose" or d.bf is None or d.pos is not None:
+                return f"{prompt}: answer 'choose B2' with a battlefield number"
+            if d.bf - 1 not in bfs:
+                return (f"battlefield {d.bf} cannot be chosen ({prompt}); the choices are "
+                        + ", ".join(_bfname(b) for b in bfs))
+            return None
+
+        self.ask(player, Kind.TARGET_BATTLEFIELD, prompt, options, check,
+                 lambda d: on_pick(d.bf - 1))
+
+    def ask_may(self, player: int, prompt: str, on_yes: Callable[[], None]) -> None:
+        def options() -> Iterator[Decision]:
+            return iter((Decision(player, "yes"), Decision(player, "no")))
+
+        def check(d: Decision) -> str | None:
+            return None if d.verb in ("yes", "no") else f"{prompt}: answer 'yes' or 'no'"
+
+        def take(d: Decision) -> None:
+            if d.verb == "yes":
+                on_yes()
+
+        self.ask(player, Kind.MAY, prompt, options, check, take, optional=True)
+
+    # ------------------------------------------------------------------ primitives
+    def board_cards(self) -> Iterable[CardInst]:
+        for b in range(self.nbf):
+            for side in self.board[b]:
+                yield from side
+
+    def _place(self, card: CardInst, b: int) -> bool:
+        """Put a card in the lowest open zone of its owner's side of battlefield b."""
+        side = self.board[b][card.owner - 1]
+        if len(side) >= self.zones[b]:
+            return False
+        side.append(card)
+        card.loc = Loc.BOARD
+        card.bf = b
+        if len(side) == self.zones[b]:
+            self.push(Game._fire_bf, b, "fill", card.owner, card)
+        return True
+
+    def _lift(self, card: CardInst) -> None:
+        """Take a card off the board; the cards above it collapse (the list closes the gap)."""
+        self.board[card.bf][card.owner - 1].remove(card)
+        self._deactivate(card)
+        card.bf = None
+
+    def deploy(self, card: CardInst, b: int, ctx: Ctx, *, by_ability: bool = False) -> bool:
+        ps = self.players[card.owner - 1]
+        src = card.loc
+        if not self._open(b, card.owner):
+            return False
+        if src == Loc.HAND:
+            ps.hand.remove(card)
+        elif src == Loc.DISCARD:
+            ps.discard.remove(card)
+        elif src == Loc.DESTROY:
+            ps.destroyed.remove(card)
+        elif src == Loc.DECK:
+            ps.deck.remove(card)
+        card.face_up = False
+        card.might = 0
+        card.tokens = {}
+        first_here = b not in ps.first_deploy_done
+        ps.first_deploy_done.add(b)
+        self._place(card, b)
+        self.emit("deploy", card, b, by_ability)
+        if by_ability and self.phase == Phase.REVEAL:
+            # Deployed by an ability during the reveal phase: revealed at once, as part of it.
+            self.push(Game.reveal, card)
+        else:
+            ps.deploy_order.append(card)
+        self._fire_bf(b, "deploy", card.owner, card)
+        if first_here:
+            self._fire_bf(b, "first_deploy", card.owner, card)
+        return True
+
+    def reveal(self, card: CardInst) -> None:
+        card.face_up = True
+        card.might = card.cdef.might
+        for tok in card.cdef.affixed:
+            if tok != MOVE:
+                card.tokens[tok] = card.tokens.get(tok, 0) + 1
+        self._activate(card)
+        self.emit("reveal", card)
+        b = card.bf
+        # Pushed in reverse: own ability, then ally triggers, then battlefield effects last.
+        self.push(Game._fire_bf, b, "reveal", card.owner, card)
+        for q in range(1, self.n + 1):
+            if q != card.owner:
+                self._fire_allies(q, "opponent_revealed", card)
+        self._fire_allies(card.owner, "ally_revealed", card)
+        self._resolve_own(card, "reveal")
+
+    def _resolve_own(self, card: CardInst, trigger: str) -> None:
+        if trigger not in card.cdef.effects:
+            return
+        if card.cdef.ability == "instant":
+            side = self.players[card.owner - 1]
+            if side.stops[card.bf] > 0:
+                side.stops[card.bf] -= 1
+                self.emit("stopped", card)
+                return
+        self._fire_card(card, trigger, None)
+
+    def gain_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
+        """Might from an ability or a battlefield effect. Only revealed cards gain might; a card's
+        maximum might caps ability gains (battlefield effects may exceed it); battlefield bonuses
+        on ability gains (the Fountain of Janus) come on top and are the battlefield's own."""
+        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+            return 0
+        if not ctx.from_bf:
+            cap = card.cdef.max_might
+            if cap is not None:
+                n = min(n, max(0, cap - card.might))
+            if n <= 0:
+                return 0
+            for rule in self.bfs[card.bf].might_bonus:
+                n += rule(self, card)
+            card.gained_round = self.round
+        card.might += n
+        self.emit("might", card, n, ctx.source)
+        return n
+
+    def lose_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
+        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+            return 0
+        n = min(n, card.might)  # never below 0
+        card.might -= n
+        if n:
+            self.emit("might", card, -n, ctx.source)
+        return n
+
+    def add_essence(self, p: int, n: int, now: bool) -> None:
+        ps = self.players[p - 1]
+        if now:
+            ps.essence = max(0, ps.essence + n)
+        else:
+            ps.next_adjust += n
+
+    def apply_token(self, card: CardInst, token: str, n: int = 1) -> None:
+        if card.loc != Loc.BOARD or not card.face_up or n <= 0:
+            return
+        card.tokens[token] = card.tokens.get(token, 0) + n
+        self.emit("token", card, token, n)
+
+    def remove_token(self, card: CardInst, token: str, n: int | None = None) -> int:
+        have = card.tokens.get(token, 0)
+        k = have if n is None else min(n, have)
+        if k:
+            card.tokens[token] = have - k
+        return k
+
+    def place_stop(self, p: int, b: int) -> None:
+        """A stop token on every opponent's side of battlefield b (one opponent in a 2-player game)."""
+        for q in self.players:
+            if q.num != p:
+                q.stops[b] += 1
+
+    def destroy(self, cards: list[CardInst], ctx: Ctx, each: tuple = (), shift: bool = False) -> None:
+        """Destroy cards one at a time, lowest zone first; see _destroy_one for the steps."""
+        cards = sorted(cards, key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
+        for card in reversed(cards):
+            self.push(Game._destroy_one, card, ctx, each, shift)
+
+    def _destroy_one(self, card: CardInst, ctx: Ctx, each: tuple, shift: bool) -> None:
+        if card.loc != Loc.BOARD or not card.face_up or card.has(SHIELD):
+            return
+        b = card.bf
+        card.leaving = not shift
+        if not shift:
+            card.might = 0  # remove all might tokens first
+        ctx.count += 1
+        ctx.subject = card
+        self.emit("destroy", card, ctx.source)
+        # Pushed in reverse: impact on the destroying card, the destroyed card's own conditional
+        # ability, allies' "when destroyed" abilities, then the pile and the collapse.
+        self.push(Game._destroy_finish, card, b, shift, ctx.player)
+        self._fire_allies(card.owner, "ally_destroyed", card)
+        self.push(Game._fire_card, card, "destroyed", None)
+        if each:
+            sub = Ctx(ctx.player, ctx.source, ctx.bf, card, ctx.from_bf)
+            self.run_actions(sub, each)
+
+    def _destroy_finish(self, card: CardInst, b: int, shift: bool, by: int) -> None:
+        card.leaving = False
+        if card.loc != Loc.BOARD:
+            return
+        if shift:
+            self._lift(card)
+            self._place(card, b)
+            self._activate(card)
+            return
+        ps = self.players[card.owner - 1]
+        to_hand = any(rule(self, card, by) for rule in self.bfs[b].destroy_to_hand)
+        self._lift(card)
+        for c in [card] + card.under:
+            c.might = 0
+            c.tokens = {}
+            c.face_up = to_hand is False
+            if to_hand:
+                c.loc = Loc.HAND
+                c.face_up = False
+                ps.hand.append(c)
+            else:
+                c.loc = Loc.DESTROY
+                ps.destroyed.append(c)
+        card.under = []
+
+    def move(self, card: CardInst, to_b: int, ctx: Ctx) -> bool:
+        if card.loc != Loc.BOARD or card.has(ANCHOR) or to_b == card.bf or not self._open(to_b, card.owner):
+            return False
+        frm = card.bf
+        self._lift(card)
+        self._place(card, to_b)
+        self._activate(card)
+        self.emit("move", card, frm, to_b)
+        self._fire_allies(card.owner, "ally_moved", card)
+        self.push(Game._fire_card, card, "moved", None)
+        return True
+
+    def move_choice(self, card: CardInst, ctx: Ctx) -> None:
+        """A reveal-phase move: mandatory; the resolving player picks the battlefield."""
+        if card.loc != Loc.BOARD or card.has(ANCHOR):
+            return
+        dests = [b for b in range(self.nbf) if b != card.bf and self._open(b, card.owner)]
+        self.ask_bf(ctx.player, f"move {card.name} to which battlefield", dests,
+                    lambda b: self.move(card, b, ctx))
+
+    def return_to_hand(self, card: CardInst, ctx: Ctx) -> bool:
+        if card.loc != Loc.BOARD or not card.face_up or card.has(ANCHOR):
+            return False
+        ps = self.players[card.owner - 1]
+        self._lift(card)
+        for c in [card] + card.under:
+            c.might = 0
+            c.tokens = {}
+            c.face_up = False
+            c.loc = Loc.HAND
+            ps.hand.append(c)
+        card.under = []
+        self.emit("return", card)
+        return True
+
+    def shift(self, card: CardInst) -> None:
+        if card.loc != Loc.BOARD:
+            return
+        b = card.bf
+        self._lift(card)
+        self._place(card, b)
+        if card.face_up:
+            self._activate(card)
+
+    def banish(self, card: CardInst) -> None:
+        ps = self.players[card.owner - 1]
+        if card.loc == Loc.BOARD:
+            self._lift(card)
+            for c in card.under:
+                c.loc = Loc.BANISH
+                ps.banished.append(c)
+            card.under = []
+        elif card.loc == Loc.HAND:
+            ps.hand.remove(card)
+        elif card.loc == Loc.DISCARD:
+            ps.discard.remove(card)
+        else:
+            return
+        card.might = 0
+        card.tokens = {}
+        card.face_up = False
+        card.loc = Loc.BANISH
+        ps.banished.append(card)
+        self.emit("banish", card)
+
+    def stack_onto(self, mover: CardInst, base: CardInst, mover_on_top: bool) -> None:
+        """``mover`` is put onto ``base``'s zone; the owner chose which is on top. Might combines on
+        the top card, the bottom card's specialty tokens go, only the top card's ability is active."""
+        if mover.loc != Loc.BOARD or base.loc != Loc.BOARD or mover is base:
+            return
+        side = self.board[base.bf][base.owner - 1]
+        idx = side.index(base)
+        self._lift(mover)
+        idx = side.index(base)
+        top, bottom = (mover, base) if mover_on_top else (base, mover)
+        if top is mover:
+            side[idx] = mover
+            mover.bf = base.bf
+            mover.loc = Loc.BOARD
+            self._deactivate(base)
+            self._activate(mover)
+        top.might += bottom.might
+        bottom.might = 0
+        bottom.tokens = {}
+        bottom.loc = Loc.UNDER
+        bottom.bf = None
+        top.under.extend([bottom] + bottom.under)
+        bottom.under = []
+        self.emit("stack", top, bottom)
+
+    def swap(self, old: CardInst, new: CardInst, ctx: Ctx) -> None:
+        """``new`` (from hand or deck) takes ``old``'s zone; ``old`` goes where ``new`` came from."""
+        if old.loc != Loc.BOARD:
+            return
+        ps = self.players[old.owner - 1]
+        src = new.loc
+        if src == Loc.HAND:
+            ps.hand.remove(new)
+        else:
+            ps.deck.remove(new)
+        side = self.board[old.bf][old.owner - 1]
+        side[side.index(old)] = new
+        self._deactivate(old)
+        new.bf, new.loc = old.bf, Loc.BOARD
+        old.bf = None
+        old.might, old.tokens, old.face_up = 0, {}, False
+        if src == Loc.HAND:
+            old.loc = Loc.HAND
+            ps.hand.append(old)
+        else:
+            old.loc = Loc.DECK
+            ps.deck.unknown.append(old)
+            self.shuffle(ps.num)
+        new.face_up = True
+        new.might = new.cdef.might
+        self._activate(new)
+        self.emit("swap", old, new)
+        self._fire_card(new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers
+
+    def discard(self, p: int, n: int, ctx: Ctx) -> None:
+        ps = self.players[p - 1]
+        if n <= 0 or not ps.hand:
+            return
+        if len(ps.hand) <= n:
+            for c in list(ps.hand):
+                self._discard_card(ps, c)
+            return
+        self.push(Game._discard_ask, p, n, ctx)
+
+    def _discard_ask(self, p: int, n: int, ctx: Ctx) -> None:
+        ps = self.players[p - 1]
+        if n <= 0 or not ps.hand:
+            return
+
+        def pick(d: Decision) -> None:
+            self.push(Game._discard_ask, p, n - 1, ctx)
+            self._discard_card(ps, ps.in_hand(d.card))
+
+        self.ask_names(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand",
+                       [c.name for c in ps.hand], "choose", pick)
+
+    def _discard_card(self, ps: PlayerState, card: CardInst) -> None:
+        ps.hand.remove(card)
+        card.loc = Loc.DISCARD
+        ps.discard.append(card)
+        self.emit("discard", card)
+        self._fire_allies(ps.num, "ally_discarded", card)
+        # A card's own "when discarded" ability works from the discard pile.
+        effects = card.cdef.effects.get("discarded")
+        if effects:
+            for eff in reversed(effects):
+                ctx = Ctx(ps.num, card, None, card)
+                if eff.applies(self, ctx):
+                    self.run_actions(ctx, eff.actions)
+
+    def draw(self, p: int, n: int) -> None:
+        self.push(Game._draw_n, p, n, "draw")
+
+    def shuffle(self, p: int) -> None:
+        deck = self.players[p - 1].deck
+        cards = deck.gather()
+        if self.rng is not None:
+            cards.sort(key=lambda c: c.uid)
+            self.rng.shuffle(cards)
+            deck.top = cards
+        else:
+            deck.unknown = cards
+        self.emit("shuffle", p)
+
+    def acquire(self, p: int, names: list[str], ctx: Ctx) -> None:
+        """Search the deck for a card with one of ``names``; none there: no shuffle."""
+        ps = self.players[p - 1]
+        present = sorted({c.name for c in ps.deck.cards() if c.name in names})
+        if not present:
+            return
+
+        def pick(d: Decision) -> None:
+            card = next(c for c in ps.deck.cards() if c.name == d.card)
+            ps.deck.remove(card)
+            card.loc = Loc.HAND
+            ps.hand.append(card)
+            self.emit("acquire", card)
+            self.shuffle(p)
+
+        self.ask_names(p, Kind.ACQUIRE, "acquire which card", present, "choose", pick)
+
+    # ------------------------------------------------------------------ selectors' helpers
+    def adjacent(self, a: CardInst, b: CardInst) -> bool:
+        if a.loc != Loc.BOARD or b.loc != Loc.BOARD or a.owner != b.owner:
+            return False
+        za = self.board[a.bf][a.owner - 1].index(a)
+        zb = self.board[b.bf][b.owner - 1].index(b)
+        if a.bf == b.bf:
+            return abs(za - zb) == 1
+        return abs(a.bf - b.bf) == 1 and za == zb
+
+    def between(self, x: CardInst, a: CardInst, b: CardInst) -> bool:
+        if any(c.loc != Loc.BOARD or c.owner != x.owner for c in (a, b)):
+            return False
+        zx = self.board[x.bf][x.owner - 1].index(x)
+        za = self.board[a.bf][a.owner - 1].index(a)
+        zb = self.board[b.bf][b.owner - 1].index(b)
+        if x.bf == a.bf == b.bf:
+            return min(za, zb) < zx < max(za, zb)
+        return (za == zx == zb and abs(a.bf - b.bf) == 2 and x.bf == (a.bf + b.bf) // 2)
+
+    def describe(self) -> str:
+        """The board as text, for people (the CLI's --explain and error reports)."""
+        lines = [f"Round {self.round}, {self.phase.label} phase; first player P{self.first}"]
+        for ps in self.players:
+            lines.append(f"P{ps.num} ({ps.deck_name}): essence {ps.essence}, hand "
+                         f"[{', '.join(c.name for c in ps.hand)}], deck {len(ps.deck)}, "
+                         f"discard {len(ps.discard)}, destroyed {len(ps.destroyed)}")
+        for b, bf in enumerate(self.bfs):
+            lines.append(f"B{b + 1} {bf.name}:")
+            for ps in self.players:
+                side = self.board[b][ps.num - 1]
+                cells = []
+                for z, c in enumerate(side, 1):
+                    if not c.face_up:
+                        cells.append(f"Z{z} (face down)")
+                        continue
+                    toks = "".join(f" {k}×{v}" for k, v in c.tokens.items() if v)
+                    stack = f" over {', '.join(u.name for u in c.under)}" if c.under else ""
+                    cells.append(f"Z{z} {c.name} [{c.might}{toks}]{stack}")
+                stops = f" stop×{ps.stops[b]}" if ps.stops[b] else ""
+                lines.append(f"  P{ps.num}{stops}: " + ("; ".join(cells) if cells else "empty"))
+        return "\n".join(lines)
+

@@ -1,0 +1,138 @@
+"""Mutable pieces of a game in progress: card instances, decks, players.
+
+Only engine/game.py (and the compiled effects it runs) mutate these; everything else reads them.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+# Specialty tokens that sit on cards. Stop tokens sit on a player's side of a battlefield instead.
+STUN, SHIELD, ANCHOR, MOVE, CAPTIVE = "stun", "shield", "anchor", "move", "captive"
+CARD_TOKENS = (STUN, SHIELD, ANCHOR, MOVE, CAPTIVE)
+STOP = "stop"
+TOKENS = CARD_TOKENS + (STOP,)
+
+
+class Phase(IntEnum):
+    SETUP = 0
+    BEGIN = 1
+    DRAFT = 2
+    COMMAND = 3
+    DEPLOY = 4
+    REVEAL = 5
+    END = 6
+    END_OF_GAME = 7
+    OVER = 8
+
+    @property
+    def label(self) -> str:
+        return self.name.lower().replace("_", " ")
+
+
+class Loc(IntEnum):
+    DECK = 0
+    HAND = 1
+    BOARD = 2
+    UNDER = 3  # the bottom card(s) of a stack
+    DISCARD = 4
+    DESTROY = 5
+    BANISH = 6
+    DRAWN = 7  # drawn in the draft, not yet kept or put back
+
+
+class CardInst:
+    """One physical card. ``bf`` is the 0-based battlefield while on the board."""
+
+    __slots__ = (
+        "uid", "owner", "cdef", "loc", "face_up", "might", "tokens", "bf", "under",
+        "gained_round", "used_round", "leaving",
+    )
+
+    def __init__(self, uid: int, owner: int, cdef) -> None:
+        self.uid = uid
+        self.owner = owner  # 1-based player number
+        self.cdef = cdef
+        self.loc = Loc.DECK
+        self.face_up = False
+        self.might = 0
+        self.tokens: dict[str, int] = {}
+        self.bf: int | None = None
+        self.under: list[CardInst] = []
+        self.gained_round = 0  # last round it gained might from an ability
+        self.used_round = 0  # last round its command ability or affixed move token was used
+        self.leaving = False  # being destroyed: no longer a legal target
+
+    @property
+    def name(self) -> str:
+        return self.cdef.name
+
+    def has(self, token: str) -> bool:
+        return self.tokens.get(token, 0) > 0
+
+    def __repr__(self) -> str:
+        return f"<{self.cdef.name} P{self.owner}#{self.uid}>"
+
+
+class Deck:
+    """What the engine knows of a face-down game deck.
+
+    ``top`` is a known order drawn from first (a seeded shuffle fills it); ``unknown`` is a set of
+    cards in an order nobody knows (a recorded shuffle); ``bottom`` is the known order of cards put
+    on the bottom since the last shuffle. Drawing takes top, then unknown (a chance decision), then
+    bottom — which is how "cards put on the bottom come back last, in order" is enforced.
+    """
+
+    __slots__ = ("top", "unknown", "bottom")
+
+    def __init__(self) -> None:
+        self.top: list[CardInst] = []
+        self.unknown: list[CardInst] = []
+        self.bottom: list[CardInst] = []
+
+    def __len__(self) -> int:
+        return len(self.top) + len(self.unknown) + len(self.bottom)
+
+    def cards(self) -> list[CardInst]:
+        return self.top + self.unknown + self.bottom
+
+    def remove(self, card: CardInst) -> None:
+        for part in (self.top, self.unknown, self.bottom):
+            if card in part:
+                part.remove(card)
+                return
+
+    def gather(self) -> list[CardInst]:
+        """Every card, emptied out (for a shuffle)."""
+        allc = self.top + self.unknown + self.bottom
+        self.top, self.unknown, self.bottom = [], [], []
+        return allc
+
+
+class PlayerState:
+    __slots__ = (
+        "num", "deck_name", "hand", "deck", "discard", "destroyed", "banished", "essence",
+        "spent", "next_adjust", "deploy_order", "stops", "first_deploy_done", "cards",
+    )
+
+    def __init__(self, num: int, deck_name: str, n_bf: int) -> None:
+        self.num = num
+        self.deck_name = deck_name
+        self.hand: list[CardInst] = []
+        self.deck = Deck()
+        self.discard: list[CardInst] = []
+        self.destroyed: list[CardInst] = []
+        self.banished: list[CardInst] = []
+        self.essence = 0  # available this round (what is left to spend)
+        self.spent = 0
+        self.next_adjust = 0  # essence added/subtracted next round
+        self.deploy_order: list[CardInst] = []  # this round, in deploy order
+        self.stops = [0] * n_bf  # stop tokens lying on this player's side of each battlefield
+        self.first_deploy_done: set[int] = set()  # battlefields this player has deployed to
+        self.cards: list[CardInst] = []  # every card this player owns, in deck-list order
+
+    def in_hand(self, name: str) -> CardInst | None:
+        for c in self.hand:
+            if c.cdef.name == name:
+                return c
+        return None
