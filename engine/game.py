@@ -78,7 +78,8 @@ def _bfname(b: int) -> str:
 
 class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
-                 first_player: int | None = None, deck_names: list[str] | None = None) -> None:
+                 first_player: int | None = None, deck_names: list[str] | None = None,
+                 observers: list | None = None) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
         self.catalog = catalog
@@ -110,7 +111,7 @@ class Game:
         self.final_might: list[list[int]] | None = None
         self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
         self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
-        self.observers: list = []
+        self.observers: list = list(observers or [])
         self._setup_first_player = first_player
         self.stack.append((Game._setup,))
         self._run()
