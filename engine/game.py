@@ -112,6 +112,7 @@ class Game:
         self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
         self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
         self.observers: list = list(observers or [])
+        self.history: list[Decision] = []  # every decision applied, in order (what a log lists)
         self._setup_first_player = first_player
         self.stack.append((Game._setup,))
         self._run()
@@ -143,6 +144,7 @@ class Game:
             raise IllegalDecision(reason)
         pend = self.pending
         self.pending = None
+        self.history.append(d)
         pend.take(d)
         self._run()
 

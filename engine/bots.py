@@ -1,0 +1,63 @@
+"""Bots that play only through the public decision interface (legal_decisions / apply).
+
+Both are deterministic given a seed; they use their own SplitMix64, never global random state.
+"""
+
+from __future__ import annotations
+
+from .decisions import Decision
+from .game import Game
+from .rng import SplitMix64
+
+
+class RandomBot:
+    """Uniform over the legal decisions."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed)
+
+    def choose(self, g: Game) -> Decision:
+        options = list(g.legal_decisions())
+        return options[self.rng.below(len(options))]
+
+
+class GreedyBot:
+    """Looks one decision ahead: the option after which its own position scores best (battlefields
+    led, then might margin), ties broken by its seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = SplitMix64(seed)
+
+    @staticmethod
+    def score(g: Game, me: int) -> tuple[int, int]:
+        might = g.might_table()
+        led = margin = 0
+        for b in range(g.nbf):
+            mine = might[me - 1][b]
+            best_other = max(might[q][b] for q in range(g.n) if q != me - 1)
+            led += (mine > best_other) - (mine < best_other)
+            margin += mine - best_other
+        return led, margin
+
+    def choose(self, g: Game) -> Decision:
+        options = list(g.legal_decisions())
+        if len(options) == 1:
+            return options[0]
+        me = g.pending.player
+        best, best_score = [], None
+        for d in options:
+            h = g.clone()
+            h.apply(d)
+            s = self.score(h, me)
+            if best_score is None or s > best_score:
+                best, best_score = [d], s
+            elif s == best_score:
+                best.append(d)
+        return best[self.rng.below(len(best))]
+
+
+def play(g: Game, bots: dict[int, object]) -> Game:
+    """Play a seeded game to the end: ``bots`` maps player number to a bot."""
+    while not g.over:
+        g.apply(bots[g.pending.player].choose(g))
+    return g
