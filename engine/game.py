@@ -79,7 +79,7 @@ def _bfname(b: int) -> str:
 class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
-                 observers: list | None = None) -> None:
+                 observers: list | None = None, track_rounds: bool = False) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
         self.catalog = catalog
@@ -112,6 +112,8 @@ class Game:
         self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
         self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
         self.observers: list = list(observers or [])
+        self.first_player_at_start = 0
+        self.round_might: dict[int, list[list[int]]] | None = {} if track_rounds else None
         self.history: list[Decision] = []  # every decision applied, in order (what a log lists)
         self._setup_first_player = first_player
         self.stack.append((Game._setup,))
@@ -219,6 +221,7 @@ class Game:
                 p.deck.top = cards
             else:
                 p.deck.unknown = list(p.cards)
+        self.first_player_at_start = self.first
         self.order = self._order()
         for p in reversed(self.players):
             self.push(Game._draw_n, p.num, HAND_SIZE, "setup")
@@ -278,6 +281,8 @@ class Game:
             self.stack.append(f)
 
     def _end_round(self) -> None:
+        if self.round_might is not None:
+            self.round_might[self.round] = self.might_table()
         self.emit("round_end")
         i = self.order.index(self.first)
         self.first = self.order[(i + 1) % self.n] if self.n > 1 else self.first

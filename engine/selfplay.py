@@ -1,0 +1,57 @@
+"""Self-play: a whole game played by bots, written out as a version-1 log.
+
+Used by the random-play tests, the benchmark and (later) the tournament simulator.
+"""
+
+from __future__ import annotations
+
+from .bots import GreedyBot, RandomBot, play
+from .catalog import DEFAULT_VERSION, load_catalog
+from .decisions import format_decision
+from .game import Game
+from .rng import ALGORITHM, SplitMix64
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str], seed: int | None,
+             meta: dict | None = None, checkpoints: bool = False, result: bool = True) -> dict:
+    """The log (as a JSON-ready dict) of a game played so far."""
+    log = {
+        "format": "empyrean-log",
+        "version": 1,
+        "catalog": catalog,
+        "setup": {"mode": f"{g.n}p", "decks": list(decks), "battlefields": list(battlefields),
+                  "first_player": g.first_player_at_start},
+        "chance": ({"type": "seeded", "algorithm": ALGORITHM, "seed": seed} if seed is not None
+                   else {"type": "recorded"}),
+        "decisions": [format_decision(d) for d in g.history],
+    }
+    if meta:
+        log["meta"] = dict(meta)
+    if result and g.over:
+        log["result"] = {"winner": g.winner, "might": g.final_might}
+    if checkpoints and g.round_might:
+        log["checkpoints"] = [{"round": r, "might": m} for r, m in sorted(g.round_might.items())]
+    return log
+
+
+def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[str] | None = None,
+              bot: str = "random", catalog: str = DEFAULT_VERSION, players: int = 2,
+              checkpoints: bool = False, meta: dict | None = None) -> dict:
+    """Play one seeded game with bots; decks and battlefields are drawn from the seed if not given."""
+    cat = load_catalog(catalog)
+    pick = SplitMix64(seed ^ 0x5EED5EED)
+    deck_names = sorted(cat.decks)
+    if decks is None:
+        decks = [deck_names[pick.below(len(deck_names))] for _ in range(players)]
+    if battlefields is None:
+        pool = sorted(cat.battlefields)
+        pick.shuffle(pool)
+        battlefields = pool[: 3 if players == 2 else 4]
+    g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in battlefields],
+             seed=seed, deck_names=decks, track_rounds=checkpoints)
+    bots = {p: BOTS[bot](seed * 7 + p) for p in range(1, players + 1)}
+    play(g, bots)
+    return game_log(g, catalog=cat.version, decks=decks, battlefields=battlefields, seed=seed,
+                    meta=meta, checkpoints=checkpoints)
