@@ -1,0 +1,54 @@
+"""Benchmark: replay simulated 2-player games on one core; prints games/s and µs per decision.
+
+    .venv/bin/python tests/bench/bench_replay.py [--games 10000] [--bot random]
+
+Not part of the default test run (pytest collects only test_*.py). Logs are generated first
+(self-play, not timed), parsed once (timed separately), then replayed with and without building
+the game record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+from tqdm import tqdm
+
+from engine.log import parse_log
+from engine.replay import replay
+from engine.selfplay import self_play
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=10_000)
+    ap.add_argument("--bot", default="random", choices=["random", "greedy"])
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+
+    logs = [self_play(seed, bot=args.bot) for seed in tqdm(range(args.games), desc="simulating", unit="game")]
+    texts = [json.dumps(log) for log in logs]
+    decisions = sum(len(log["decisions"]) for log in logs)
+
+    t = time.perf_counter()
+    parsed = [parse_log(x) for x in texts]
+    t_parse = time.perf_counter() - t
+
+    for label, kwargs in (("verify only", {"record": False}), ("verify + record", {"record": True})):
+        runs = []
+        for _ in range(args.repeat):
+            t = time.perf_counter()
+            for log in parsed:
+                res = replay(log, **kwargs)
+                assert res.verdict.status == "valid", res.verdict.message
+            runs.append(time.perf_counter() - t)
+        best, med = min(runs), statistics.median(runs)
+        print(f"{label:16s}: {args.games / best:8.0f} games/s (median {args.games / med:.0f}), "
+              f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / args.games:.1f} decisions/game")
+    print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
+
+
+if __name__ == "__main__":
+    main()
