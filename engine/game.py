@@ -240,7 +240,7 @@ class Game:
             self.round += 1
             self.phase = Phase.BEGIN
             for p in self.players:
-                p.essence = self.round + 1 + p.next_adjust
+                p.essence = max(0, self.round + 1 + p.next_adjust)  # never below 0
                 p.next_adjust = 0
                 p.spent = 0
                 p.deploy_order = []
