@@ -88,6 +88,9 @@ class Game:
             raise ValueError("a game has 2 or 3 players")
         self.bfs = list(battlefields)
         self.nbf = len(self.bfs)
+        if self.nbf != BATTLEFIELDS[self.n]:
+            raise ValueError(f"a {self.n}-player game is played on {BATTLEFIELDS[self.n]} battlefields, "
+                             f"not {self.nbf}")
         self.rounds = ROUNDS[self.n]
         self.rng = SplitMix64(seed) if seed is not None else None
         self.players = [PlayerState(i + 1, (deck_names or [""] * self.n)[i], self.nbf)
