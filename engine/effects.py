@@ -79,7 +79,8 @@ def _int(v: Any, field: str) -> int:
 
 # ---------------------------------------------------------------------------- selectors
 SELECTOR_KEYS = {"side", "where", "name", "type", "max_cost", "min_cost", "has", "lacks",
-                 "include_self", "pick", "gained_this_round", "min_might", "max_might", "between"}
+                 "include_self", "pick", "gained_this_round", "min_might", "max_might", "between",
+                 "between_type"}
 
 
 def compile_selector(spec: Any, field: str):
@@ -114,10 +115,12 @@ def compile_selector(spec: Any, field: str):
     gained = bool(spec.get("gained_this_round", False))
     pick = spec.get("pick", "one")
     _expect(pick in ("one", "all"), field + ".pick", "expected one or all")
-    between = None
+    between = between_types = None
     if where == "between":
         between = _names(spec.get("between"), field + ".between")
-        _expect(between is not None, field + ".between", "'where: between' needs 'between: <name>'")
+        between_types = _names(spec.get("between_type"), field + ".between_type")
+        _expect(between is not None or between_types is not None, field + ".between",
+                "'where: between' needs 'between: <name>' or 'between_type: <type>'")
 
     def cands(g: Game, ctx: Ctx):
         me = ctx.player
@@ -162,7 +165,7 @@ def compile_selector(spec: Any, field: str):
                         continue
                     if where == "adjacent" and (src is None or not g.adjacent(c, src)):
                         continue
-                    if where == "between" and not _is_between(g, c, between):
+                    if where == "between" and not _is_between(g, c, between, between_types):
                         continue
                     out.append(c)
         return out
@@ -170,9 +173,11 @@ def compile_selector(spec: Any, field: str):
     return cands, pick
 
 
-def _is_between(g: Game, c, names: frozenset) -> bool:
-    allies = [x for x in g.board_cards() if x.owner == c.owner and x.face_up and x.cdef.name in names
-              and x is not c]
+def _is_between(g: Game, c, names: frozenset | None, types: frozenset | None = None) -> bool:
+    """Between two face-up cards of c's owner named ``names`` or (between_type) typed ``types``."""
+    allies = [x for x in g.board_cards() if x.owner == c.owner and x.face_up and x is not c
+              and ((names is not None and x.cdef.name in names)
+                   or (types is not None and x.cdef.type in types))]
     return any(g.between(c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
 
 
