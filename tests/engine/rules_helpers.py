@@ -20,14 +20,30 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Iterable
 
+import yaml
+
 import engine.catalog as _catalog_mod
-from engine.catalog import BattlefieldDef, CardDef, compile_battlefield, compile_card, load_catalog_dir
+from engine.catalog import (BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card,
+                            load_deck_file)
 from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
 from engine.game import Game
 from engine.state import CardInst, Loc, Phase
 
-CATALOG = load_catalog_dir(Path(_catalog_mod.__file__).parent / "data" / "catalog" / "2026.1")
-SPECTRES = CATALOG.decks["Spectres of the Necropolis"]
+# Only the files the rule tests use are loaded (the Spectres deck, and battlefields on demand), so
+# that other decks being written in parallel cannot break these tests.
+_ROOT = Path(_catalog_mod.__file__).parent / "data" / "catalog" / "2026.1"
+_deck, _entries = load_deck_file(_ROOT / "decks" / "spectres.yaml")
+SPECTRES = tuple(c for c, copies in _entries for _ in range(copies))
+CATALOG = Catalog("2026.1", "rule tests", "", {c.name: c for c, _ in _entries}, {_deck: SPECTRES}, {})
+
+
+def catalog_battlefield(name: str) -> BattlefieldDef:
+    """A battlefield of the shipped catalog, by name."""
+    raw = yaml.safe_load((_ROOT / "battlefields.yaml").read_text(encoding="utf-8"))
+    for i, bf in enumerate(raw["battlefields"]):
+        if bf.get("name") == name:
+            return compile_battlefield(bf, "battlefields.yaml", i)
+    raise LookupError(name)
 
 
 def spectre(name: str) -> CardDef:
@@ -157,18 +173,26 @@ def find(g: Game, player: int, name: str, loc: Loc | None = None) -> CardInst:
     raise LookupError(f"P{player} has no {name}" + (f" in {loc.name}" if loc else ""))
 
 
-def place_revealed(g: Game, player: int, name: str, bf: int, *, might: int | None = None,
+def place_revealed(g: Game, player: int, what: str | CardDef, bf: int, *, might: int | None = None,
                    tokens: dict | None = None) -> CardInst:
-    """Take one of the player's cards (hand first, then deck) and put it face up in the lowest open
-    zone of battlefield ``bf`` (1-based) with its reveal might (or ``might``) and ``tokens``, as if
-    deployed and revealed in an earlier round. No ability resolves."""
+    """Put a card of the player face up in the lowest open zone of battlefield ``bf`` (1-based)
+    with its reveal might (or ``might``) and ``tokens``, as if deployed and revealed in an earlier
+    round; no ability resolves. ``what`` is a name (the card is taken from the hand, then the deck)
+    or a CardDef (a new card of that player is made when none is in hand or deck)."""
     ps = g.players[player - 1]
+    name = what if isinstance(what, str) else what.name
     c = next((c for c in ps.hand if c.name == name), None)
     if c is not None:
         ps.hand.remove(c)
     else:
-        c = next(c for c in ps.deck.cards() if c.name == name)
-        ps.deck.remove(c)
+        c = next((c for c in ps.deck.cards() if c.name == name), None)
+        if c is not None:
+            ps.deck.remove(c)
+        elif isinstance(what, str):
+            raise LookupError(f"P{player} has no {name} in hand or deck")
+        else:
+            c = CardInst(player * 100 + len(ps.cards), player, what)
+            ps.cards.append(c)
     assert g._place(c, bf - 1), f"battlefield {bf} is full"
     c.face_up = True
     c.might = c.cdef.might if might is None else might
@@ -213,7 +237,7 @@ class Recorder:
 
 
 __all__ = [
-    "CATALOG", "SPECTRES", "Pos", "Phase", "Loc", "Kind", "parse_decision", "spectre", "card",
+    "CATALOG", "SPECTRES", "catalog_battlefield", "Pos", "Phase", "Loc", "Kind", "parse_decision", "spectre", "card",
     "battlefield", "plain", "filler", "game", "deal", "hands_game", "play", "default_answer",
     "advance", "at_phase", "to_deploy", "finish", "find", "place_revealed", "side", "pos", "options",
     "Recorder",

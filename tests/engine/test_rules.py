@@ -204,3 +204,315 @@ def test_draft_has_no_hand_limit():
     assert g.round == 10
     for p in g.players:
         assert len(p.hand) == 14  # 4 + one kept card per round, never trimmed
+
+
+# =============================================================================== command phase
+HERALD = card("Herald", effects=[{"when": "command", "do": [{"gain": 1}]}],
+              text="Command phase: gain 1 might.")
+RUNNER = filler("Runner")
+
+
+def _turns(g, phases) -> list[tuple]:
+    """Pass through the given phases, writing down (phase, player) of each decision point."""
+    seen = []
+    rnd = g.round
+    while g.phase in phases and g.pending is not None and g.round == rnd:
+        seen.append((g.phase, g.pending.player))
+        g.apply(Decision(g.pending.player, "pass"))
+    return seen
+
+
+def test_command_phase_in_first_player_order_and_resolves_fully_before_deploy():
+    g = hands_game([[HERALD, F1], [HERALD, F2]])
+    place_revealed(g, 1, "Herald", 1)
+    place_revealed(g, 2, "Herald", 1)
+    advance(g, at_phase(2, Phase.COMMAND))
+    assert g.first == 2  # the token passed at the end of round 1
+    assert _turns(g, (Phase.COMMAND, Phase.DEPLOY)) == [
+        (Phase.COMMAND, 2), (Phase.COMMAND, 1), (Phase.DEPLOY, 2), (Phase.DEPLOY, 1)]
+
+
+def test_command_abilities_of_revealed_cards_activate_once_a_round():
+    g = hands_game([[HERALD, F1], [F2]])
+    h = place_revealed(g, 1, "Herald", 2)
+    advance(g, at_phase(2, Phase.COMMAND, 1))
+    assert "P1 command P1:B2Z1" in options(g)
+    play(g, "P1 command P1:B2Z1")
+    assert h.might == 2
+    assert g.phase == Phase.DEPLOY  # used this round: nothing left to do in the command phase
+    advance(g, at_phase(3, Phase.COMMAND, 1))
+    play(g, "P1 command P1:B2Z1")
+    assert h.might == 3
+
+
+def test_command_phase_moves_with_move_tokens_are_optional():
+    g = hands_game([[RUNNER, F1], [F2]])
+    r = place_revealed(g, 1, "Runner", 1, tokens={MOVE: 1})
+    advance(g, at_phase(2, Phase.COMMAND, 1))
+    assert sorted(options(g)) == ["P1 move P1:B1Z1 to B2", "P1 move P1:B1Z1 to B3", "P1 pass"]
+    play(g, "P1 pass")
+    assert pos_of(g, r) == "P1:B1Z1" and r.tokens[MOVE] == 1
+
+
+def test_command_phase_move_token_is_used_once():
+    g = hands_game([[RUNNER, F1, F3], [F2]])
+    place_revealed(g, 1, "Filler 3", 3)
+    r = place_revealed(g, 1, "Runner", 1, tokens={MOVE: 1})
+    advance(g, at_phase(2, Phase.COMMAND, 1))
+    assert g.check(parse_decision("P1 move P1:B1Z1 to B1")) is not None  # always another battlefield
+    play(g, "P1 move P1:B1Z1 to B3")
+    assert pos_of(g, r) == "P1:B3Z2" and r.tokens[MOVE] == 0  # lowest open zone there
+    assert g.phase == Phase.DEPLOY  # the token is spent: no second move
+    advance(g, lambda g: g.round == 3)
+    assert g.phase != Phase.COMMAND
+
+
+def test_command_phase_each_move_token_gives_one_move():
+    g = hands_game([[RUNNER, F1], [F2]])
+    r = place_revealed(g, 1, "Runner", 1, tokens={MOVE: 2})
+    advance(g, at_phase(2, Phase.COMMAND, 1))
+    play(g, "P1 move P1:B1Z1 to B2", "P1 move P1:B2Z1 to B3")
+    assert pos_of(g, r) == "P1:B3Z1" and r.tokens[MOVE] == 0
+    assert g.phase == Phase.DEPLOY
+
+
+def test_command_phase_affixed_move_token_moves_once_each_round():
+    scout = card("Scout", tokens=["move"])
+    g = hands_game([[scout, F1], [F2]])
+    s = place_revealed(g, 1, "Scout", 1)
+    advance(g, at_phase(2, Phase.COMMAND, 1))
+    play(g, "P1 move P1:B1Z1 to B2")
+    assert g.phase == Phase.DEPLOY  # once this round
+    advance(g, at_phase(3, Phase.COMMAND, 1))
+    play(g, "P1 move P1:B2Z1 to B1")  # and again next round: an affixed token is permanent
+    assert pos_of(g, s) == "P1:B1Z1"
+
+
+# =============================================================================== deploy phase
+def pos_of(g, c) -> str:
+    p = g.position(c)
+    return str(p) if p else c.loc.name
+
+
+def test_deploy_phase_in_first_player_order():
+    g = hands_game([[F1, F2], [F3, F4]], first_player=2)
+    seq = []
+    while g.phase == Phase.DEPLOY:
+        p = g.pending.player
+        seq.append(p)
+        name = next((c.name for c in g.players[p - 1].hand), None)
+        play(g, f"P{p} deploy {name} to B1")
+    assert seq == [2, 2, 1, 1]  # the first player deploys all their cards, then the other
+
+
+def test_deploy_pays_the_cost_from_this_rounds_essence():
+    big = filler("Big", cost=3)
+    mid = filler("Mid", cost=2)
+    rec = Recorder({"deploy"}, snap=lambda g: (g.round, g.players[0].essence))
+    g = hands_game([[big, mid, F1], [F2]], observers=[rec])
+    reason = g.check(parse_decision("P1 deploy Big to B1"))
+    assert "costs 3" in reason and "only 2" in reason
+    play(g, "P1 deploy Mid to B1")
+    assert g.players[0].essence == 0 and g.players[0].spent == 2
+    assert g.pending.player == 2  # nothing P1 can still pay for: P1's turn is over
+    to_deploy(g, 2, 1)
+    play(g, "P1 deploy Big to B2")  # 3 essence in round 2
+    assert [r[-1] for r in rec.log] == [(1, 0), (2, 0)]
+
+
+def test_deploy_face_down_in_the_lowest_open_zone():
+    g = hands_game([[F1, F2], [F3]])
+    play(g, "P1 deploy Filler 1 to B2", "P1 deploy Filler 2 to B2")
+    a, b = find(g, 1, "Filler 1"), find(g, 1, "Filler 2")
+    assert (pos_of(g, a), pos_of(g, b)) == ("P1:B2Z1", "P1:B2Z2")
+    assert not a.face_up and not b.face_up and a.might == b.might == 0
+
+
+def test_deploy_six_zones_unless_a_battlefield_changes_it():
+    cards = [filler(f"Z{i}") for i in range(6)]
+    g = hands_game([[F1, F2], [F3]], [plain(1), plain(2, zones=5), plain(3)])
+    for c in cards:
+        place_revealed(g, 1, c, 1)
+    assert side(g, 1, 1) == [f"Z{i}" for i in range(6)]
+    assert "full" in g.check(parse_decision("P1 deploy Filler 1 to B1"))
+    assert all(d.bf != 1 for d in g.legal_decisions() if d.verb == "deploy")
+    for c in cards[:5]:
+        place_revealed(g, 1, c, 2)
+    assert "5 zones" in g.check(parse_decision("P1 deploy Filler 1 to B2"))
+    assert g.check(parse_decision("P1 deploy Filler 1 to B3")) is None
+    g3 = hands_game([[F1, F2], [F3]], [plain(1, zones=7), plain(2), plain(3)])
+    for c in cards:
+        place_revealed(g3, 1, c, 1)
+    assert g3.check(parse_decision("P1 deploy Filler 1 to B1")) is None  # a 7-zone battlefield
+
+
+def test_deploy_order_is_remembered_for_the_reveal():
+    rec = Recorder({"reveal"})
+    g = hands_game([[F1, F2], [F3]], observers=[rec])
+    play(g, "P1 deploy Filler 1 to B3", "P1 deploy Filler 2 to B1")
+    assert [c.name for c in g.players[0].deploy_order] == ["Filler 1", "Filler 2"]
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("reveal", "Filler 1"), ("reveal", "Filler 2")]  # not zone or battlefield order
+
+
+def test_deploy_passing_is_allowed():
+    g = hands_game([[F1, F2], [F3]])
+    assert "P1 pass" in options(g)
+    play(g, "P1 pass")
+    assert g.pending.player == 2 and g.players[0].essence == 2
+    assert all(len(b[0]) == 0 for b in g.board)
+
+
+def test_deploy_battlefield_deploy_effects():
+    toll = battlefield("Toll Bridge", effects=[
+        {"when": "deploy", "do": [{"essence": {"sub": 1, "when": "now"}}]},
+        {"when": "first_deploy", "do": [{"essence": {"add": 3}}]}])
+    g = hands_game([[F1, F2, F3], [F4]], [toll, plain(2), plain(3)])
+    g.players[0].essence = 5
+    play(g, "P1 deploy Filler 1 to B1")
+    assert g.players[0].essence == 5 - 1 - 1 and g.players[0].next_adjust == 3
+    play(g, "P1 deploy Filler 2 to B1")
+    assert g.players[0].essence == 1 and g.players[0].next_adjust == 3  # first deploy only once
+    play(g, "P1 deploy Filler 3 to B2")
+    assert g.players[0].essence == 0
+
+
+# =============================================================================== reveal phase
+def test_reveal_in_deploy_order_first_player_first():
+    rec = Recorder({"reveal"}, snap=lambda g: g.phase)
+    g = hands_game([[F1, F2], [F3, F4]], first_player=2, observers=[rec])
+    play(g, "P2 deploy Filler 4 to B2", "P2 deploy Filler 3 to B1",
+         "P1 deploy Filler 2 to B3", "P1 deploy Filler 1 to B3")
+    assert [r[1] for r in rec.log] == ["Filler 4", "Filler 3", "Filler 2", "Filler 1"]
+    assert {r[2] for r in rec.log} == {Phase.REVEAL}
+
+
+def test_reveal_applies_reveal_might_before_the_ability():
+    measure = card("Measure", might=3, ability="instant", effects=[
+        {"when": "reveal", "if": {"might": {"of": "self", "gte": 3}}, "do": [{"gain": 10}]}])
+    g = hands_game([[measure], [F1]])
+    play(g, "P1 deploy Measure to B1")
+    advance(g, lambda g: g.round == 2)
+    assert find(g, 1, "Measure").might == 13
+
+
+def test_reveal_ability_then_ally_triggers_then_battlefield_effects():
+    spark = card("Spark", ability="instant", effects=[{"when": "reveal", "do": [{"gain": 1}]}])
+    cheer = card("Cheer", effects=[{"when": "ally_revealed", "do": [{"gain": 1}]}])
+    bonfire = battlefield("Bonfire", effects=[
+        {"when": "reveal", "do": [{"might": {"target": "subject", "add": 1}}]}])
+    rec = Recorder({"reveal", "might"})
+    g = hands_game([[spark, cheer], [F1]], [bonfire, plain(2), plain(3)], observers=[rec])
+    place_revealed(g, 1, "Cheer", 2)
+    play(g, "P1 deploy Spark to B1")
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [
+        ("reveal", "Spark"),
+        ("might", "Spark", 1, "Spark"),  # 1. reveal might is set, then its own ability
+        ("might", "Cheer", 1, "Cheer"),  # 2. an ally's ability triggered by the reveal
+        ("might", "Spark", 1, None),  # 3. the battlefield effect, last
+    ]
+
+
+def test_reveal_face_down_cards_cannot_be_targeted_or_gain_might():
+    rally = card("Rally", ability="instant", effects=[
+        {"when": "reveal", "do": [{"might": {"target": {"side": "ally", "pick": "all"}, "add": 1}}]}])
+    assassin = card("Assassin", ability="instant", effects=[
+        {"when": "reveal", "do": [{"destroy": {"target": {"side": "opponent"}}}]}])
+    g = hands_game([[rally, F1], [assassin, F2]], first_player=2)
+    play(g, "P2 deploy Assassin to B1", "P2 pass", "P1 deploy Rally to B1", "P1 deploy Filler 1 to B1")
+    advance(g, lambda g: g.round == 2)
+    # The Assassin was revealed while P1's cards were still face down: nothing to target.
+    assert side(g, 1, 1) == ["Rally", "Filler 1"]
+    assert not any(d.verb == "choose" for d in g.history)
+    # Rally was revealed before Filler 1: the face-down Filler 1 gained nothing.
+    assert find(g, 1, "Filler 1").might == 1
+    assert find(g, 1, "Rally").might == 1
+
+
+# =============================================================================== end phase
+def test_end_phase_card_effects_then_battlefield_effects():
+    vigil = card("Vigil", effects=[{"when": "end_of_round", "do": [{"gain": 1}]}])
+    dusk = battlefield("Dusk", effects=[
+        {"when": "end_of_round", "do": [{"might": {"target": {"side": "ally", "where": "here",
+                                                              "pick": "all"}, "add": 1}}]}])
+    rec = Recorder({"might"}, snap=lambda g: (g.round, g.phase))
+    g = hands_game([[vigil, F1], [F2]], [plain(1), dusk, plain(3)], observers=[rec])
+    place_revealed(g, 1, "Vigil", 2)
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("might", "Vigil", 1, "Vigil", (1, Phase.END)),
+                       ("might", "Vigil", 1, None, (1, Phase.END))]
+
+
+def test_end_phase_first_player_token_passes():
+    rec = Recorder({"round_start"}, snap=lambda g: g.first)
+    g = hands_game([FILL, FILL], first_player=2, observers=[rec])
+    finish(g)
+    assert [r[-1] for r in rec.log] == [2, 1] * 5
+
+
+def test_end_phase_first_player_token_passes_to_the_next_seat_in_three_player_games():
+    rec = Recorder({"round_start"}, snap=lambda g: g.first)
+    g = hands_game([FILL, FILL, FILL], first_player=2, observers=[rec])
+    finish(g)
+    assert [r[-1] for r in rec.log] == [2, 3, 1, 2, 3, 1, 2, 3, 1]
+
+
+# =============================================================================== end of the game
+TOKENS_A = [filler(f"A{i}") for i in range(4)]
+
+
+def _final(might: dict[int, list[int]], n: int = 2, extra_cards: dict | None = None):
+    """A game where each player ends with exactly the given might per battlefield."""
+    hands = [list(TOKENS_A) for _ in range(n)]
+    g = hands_game(hands, [plain(i + 1) for i in range(3 if n == 2 else 4)])
+    for p, row in might.items():
+        for b, m in enumerate(row):
+            if m:
+                place_revealed(g, p, f"A{b}", b + 1, might=m)
+    finish(g)
+    return g
+
+
+def test_end_of_game_effects_resolve_before_the_tally():
+    last = card("Last Stand", effects=[{"when": "end_of_game", "do": [{"gain": 10}]}])
+    rec = Recorder({"might", "game_end"}, snap=lambda g: g.phase)
+    g = hands_game([[last] + TOKENS_A[1:], list(TOKENS_A)], observers=[rec])
+    place_revealed(g, 1, "Last Stand", 1, might=1)
+    place_revealed(g, 2, "A0", 1, might=5)
+    place_revealed(g, 2, "A1", 2, might=5)
+    finish(g)
+    assert rec.log[0] == ("might", "Last Stand", 10, "Last Stand", Phase.END_OF_GAME)
+    assert g.final_might == [[11, 0, 0], [5, 5, 0]]
+    # Without Last Stand P2 would win B1 and B2; with it P1 wins B1, P2 B2, B3 is tied 0-0 and the
+    # totals decide 11 to 10.
+    assert g.winner == 1
+    assert rec.log[-1][0] == "game_end"
+
+
+def test_end_of_game_winning_two_of_three_battlefields_wins():
+    g = _final({1: [2, 2, 0], 2: [1, 1, 30]})
+    assert g.winner == 1  # fewer might in total, but two battlefields
+
+
+def test_end_of_game_tie_on_a_battlefield_total_might_decides():
+    g = _final({1: [5, 1, 3], 2: [1, 4, 3]})
+    assert g.final_might == [[5, 1, 3], [1, 4, 3]]
+    assert g.winner == 1  # one battlefield each and a tie: 9 against 8
+    g = _final({1: [5, 1, 3], 2: [1, 6, 3]})
+    assert g.winner == 2
+
+
+def test_end_of_game_equal_totals_after_a_tie_is_a_draw():
+    g = _final({1: [5, 1, 3], 2: [1, 5, 3]})
+    assert g.winner is None
+
+
+def test_three_player_game_winner_must_win_two_battlefields():
+    g = _final({1: [9, 0, 0, 0], 2: [0, 9, 0, 0], 3: [0, 0, 1, 1]}, n=3)
+    assert g.winner == 3
+
+
+def test_three_player_game_two_players_with_two_battlefields_total_might_between_just_them():
+    g = _final({1: [10, 10, 0, 0], 2: [0, 0, 10, 11], 3: [9, 9, 9, 9]}, n=3)
+    assert g.winner == 2  # 21 against 20; player 3's 36 does not count
