@@ -278,8 +278,9 @@ class Game:
             for card in self._listeners(p, trigger):
                 frames.append((Game._fire_card, card, trigger, None))
         for b in range(self.nbf):
-            for p in self.order:
-                frames.append((Game._fire_bf, b, trigger, p, None))
+            if trigger in self.bfs[b].effects:
+                for p in self.order:
+                    frames.append((Game._fire_bf, b, trigger, p, None))
         for f in reversed(frames):
             self.stack.append(f)
 
@@ -466,6 +467,8 @@ class Game:
     # ------------------------------------------------------------------ deploy phase
     def cost_of(self, card: CardInst, b: int) -> int:
         cost = card.cdef.cost
+        if not self.bfs[b].cost_rules:
+            return cost
         for st in self.bfs[b].cost_rules:
             cost += st(self, card)
         return max(0, cost)
@@ -686,7 +689,7 @@ class Game:
         side.append(card)
         card.loc = Loc.BOARD
         card.bf = b
-        if len(side) == self.zones[b]:
+        if len(side) == self.zones[b] and "fill" in self.bfs[b].effects:
             self.push(Game._fire_bf, b, "fill", card.owner, card)
         return True
 
@@ -736,7 +739,8 @@ class Game:
         self.emit("reveal", card)
         b = card.bf
         # Pushed in reverse: own ability, then ally triggers, then battlefield effects last.
-        self.push(Game._fire_bf, b, "reveal", card.owner, card)
+        if "reveal" in self.bfs[b].effects:
+            self.push(Game._fire_bf, b, "reveal", card.owner, card)
         for q in range(1, self.n + 1):
             if q != card.owner:
                 self._fire_allies(q, "opponent_revealed", card)
