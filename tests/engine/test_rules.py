@@ -743,3 +743,237 @@ def test_token_captive_tokens_accumulate_with_no_effect_of_their_own():
     assert j.tokens[CAPTIVE] == 2 and j.might == 1 + 2  # an ability counted them
     g.apply_token(j, CAPTIVE)
     assert j.tokens[CAPTIVE] == 3 and j.might == 3  # a captive token by itself does nothing
+
+
+# =============================================================================== keywords
+GRAVE_ROBBER = spectre("Grave Robber")
+SOTL = spectre("Soul of the Living")
+
+
+def _robber_game(deck_rest: list, draft: list[str], keep: str, seed=None):
+    """P1 opens with Grave Robber and three fillers; the rest of the deck is ``deck_rest``; the
+    round-1 draft draws ``draft`` and keeps ``keep``."""
+    g = game([[GRAVE_ROBBER, F1, F2, F3] + deck_rest, [F4, F1]])
+    deal(g, {1: ["Grave Robber", "Filler 1", "Filler 2", "Filler 3"], 2: ["Filler 4"]})
+    deal(g, {1: list(draft)})
+    play(g, f"P1 keep {keep}")
+    return g
+
+
+def _deck_state(g):
+    d = g.players[0].deck
+    return ([c.name for c in d.top], sorted(c.name for c in d.unknown), [c.name for c in d.bottom])
+
+
+def test_keyword_acquire_searches_the_deck_then_shuffles_it():
+    x, y = filler("Card X"), filler("Card Y")
+    rec = Recorder({"acquire", "shuffle", "round_end"}, snap=_deck_state)
+    g = _robber_game([SOTL, x, y], ["Card X", "Card Y"], "Card X")
+    assert _deck_state(g) == ([], [SOTL.name], ["Card Y"])
+    g.observers.append(rec)
+    play(g, "P1 deploy Grave Robber to B1")
+    advance(g, lambda g: g.round == 2)
+    assert find(g, 1, SOTL.name).loc == Loc.HAND
+    # After the shuffle the order of the deck is unknown again: Card Y is no longer known last.
+    assert rec.log == [("acquire", SOTL.name, ([], [], ["Card Y"])),
+                       ("shuffle", 1, ([], ["Card Y"], [])),
+                       ("round_end", ([], ["Card Y"], []))]
+
+
+def test_keyword_acquire_card_not_in_the_deck_no_shuffle():
+    x, y, z = filler("Card X"), filler("Card Y"), filler("Card Z")
+    rec = Recorder({"acquire", "shuffle", "round_end"}, snap=_deck_state)
+    g = _robber_game([x, y, z], ["Card X", "Card Y"], "Card X")
+    g.observers.append(rec)
+    play(g, "P1 deploy Grave Robber to B1")
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("round_end", ([], ["Card Z"], ["Card Y"]))]  # Y still known to come last
+
+
+def test_keyword_acquire_shuffle_in_seeded_chance_comes_from_the_prng():
+    deck = [GRAVE_ROBBER] + [filler(f"S{i}") for i in range(14)] + [SOTL]
+    seen = {}
+
+    def watch(event, g, *args):
+        if event == "acquire":  # just before the shuffle: predict it from a copy of the generator
+            rng = SplitMix64(0)
+            rng.state = g.rng.state
+            cards = sorted(g.players[0].deck.cards(), key=lambda c: c.uid)
+            rng.shuffle(cards)
+            seen["expected"] = [c.uid for c in cards]
+        elif event == "shuffle":
+            seen["got"] = [c.uid for c in g.players[0].deck.top]
+    for seed in range(200):
+        g = game([deck, FILL], seed=seed, observers=[watch])
+        if (any(c.name == "Grave Robber" for c in g.players[0].hand) and g.first == 1
+                and SOTL.name not in [c.name for c in g.players[0].hand]):
+            break
+    advance(g, at_phase(1, Phase.DEPLOY, 1))
+    assert SOTL.name not in [c.name for c in g.players[0].hand]
+    play(g, "P1 deploy Grave Robber to B1")
+    advance(g, lambda g: g.round == 2)
+    assert len(seen["got"]) == 10 and seen["got"] == seen["expected"]
+    assert seen["got"] != sorted(seen["got"])
+
+
+def test_keyword_add_subtract_essence_now_or_next_round():
+    gift = card("Gift", ability="instant", effects=[{"when": "reveal", "do": [
+        {"essence": {"add": 2, "when": "now"}}, {"essence": {"sub": 1}}]}])
+    rec = Recorder({"reveal", "round_end", "round_start"},
+                   snap=lambda g: (g.round, g.players[0].essence, g.players[0].next_adjust))
+    g = hands_game([[gift], [F1]])
+    play(g, "P1 deploy Gift to B1")
+    g.observers.append(rec)
+    advance(g, lambda g: g.round == 3)
+    assert [r[-1] for r in rec.log] == [
+        (1, 1, 0),  # Gift revealed with 1 essence left
+        (1, 3, -1),  # 2 added now, 1 subtracted next round
+        (2, 2, 0),  # round 2: 3 - 1
+        (2, 2, 0), (3, 4, 0)]  # round 3: back to round + 1
+
+
+def test_keyword_adjacent_neighbouring_zones_and_same_zone_above_and_below():
+    inspire = card("Inspire", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"side": "ally", "where": "adjacent", "pick": "all"}, "add": 1}}]}])
+    g = hands_game([[inspire], [F1]])
+    cells = {}
+    for name, b in [("L1", 2), ("B1a", 1), ("B1b", 1), ("B1c", 1), ("B3a", 3), ("B3b", 3)]:
+        cells[name] = place_revealed(g, 1, card(name), b)
+    opp = [place_revealed(g, 2, card(f"Q{i}"), 2) for i in range(3)]
+    play(g, "P1 deploy Inspire to B2")  # zone 2 of B2
+    advance(g, lambda g: g.round == 2)
+    gained = {n for n, c in cells.items() if c.might == 2}
+    assert gained == {"L1", "B1b", "B3b"}  # B2Z1, and zone 2 of B1 and B3
+    assert all(q.might == 1 for q in opp)  # the opponent's side is not adjacent
+
+
+def test_keyword_ally_and_opponent():
+    bless = card("Bless", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"side": "ally", "pick": "all"}, "add": 1}}]}])
+    blight = card("Blight", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"side": "opponent", "pick": "all"}, "add": 10}}]}])
+    flare = card("Flare", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"pick": "all"}, "add": 100}}]}])
+    g = hands_game([[bless, blight, flare, F1], [F2, F3]])
+    mine = place_revealed(g, 1, "Filler 1", 1)
+    theirs = place_revealed(g, 2, "Filler 2", 1)
+    g.players[0].essence = 3
+    play(g, "P1 deploy Bless to B2", "P1 deploy Blight to B2", "P1 deploy Flare to B2",
+         "P2 deploy Filler 3 to B3")  # P2's Filler 3 stays face down during P1's reveals
+    advance(g, lambda g: g.round == 2)
+    assert mine.might == 1 + 1 + 100  # ally: my other revealed cards; neither listed: both
+    assert theirs.might == 1 + 10 + 100  # opponent: their revealed cards
+    assert find(g, 1, "Bless").might == 1 + 100  # "ally" excludes the card itself
+    assert find(g, 1, "Flare").might == 1  # so does "neither"
+    assert find(g, 2, "Filler 3").might == 1  # face down at the time: untouched
+
+
+def test_keyword_apply_and_remove_tokens():
+    warden = card("Warden", ability="instant", effects=[{"when": "reveal", "do": [
+        {"token": {"apply": "shield", "target": {"side": "ally", "pick": "all"}}}]}])
+    breaker = card("Breaker", ability="instant", effects=[{"when": "reveal", "do": [
+        {"token": {"remove": "shield", "target": {"side": "opponent", "pick": "all"}}}]}])
+    g = hands_game([[warden, F1], [breaker, F2]])
+    a = place_revealed(g, 1, "Filler 1", 1)
+    play(g, "P1 deploy Warden to B1", "P2 deploy Breaker to B1")
+    rec = Recorder({"round_end"}, snap=lambda g: dict(a.tokens))
+    g.observers.append(rec)
+    advance(g, lambda g: g.round == 2)
+    assert a.tokens.get(SHIELD, 0) == 0 and find(g, 1, "Warden").tokens.get(SHIELD, 0) == 0
+    g2 = hands_game([[warden, F1], [F2]])
+    a2 = place_revealed(g2, 1, "Filler 1", 1)
+    play(g2, "P1 deploy Warden to B1")
+    advance(g2, lambda g: g.round == 2)
+    assert a2.tokens[SHIELD] == 1
+
+
+def test_keyword_banish_face_down_to_the_banish_pile_not_a_destroy():
+    exile = card("Exile", ability="instant", effects=[{"when": "reveal", "do": [
+        {"banish": {"target": {"side": "opponent"}}}]}])
+    g = hands_game([[exile], [SOTL, F1, F2]])
+    s = place_revealed(g, 2, SOTL.name, 1)
+    place_revealed(g, 2, "Filler 1", 1)
+    play(g, "P1 deploy Exile to B1")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    play(g, "P1 choose P2:B1Z1")
+    advance(g, lambda g: g.round == 2)
+    ps = g.players[1]
+    assert s.loc == Loc.BANISH and not s.face_up and ps.banished == [s] and ps.destroyed == []
+    assert ps.next_adjust == 0 and g.players[1].essence == 3  # its "when destroyed" did not trigger
+    assert side(g, 2, 1) == ["Filler 1"]  # the zone it left collapsed
+
+
+def test_keyword_between_same_battlefield_or_middle_battlefield_column():
+    post = card("Post", might=0)
+    chant = card("Chant", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"side": "ally", "where": "between", "between": "Post", "pick": "all"},
+                   "add": 1}}]}])
+    g = hands_game([[chant], [F1]])
+    # B1: Post, In1, In2, Post ; B2: Mid, Out2 ; B3: Post
+    place_revealed(g, 1, post, 1)
+    in1 = place_revealed(g, 1, card("In1"), 1)
+    in2 = place_revealed(g, 1, card("In2"), 1)
+    place_revealed(g, 1, post, 1)
+    mid = place_revealed(g, 1, card("Mid"), 2)
+    out2 = place_revealed(g, 1, card("Out2"), 2)
+    place_revealed(g, 1, post, 3)
+    theirs = place_revealed(g, 2, card("Theirs"), 2)
+    play(g, "P1 deploy Chant to B3")
+    advance(g, lambda g: g.round == 2)
+    assert (in1.might, in2.might, mid.might) == (2, 2, 2)
+    assert (out2.might, theirs.might, find(g, 1, "Chant").might) == (1, 1, 1)
+
+
+VAMPIRE = card("Vampire", effects=[{"when": "reveal", "do": [
+    {"bite": {"target": {"side": "opponent", "where": "here"}, "cost": 1, "amount": 2}}]}])
+
+
+def test_keyword_bites_spend_essence_to_take_might():
+    rec = Recorder({"bite"})
+    g = hands_game([[VAMPIRE, F1], [F2]], observers=[rec])
+    human = place_revealed(g, 2, "Filler 2", 1, might=3)
+    play(g, "P1 deploy Vampire to B1", "P1 pass")  # 1 essence left for the bite
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("bite", "Vampire", "Filler 2", 2)]
+    assert human.might == 1 and find(g, 1, "Vampire").might == 1 + 2
+    g2 = hands_game([[VAMPIRE, F1], [F2]])
+    human2 = place_revealed(g2, 2, "Filler 2", 1, might=3)
+    play(g2, "P1 deploy Vampire to B1", "P1 deploy Filler 1 to B2")  # no essence left: no bite
+    advance(g2, lambda g: g.round == 2)
+    assert human2.might == 3 and find(g2, 1, "Vampire").might == 1
+
+
+def test_keyword_deploy_by_ability_in_the_reveal_phase_is_free_and_revealed_at_once():
+    summoner = card("Summoner", ability="instant", effects=[{"when": "reveal", "do": [
+        {"discard": {"count": 1}}, {"deploy": {"from": "discard"}}, {"gain": 1}]}])
+    rec = Recorder({"deploy", "reveal", "might"}, snap=lambda g: (g.phase, g.players[0].essence))
+    g = hands_game([[summoner, SPARK, F3, F4], [F2]], observers=[rec])
+    place_revealed(g, 1, F1, 1)
+    play(g, "P1 deploy Summoner to B1", "P1 pass")
+    advance(g, lambda g: g.pending.kind == Kind.DISCARD)
+    play(g, "P1 choose Spark")
+    spark = find(g, 1, "Spark")
+    assert pos_of(g, spark) == "P1:B1Z3" and spark.face_up and spark.might == 2
+    r = (Phase.REVEAL, 1)  # it cost nothing: 1 essence left all along
+    assert rec.log[-4:] == [
+        ("deploy", "Spark", 0, True, r),  # deployed by the ability, face down, lowest open zone ...
+        ("reveal", "Spark", r),  # ... then revealed at once
+        ("might", "Spark", 1, "Spark", r),  # its ability resolves
+        ("might", "Summoner", 1, "Summoner", r)]  # then the rest of the Summoner's ability
+    assert spark not in g.players[0].deploy_order
+
+
+def test_keyword_deploy_from_the_destroy_pile_necromancer():
+    purge = card("Purge", ability="instant", effects=[{"when": "reveal", "do": [
+        {"destroy": {"target": {"side": "ally", "where": "here", "pick": "all"}}}]}])
+    g = hands_game([[spectre("Necromancer"), SOTL, purge], [F1]])
+    play(g, f"P1 deploy {SOTL.name} to B2", "P1 deploy Purge to B2")
+    to_deploy(g, 2, 1)
+    s = find(g, 1, SOTL.name)
+    assert s.loc == Loc.DESTROY and s.face_up
+    to_deploy(g, 4, 1)
+    play(g, "P1 deploy Necromancer to B1")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
+    assert sorted(options(g)) == ["P1 choose B1", "P1 choose B2", "P1 choose B3"]
+    play(g, "P1 choose B3")
+    assert pos_of(g, s) == "P1:B3Z1" and s.face_up and s.might == 1
