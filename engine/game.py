@@ -689,8 +689,6 @@ class Game:
         side.append(card)
         card.loc = Loc.BOARD
         card.bf = b
-        if len(side) == self.zones[b] and "fill" in self.bfs[b].effects:
-            self.push(Game._fire_bf, b, "fill", card.owner, card)
         return True
 
     def _lift(self, card: CardInst) -> None:
@@ -718,6 +716,9 @@ class Game:
         first_here = b not in ps.first_deploy_done
         ps.first_deploy_done.add(b)
         self._place(card, b)
+        if len(self.board[b][card.owner - 1]) == self.zones[b] and "fill" in self.bfs[b].effects:
+            # "Fills": deployed to the last open zone (a move or shift into it does not fill).
+            self.push(Game._fire_bf, b, "fill", card.owner, card)
         self.emit("deploy", card, b, by_ability)
         if by_ability and self.phase == Phase.REVEAL:
             # Deployed by an ability during the reveal phase: revealed at once, as part of it.
