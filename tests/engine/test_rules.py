@@ -977,3 +977,319 @@ def test_keyword_deploy_from_the_destroy_pile_necromancer():
     assert sorted(options(g)) == ["P1 choose B1", "P1 choose B2", "P1 choose B3"]
     play(g, "P1 choose B3")
     assert pos_of(g, s) == "P1:B3Z1" and s.face_up and s.might == 1
+
+
+SOTP = spectre("Soul of the Powerful")
+PURGE = card("Purge", ability="instant", effects=[{"when": "reveal", "do": [
+    {"destroy": {"target": {"side": "ally", "where": "here", "pick": "all"}}, "each": [{"gain": 2}]}]}])
+
+
+def _p1_snapshot(g):
+    ps = g.players[0]
+    return (side(g, 1, 1), [(c.name, c.face_up) for c in ps.destroyed], ps.next_adjust,
+            {c.name: c.might for c in ps.cards if c.loc == Loc.BOARD})
+
+
+def test_keyword_destroy_several_lowest_zone_first_each_one_completely():
+    rec = Recorder({"destroy", "might"}, snap=_p1_snapshot)
+    g = hands_game([[SOTL, F1, SOTP, PURGE], [F2]], observers=[rec])
+    for name in (SOTL.name, "Filler 1", SOTP.name):
+        place_revealed(g, 1, name, 1)
+    play(g, "P1 deploy Purge to B1")
+    advance(g, lambda g: g.round == 2)
+    board = lambda *names: list(names) + ["Purge"]  # noqa: E731
+    assert [r[:-1] for r in rec.log] == [
+        ("destroy", SOTL.name, "Purge"), ("might", "Purge", 2, "Purge"),
+        ("destroy", "Filler 1", "Purge"), ("might", "Purge", 2, "Purge"),
+        ("destroy", SOTP.name, "Purge"), ("might", "Purge", 2, "Purge"),
+        ("might", "Purge", 1, SOTP.name)]
+    snaps = [r[-1] for r in rec.log]
+    # Lowest zone first; its might is removed first; the next destroy starts only after the pile
+    # and the collapse (and its own conditional: +1 essence next round) of the previous one.
+    assert snaps[0][0] == board(SOTL.name, "Filler 1", SOTP.name) and snaps[0][3][SOTL.name] == 0
+    assert snaps[2][:3] == (board("Filler 1", SOTP.name), [(SOTL.name, True)], 1)
+    assert snaps[4][:3] == (board(SOTP.name), [(SOTL.name, True), ("Filler 1", True)], 1)
+    assert _p1_snapshot(g)[:2] == (["Purge"], [(SOTL.name, True), ("Filler 1", True), (SOTP.name, True)])
+    assert find(g, 1, "Purge").might == 1 + 2 * 3 + 1
+
+
+def test_keyword_destroy_by_an_opponent_card_one_card_same_steps():
+    slayer = card("Slayer", ability="instant", effects=[{"when": "reveal", "do": [
+        {"destroy": {"target": {"side": "opponent", "where": "here"}}}]}])
+    taker = spectre("Taker of Souls")
+    rec = Recorder({"round_start"}, snap=lambda g: g.players[1].essence)
+    g = hands_game([[slayer], [SOTL, taker, F1]], observers=[rec])
+    s = place_revealed(g, 2, SOTL.name, 1)
+    place_revealed(g, 2, "Filler 1", 1)
+    t = place_revealed(g, 2, taker.name, 2)
+    play(g, "P1 deploy Slayer to B1")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    assert sorted(options(g)) == ["P1 choose P2:B1Z1", "P1 choose P2:B1Z2"]
+    play(g, "P1 choose P2:B1Z1")
+    assert s.loc == Loc.DESTROY and s.face_up and s.might == 0
+    assert g.players[1].destroyed == [s] and side(g, 2, 1) == ["Filler 1"]
+    assert t.might == 4 + 1  # P2's own "when an ally is destroyed" resolves
+    assert rec.log[1] == ("round_start", 3 + 1)  # and the destroyed card's own conditional
+
+
+def test_keyword_destroy_by_shifting_keeps_might_and_tokens():
+    king = spectre("The Pale King")
+    counter = card("Counter", effects=[{"when": "ally_destroyed", "do": [{"gain": 1}]}])
+    g = hands_game([[king, F1, F2], [F3]])
+    a = place_revealed(g, 1, "Filler 1", 1, might=4)
+    b = place_revealed(g, 1, "Filler 2", 1, might=2, tokens={CAPTIVE: 1, MOVE: 1})
+    c = place_revealed(g, 1, counter, 1)
+    to_deploy(g, 7, 1)
+    play(g, "P1 deploy The Pale King to B1")
+    advance(g, lambda g: g.round == 8)
+    assert side(g, 1, 1) == ["The Pale King", "Filler 1", "Filler 2", "Counter"]  # each to the next open zone
+    assert (a.might, b.might, b.tokens) == (4, 2, {CAPTIVE: 1, MOVE: 1})
+    assert c.might == 1 + 2  # the shifted cards count as destroyed for other abilities
+    assert find(g, 1, "The Pale King").might == 6 + 2 * 3
+    assert g.players[0].destroyed == []
+
+
+def test_keyword_discard_fewer_cards_than_asked_discards_all():
+    shed = card("Shed", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 3}}]}])
+    g = hands_game([[shed, F1, F2], [F3]])
+    play(g, "P1 deploy Shed to B1", "P1 pass")
+    advance(g, lambda g: g.round == 2)
+    ps = g.players[0]
+    assert ps.hand == [] and [c.name for c in ps.discard] == ["Filler 1", "Filler 2"]
+    assert all(not c.face_up and c.loc == Loc.DISCARD for c in ps.discard)
+    assert not any(d.verb == "choose" for d in g.history)  # nothing to choose: all of them
+    # With more cards than asked, the player chooses; with none, the ability is ignored.
+    shed1 = card("Shed One", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 1}}]}])
+    g = hands_game([[shed1, F1, F2], [F3]])
+    play(g, "P1 deploy Shed One to B1", "P1 pass")
+    advance(g, lambda g: g.pending.kind == Kind.DISCARD)
+    assert sorted(options(g)) == ["P1 choose Filler 1", "P1 choose Filler 2"]
+    g = hands_game([[shed1], [F3]])
+    play(g, "P1 deploy Shed One to B1")
+    advance(g, lambda g: g.round == 2)
+    assert g.players[0].discard == []
+
+
+def test_keyword_draw_takes_the_top_cards_without_a_choice():
+    scholar = card("Scholar", ability="instant", effects=[{"when": "reveal", "do": [{"draw": 2}]}])
+    x, y, z = filler("Card X"), filler("Card Y"), filler("Card Z")
+    rec = Recorder({"draw"}, snap=lambda g: g.phase)
+    g = game([[scholar, F1, F2, F3, x, y, z], [F4, F1]])
+    deal(g, {1: ["Scholar", "Filler 1", "Filler 2", "Filler 3"], 2: ["Filler 4"]})
+    deal(g, {1: ["Card X", "Card Y"]})
+    play(g, "P1 keep Card X")  # Card Y to the bottom, Card Z still unknown
+    g.observers.append(rec)
+    play(g, "P1 deploy Scholar to B1", "P1 pass")
+    n = len(g.history)
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("draw", 1, "Card Z", Phase.REVEAL), ("draw", 1, "Card Y", Phase.REVEAL)]
+    assert find(g, 1, "Card Z").loc == find(g, 1, "Card Y").loc == Loc.HAND
+    assert not any(d.verb == "keep" for d in g.history[n:])  # not a draft: nothing to keep
+
+
+def test_keyword_fills_and_full():
+    narrow = battlefield("Narrow Pass", zones=3, effects=[{"when": "fill", "do": [{"essence": {"add": 1}}]}])
+    crowd = card("Crowd", effects=[{"when": "reveal", "if": {"full": "here"}, "do": [{"gain": 5}]}])
+    g = hands_game([[crowd, F1, F2], [F3]], [narrow, plain(2), plain(3)])
+    place_revealed(g, 1, "Filler 1", 1)
+    place_revealed(g, 1, "Filler 2", 1)
+    assert g.players[0].next_adjust == 0
+    play(g, "P1 deploy Crowd to B1")  # the last open zone: it fills the battlefield
+    assert g.players[0].next_adjust == 1
+    advance(g, lambda g: g.round == 2)
+    assert find(g, 1, "Crowd").might == 1 + 5  # the battlefield is full when it is revealed
+
+
+def test_keyword_fills_only_by_a_deploy_to_the_last_open_zone():
+    narrow = battlefield("Narrow Pass", zones=3, effects=[{"when": "fill", "do": [{"essence": {"add": 1}}]}])
+    rec = Recorder({"round_start"}, snap=lambda g: g.players[0].essence)
+    g = hands_game([[SHOVE, F1, F2, F3], [F4]], [narrow, plain(2), plain(3, zones=3)], observers=[rec])
+    place_revealed(g, 1, "Filler 1", 1)
+    place_revealed(g, 1, "Filler 2", 1)
+    for i in range(3):
+        place_revealed(g, 1, card(f"Full {i}"), 3)
+    play(g, "P1 deploy Shove to B2", "P1 pass")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    play(g, "P1 choose P1:B3Z1", "P1 choose B1")  # Full 0 moves into B1's last open zone
+    assert side(g, 1, 1) == ["Filler 1", "Filler 2", "Full 0"]
+    assert rec.log[1] == ("round_start", 3)  # a move is not a deploy: it does not "fill" (no +1)
+
+
+def test_keyword_here_means_this_battlefield():
+    local = card("Local", ability="instant", effects=[{"when": "reveal", "do": [
+        {"might": {"target": {"side": "ally", "where": "here", "pick": "all"}, "add": 1}}]}])
+    g = hands_game([[local, F1, F2], [F3]])
+    here = place_revealed(g, 1, "Filler 1", 2)
+    there = place_revealed(g, 1, "Filler 2", 3)
+    play(g, "P1 deploy Local to B2")
+    advance(g, lambda g: g.round == 2)
+    assert (here.might, there.might) == (2, 1)
+
+
+def test_keyword_move_to_the_lowest_open_zone_of_another_battlefield_mandatory_in_the_reveal_phase():
+    rec = Recorder({"move"})
+    g = hands_game([[SHOVE, F1, F2], [F3]], observers=[rec])
+    a = place_revealed(g, 1, "Filler 1", 1)
+    place_revealed(g, 1, "Filler 2", 3)
+    play(g, "P1 deploy Shove to B2")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    play(g, "P1 choose P1:B1Z1")
+    # The destination is chosen, but moving is not optional: no pass, no "no".
+    assert sorted(options(g)) == ["P1 choose B2", "P1 choose B3"]
+    assert g.check(parse_decision("P1 pass")) is not None
+    assert g.check(parse_decision("P1 choose B1")) is not None  # always another battlefield
+    play(g, "P1 choose B3")
+    assert pos_of(g, a) == "P1:B3Z2" and a.might == 1
+    assert rec.log == [("move", "Filler 1", 0, 2)]
+
+
+def test_keyword_move_with_no_open_zone_is_ignored():
+    g = hands_game([[SHOVE, F1], [F3]], [plain(1), plain(2, zones=3), plain(3, zones=3)])
+    a = place_revealed(g, 1, "Filler 1", 1)
+    for b in (2, 3):
+        for i in range(3 if b == 3 else 2):
+            place_revealed(g, 1, card(f"Wall {b}{i}"), b)
+    play(g, "P1 deploy Shove to B2")  # B2 is now full too
+    advance(g, lambda g: g.round == 2)
+    assert pos_of(g, a) == "P1:B1Z1"
+    assert [d for d in g.history if d.verb == "choose"] == [] or all(
+        d.bf is None for d in g.history if d.verb == "choose")
+
+
+def test_keyword_move_several_cards_one_at_a_time_to_different_battlefields():
+    stampede = card("Stampede", ability="instant", effects=[{"when": "reveal", "do": [
+        {"move": {"target": {"side": "ally", "where": "here", "pick": "all"}}}]}])
+    g = hands_game([[stampede, F1, F2], [F3]])
+    a = place_revealed(g, 1, "Filler 1", 1)
+    b = place_revealed(g, 1, "Filler 2", 1)
+    play(g, "P1 deploy Stampede to B1")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
+    assert "Filler 1" in g.pending.prompt
+    play(g, "P1 choose B2")
+    assert pos_of(g, a) == "P1:B2Z1" and side(g, 1, 1) == ["Filler 2", "Stampede"]  # one at a time
+    assert "Filler 2" in g.pending.prompt
+    play(g, "P1 choose B3")
+    assert pos_of(g, b) == "P1:B3Z1" and side(g, 1, 1) == ["Stampede"]
+
+
+def test_keyword_open_zone_is_any_unoccupied_zone():
+    g = hands_game([[RECALL, F1, F2], [F3]], [plain(1, zones=3), plain(2), plain(3)])
+    place_revealed(g, 1, "Filler 1", 1)
+    place_revealed(g, 1, "Filler 2", 1)
+    play(g, "P1 deploy Recall to B1")  # B1 now has no open zone
+    assert "full" in g.check(parse_decision("P1 deploy Filler 1 to B1")) if g.pending.player == 1 else True
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    play(g, "P1 choose P1:B1Z1")  # Filler 1 returns: a zone opens again
+    to_deploy(g, 2, 1)
+    assert side(g, 1, 1) == ["Filler 2", "Recall"]
+    assert g.check(parse_decision("P1 deploy Filler 1 to B1")) is None
+
+
+def test_keyword_return_revealed_cards_only_with_their_might_removed():
+    rec = Recorder({"deploy"}, snap=lambda g: (g.round, g.players[0].spent))
+    g = hands_game([[RECALL, F1, F2], [F3]], observers=[rec])
+    a = place_revealed(g, 1, "Filler 1", 2, might=5, tokens={CAPTIVE: 2})
+    place_revealed(g, 1, card("Above"), 2)
+    play(g, "P1 deploy Recall to B1", "P1 deploy Filler 2 to B3")  # Filler 2 is face down at Recall's reveal
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    assert sorted(options(g)) == ["P1 choose P1:B2Z1", "P1 choose P1:B2Z2"]
+    play(g, "P1 choose P1:B2Z1")
+    assert a.loc == Loc.HAND and a.might == 0 and a.tokens == {} and not a.face_up
+    assert side(g, 1, 2) == ["Above"]  # collapse
+    to_deploy(g, 2, 1)
+    play(g, "P1 deploy Filler 1 to B1")  # redeployed later, for its cost
+    assert rec.log[-1] == ("deploy", "Filler 1", 0, False, (2, 1))
+
+
+def test_keyword_reveal_turns_a_card_face_up():
+    rec = Recorder({"reveal"}, snap=lambda g: [c.face_up for c in g.board[0][0]])
+    g = hands_game([[F1, F2], [F3]], observers=[rec])
+    play(g, "P1 deploy Filler 1 to B1", "P1 deploy Filler 2 to B1")
+    assert [c.face_up for c in g.board[0][0]] == [False, False]
+    advance(g, lambda g: g.round == 2)
+    assert [r[-1] for r in rec.log] == [[True, False], [True, True]]
+
+
+TRACKER = card("Tracker", effects=[{"when": "ally_moved", "do": [{"gain": 10}]}])
+
+
+def test_keyword_shift_slides_to_the_next_open_zone_not_a_move():
+    nudge = card("Nudge", ability="instant", effects=[
+        {"when": "reveal", "do": [{"shift": {"target": {"side": "ally", "name": "Filler 1"}}}]}])
+    g = hands_game([[nudge, F1, F2, TRACKER], [F3]])
+    a = place_revealed(g, 1, "Filler 1", 1, might=3, tokens={SHIELD: 1})
+    place_revealed(g, 1, "Filler 2", 1)
+    t = place_revealed(g, 1, "Tracker", 2)
+    play(g, "P1 deploy Nudge to B1")
+    advance(g, lambda g: g.round == 2)
+    assert side(g, 1, 1) == ["Filler 2", "Nudge", "Filler 1"]
+    assert (a.might, a.tokens) == (3, {SHIELD: 1}) and t.might == 1
+
+
+def test_keyword_stack_might_combined_top_ability_only_bottom_tokens_removed_owner_chooses_top():
+    base = card("Base", might=3, effects=[{"when": "end_of_round", "do": [{"gain": 1}]}])
+    stacker = card("Stacker", ability="instant", tokens=["anchor"], effects=[
+        {"when": "reveal", "do": [{"stack": {"onto": {"side": "ally", "name": "Base"}}}]}])
+    for top in ("Stacker", "Base"):
+        rec = Recorder({"move", "stack"})
+        g = hands_game([[stacker, base, F1, TRACKER], [F3]], observers=[rec])
+        b = place_revealed(g, 1, "Base", 1, tokens={SHIELD: 1})
+        t = place_revealed(g, 1, "Tracker", 2)
+        play(g, "P1 deploy Stacker to B1", "P1 pass")
+        advance(g, lambda g: g.pending.kind == Kind.STACK_TOP)
+        assert g.pending.player == 1  # the owner chooses
+        assert sorted(options(g)) == ["P1 choose P1:B1Z1", "P1 choose P1:B1Z2"]
+        play(g, "P1 choose P1:B1Z2" if top == "Stacker" else "P1 choose P1:B1Z1")
+        s = find(g, 1, "Stacker")
+        on_top, under = (s, b) if top == "Stacker" else (b, s)
+        assert side(g, 1, 1) == [top]
+        # might combined (and Base's end-of-round gain when, on top, its ability is active)
+        assert on_top.might == 3 + 1 + (top == "Base") and under.might == 0 and under.loc == Loc.UNDER
+        assert under.tokens == {}  # the bottom card's specialty tokens are removed
+        assert on_top.tokens == ({ANCHOR: 1} if top == "Stacker" else {SHIELD: 1})
+        assert rec.of("move") == [] and t.might == 1  # not a move
+        advance(g, lambda g: g.round == 3)
+        assert on_top.might == (4 + 2 if top == "Base" else 4)  # only the top card's ability
+
+
+def test_keyword_swap_is_not_a_deploy_costs_nothing_new_card_resolves_old_card_loses_might():
+    trickster = card("Trickster", might=2, effects=[{"when": "reveal", "do": [{"swap": {}}]}])
+    rec = Recorder({"deploy", "reveal", "swap", "might", "stopped"},
+                   snap=lambda g: (g.players[0].spent, g.players[0].essence))
+    g = hands_game([[trickster, SPARK, F1], [spectre("Wailing Wisp")]], first_player=2)
+    play(g, "P2 deploy Wailing Wisp to B1", "P1 deploy Trickster to B1", "P1 pass")
+    g.observers.append(rec)
+    advance(g, lambda g: g.pending.kind == Kind.CHOOSE_CARD)
+    assert sorted(options(g)) == ["P1 choose Filler 1", "P1 choose Spark"]
+    play(g, "P1 choose Spark")
+    t, s = find(g, 1, "Trickster"), find(g, 1, "Spark")
+    assert pos_of(g, s) == "P1:B1Z1" and s.face_up
+    assert s.might == 1 + 1  # its reveal might and its ability (the stop token did not catch it)
+    assert t.loc == Loc.HAND and t.might == 0 and not t.face_up
+    assert g.players[0].stops[0] == 1
+    # No deploy and no reveal of the Spark; no essence paid but the Trickster's own cost.
+    assert rec.log == [("swap", "Trickster", "Spark", (1, 1)), ("might", "Spark", 1, "Spark", (1, 1))]
+
+
+def test_keyword_zone_six_per_battlefield_side():
+    g = hands_game([[F1], [F2]])
+    assert g.zones == [6, 6, 6]
+    for i in range(6):
+        place_revealed(g, 1, card(f"Z{i}"), 1)
+    assert not g._open(0, 1) and g._open(0, 2)  # each player has their own six zones
+
+
+def test_keyword_collapse_is_not_a_move_and_keeps_tokens():
+    victim = card("Victim")
+    keeper = card("Keeper", effects=[{"when": "moved", "do": [{"gain": 10}]}])
+    slay = card("Slay", ability="instant", effects=[{"when": "reveal", "do": [
+        {"destroy": {"target": {"side": "ally", "name": "Victim", "pick": "all"}}}]}])
+    g = hands_game([[slay, TRACKER], [F3]])
+    place_revealed(g, 1, victim, 1)
+    k = place_revealed(g, 1, keeper, 1, might=4, tokens={SHIELD: 1, CAPTIVE: 2, MOVE: 1})
+    t = place_revealed(g, 1, "Tracker", 2)
+    play(g, "P1 deploy Slay to B2")
+    advance(g, lambda g: g.round == 2)
+    assert pos_of(g, k) == "P1:B1Z1"
+    assert (k.might, k.tokens) == (4, {SHIELD: 1, CAPTIVE: 2, MOVE: 1})
+    assert t.might == 1  # no "moved" trigger for anyone
