@@ -1,0 +1,75 @@
+"""`empyrean verify`: files, folders, stdin, NDJSON, --explain, exit codes — run as a real process."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from engine.selfplay import self_play
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "services.cli", "verify", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def logs():
+    return [self_play(seed) for seed in range(4)]
+
+
+def illegal(log: dict) -> dict:
+    bad = copy.deepcopy(log)
+    i = next(k for k, d in enumerate(bad["decisions"]) if " deploy " in d)
+    bad["decisions"][i] = bad["decisions"][i].split()[0] + " deploy Nothing Such to B1"
+    return bad
+
+
+def test_all_valid_folder_exits_0(tmp_path, logs):
+    for n, log in enumerate(logs):
+        (tmp_path / f"g{n}.json").write_text(json.dumps(log))
+    r = run(str(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.count(": VALID:") == 4
+    assert "4 game(s): 4 valid" in r.stdout
+
+
+def test_illegal_game_exits_1_and_explain_shows_board_and_alternatives(tmp_path, logs):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(illegal(logs[0])))
+    r = run("--explain", str(path))
+    assert r.returncode == 1
+    assert "ILLEGAL at decision" in r.stdout
+    assert "'Nothing Such' is not in player" in r.stdout
+    assert "board at that point:" in r.stdout
+    assert "legal decisions there:" in r.stdout
+
+
+def test_ndjson_from_stdin_with_one_broken_line(logs):
+    lines = [json.dumps(logs[0]), "{not json", json.dumps(logs[1])]
+    r = run("-", stdin="\n".join(lines))
+    assert r.returncode == 1
+    assert r.stdout.count(": VALID:") == 2
+    assert "<stdin>:2: MALFORMED" in r.stdout
+
+
+def test_json_array_and_json_output(tmp_path, logs):
+    path = tmp_path / "bundle.json"
+    path.write_text(json.dumps([logs[2], illegal(logs[3])]))
+    r = run("--json", str(path))
+    assert r.returncode == 1
+    rows = [json.loads(line) for line in r.stdout.splitlines()]
+    assert [row["status"] for row in rows] == ["valid", "illegal"]
+    assert rows[1]["index"] is not None and rows[1]["legal"]
+
+
+def test_usage_errors_exit_2(tmp_path):
+    assert run(str(tmp_path / "missing.json")).returncode == 2
+    assert run().returncode == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert run(str(empty)).returncode == 2
