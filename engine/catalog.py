@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
@@ -261,7 +260,7 @@ def load_catalog_dir(root: Path) -> Catalog:
 
 
 def catalog_root() -> Path:
-    return Path(str(resources.files("engine") / "data" / "catalog"))
+    return Path(__file__).resolve().parent / "data" / "catalog"
 
 
 def available_versions() -> list[str]:
