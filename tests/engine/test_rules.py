@@ -14,9 +14,9 @@ from engine.rng import SplitMix64
 from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN
 
 from rules_helpers import (
-    SPECTRES, Kind, Loc, Phase, Recorder, advance, at_phase, battlefield, card, deal, filler,
-    finish, find, game, hands_game, options, parse_decision, place_revealed, plain, play, side,
-    spectre, to_deploy,
+    SPECTRES, Kind, Loc, Phase, Recorder, advance, at_phase, battlefield, card, catalog_battlefield,
+    deal, filler, finish, find, game, hands_game, options, parse_decision, place_revealed, plain, play,
+    side, spectre, to_deploy,
 )
 
 F1, F2, F3, F4 = (filler(f"Filler {i}") for i in range(1, 5))
@@ -1293,3 +1293,131 @@ def test_keyword_collapse_is_not_a_move_and_keeps_tokens():
     assert pos_of(g, k) == "P1:B1Z1"
     assert (k.might, k.tokens) == (4, {SHIELD: 1, CAPTIVE: 2, MOVE: 1})
     assert t.might == 1  # no "moved" trigger for anyone
+
+
+# =============================================================================== worked examples
+def test_example_eater_of_souls_destroys_soul_of_the_living_then_soul_of_the_powerful():
+    """Printed book, "Destroying cards": Eater of Souls is deployed on battlefield 1 where Soul of the
+    Living (zone 1) and Soul of the Powerful (zone 2) are; each is destroyed in turn, lowest zone
+    first, with the essence, might and collapse after each step."""
+    eater = spectre("Eater of Souls")
+
+    def snap(g):
+        ps = g.players[0]
+        return {"B1": side(g, 1, 1), "pile": [(c.name, c.face_up) for c in ps.destroyed],
+                "next_essence": ps.next_adjust, "eater": find(g, 1, eater.name).might}
+    rec = Recorder({"destroy", "might", "round_start"}, snap=snap)
+    g = hands_game([[SOTL, SOTP, eater, F1], [F2]])
+    play(g, f"P1 deploy {SOTL.name} to B1", "P1 pass")  # round 1 (2 essence)
+    to_deploy(g, 2, 1)
+    play(g, f"P1 deploy {SOTP.name} to B1", "P1 pass")  # round 2 (3 essence)
+    to_deploy(g, 5, 1)
+    assert side(g, 1, 1) == [SOTL.name, SOTP.name] and g.players[0].essence == 6
+    g.observers.append(rec)
+    play(g, f"P1 deploy {eater.name} to B1")  # round 5: 6 essence
+    advance(g, lambda g: g.round == 6)
+    sl, sp, ea = SOTL.name, SOTP.name, eater.name
+    assert rec.log == [
+        # Soul of the Living is destroyed first (lowest zone), its might removed ...
+        ("destroy", sl, ea, {"B1": [sl, sp, ea], "pile": [], "next_essence": 0, "eater": 2}),
+        # ... 2 might to the Eater for its ability (web book: the destroying card first) ...
+        ("might", ea, 2, ea, {"B1": [sl, sp, ea], "pile": [], "next_essence": 0, "eater": 4}),
+        # ... its own ability added 1 essence next round, it is face up in the destroy pile and the
+        # cards collapsed before Soul of the Powerful is destroyed next:
+        ("destroy", sp, ea, {"B1": [sp, ea], "pile": [(sl, True)], "next_essence": 1, "eater": 4}),
+        ("might", ea, 2, ea, {"B1": [sp, ea], "pile": [(sl, True)], "next_essence": 1, "eater": 6}),
+        # Soul of the Powerful's ability: 1 might to all your cards (not to itself, it is leaving)
+        ("might", ea, 1, sp, {"B1": [sp, ea], "pile": [(sl, True)], "next_essence": 1, "eater": 7}),
+        # round 6 starts with the Eater alone, both souls in the pile, 7 + 1 essence
+        ("round_start", {"B1": [ea], "pile": [(sl, True), (sp, True)], "next_essence": 0, "eater": 7}),
+    ]
+    assert g.players[0].essence == 7 + 1
+    assert find(g, 1, sp).might == 0
+
+
+def test_example_zones_2_to_4_vacate_and_the_zone_5_card_slides_to_zone_2_with_its_tokens():
+    """Printed book, "Deploy / Collapse": on battlefield 3 the cards in zones 2, 3 and 4 leave (here:
+    destroyed, returned and moved); the card in zone 5 slides into zone 2 keeping all its tokens."""
+    vacate = card("Vacate", ability="instant", effects=[{"when": "reveal", "do": [
+        {"destroy": {"target": {"side": "ally", "name": "Doomed"}}},
+        {"return": {"target": {"side": "ally", "name": "Homesick"}}},
+        {"move": {"target": {"side": "ally", "name": "Wanderer"}}}]}])
+    keeper = card("Keeper", effects=[{"when": "moved", "do": [{"gain": 10}]}])
+    g = hands_game([[vacate], [F1]])
+    for name in ("First", "Doomed", "Homesick", "Wanderer"):
+        place_revealed(g, 1, card(name), 3)
+    k = place_revealed(g, 1, keeper, 3, might=4, tokens={SHIELD: 1, CAPTIVE: 2, MOVE: 1})
+    assert pos_of(g, k) == "P1:B3Z5"
+    play(g, "P1 deploy Vacate to B2")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
+    play(g, "P1 choose B1")
+    assert side(g, 1, 3) == ["First", "Keeper"] and pos_of(g, k) == "P1:B3Z2"
+    assert k.might == 4 and k.tokens == {SHIELD: 1, CAPTIVE: 2, MOVE: 1}  # tokens kept, not a move
+
+
+def test_example_fountain_of_janus_extra_might_and_essence_next_round():
+    """Printed book, "Battlefields": the Fountain of Janus gives 1 extra might whenever a revealed
+    card there gains might from an ability, and costs 1 essence next round per card there that
+    gained might from an ability this round."""
+    fountain = catalog_battlefield("The Fountain of Janus")
+    rec = Recorder({"might"})
+    ess = Recorder({"round_start"}, snap=lambda g: [p.essence for p in g.players])
+    g = hands_game([[WATCHER, SPARK, F1], [F2, F3]], [fountain, plain(2), plain(3)], observers=[rec, ess])
+    play(g, "P1 deploy Watcher to B1", "P1 deploy Spark to B1", "P2 deploy Filler 2 to B1", "P2 pass")
+    advance(g, lambda g: g.round == 3)
+    assert rec.log == [
+        ("might", "Watcher", 1 + 1, "Watcher"),  # its own reveal ability, +1 extra
+        ("might", "Spark", 1 + 1, "Spark"),
+        ("might", "Watcher", 1 + 1, "Watcher"),  # triggered by the Spark's reveal, +1 extra again
+    ]
+    assert (find(g, 1, "Watcher").might, find(g, 1, "Spark").might) == (5, 3)
+    assert find(g, 2, "Filler 2").might == 1  # reveal might is not "from an ability"
+    # round 2: P1 had two cards gain might from abilities there: 3 - 2; round 3: nobody gained in
+    # round 2, so no penalty.
+    assert [r[-1] for r in ess.log[:3]] == [[2, 2], [1, 3], [4, 4]]
+
+
+def test_fountain_bonus_applies_only_to_gains_from_card_abilities():
+    spring = battlefield("Test Spring", rules={"ability_might_bonus": 1}, effects=[
+        {"when": "end_of_round", "do": [
+            {"might": {"target": {"side": "ally", "where": "here", "pick": "all"}, "add": 1}}]}])
+    rec = Recorder({"might"}, snap=lambda g: g.phase)
+    g = hands_game([[SPARK, F1], [F2]], [spring, plain(2), plain(3)], observers=[rec])
+    play(g, "P1 deploy Spark to B1", "P1 pass")
+    advance(g, lambda g: g.round == 2)
+    assert rec.log == [("might", "Spark", 2, "Spark", Phase.REVEAL),  # card ability: +1 extra
+                       ("might", "Spark", 1, None, Phase.END)]  # battlefield effect: no bonus
+
+
+def test_example_flank_attack_moves_horse_archers_and_collapses():
+    """Printed book, "Moving cards": Flank Attack is deployed (battlefield 3) and moves Horse Archers
+    from battlefield 3 to 1; Flank Attack collapses on battlefield 3 from zone 3 to 2."""
+    flank = card("Flank Attack", ability="instant", effects=[{"when": "reveal", "do": [
+        {"move": {"target": {"side": "ally"}}}, {"might": {"target": "target", "add": 1}}]}])
+    archers = card("Horse Archers", might=2)
+    g = hands_game([[flank], [F1]])
+    place_revealed(g, 1, card("Light Infantry"), 3)
+    h = place_revealed(g, 1, archers, 3)
+    play(g, "P1 deploy Flank Attack to B3")
+    f = find(g, 1, "Flank Attack")
+    assert pos_of(g, f) == "P1:B3Z3"
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
+    play(g, "P1 choose P1:B3Z2", "P1 choose B1")
+    assert pos_of(g, h) == "P1:B1Z1" and h.might == 2 + 1
+    assert pos_of(g, f) == "P1:B3Z2"
+
+
+# =============================================================================== engine conventions
+def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_not_logged():
+    push = card("Push", ability="instant", effects=[
+        {"when": "reveal", "do": [{"move": {"target": {"side": "ally", "name": "Filler 1"}}}]}])
+    g = hands_game([[push, F1], [F2]], [plain(1), plain(2), plain(3, zones=1)])
+    a = place_revealed(g, 1, "Filler 1", 1)
+    place_revealed(g, 1, card("Wall"), 3)
+    rec = Recorder({"move"})
+    g.observers.append(rec)
+    play(g, "P1 deploy Push to B2")
+    advance(g, lambda g: g.round == 2)
+    # One card to move (Filler 1) and one open destination (B2): both taken without asking.
+    assert rec.log == [("move", "Filler 1", 0, 1)] and pos_of(g, a) == "P1:B2Z2"
+    assert [str(d) for d in g.history if d.actor == 1] == ["P1 deploy Push to B2"]
