@@ -419,13 +419,16 @@ def test_reveal_face_down_cards_cannot_be_targeted_or_gain_might():
         {"when": "reveal", "do": [{"might": {"target": {"side": "ally", "pick": "all"}, "add": 1}}]}])
     assassin = card("Assassin", ability="instant", effects=[
         {"when": "reveal", "do": [{"destroy": {"target": {"side": "opponent"}}}]}])
-    g = hands_game([[rally, F1], [assassin, F2]], first_player=2)
+    watch = battlefield("Watchtower", effects=[
+        {"when": "deploy", "do": [{"might": {"target": "subject", "add": 5}}]}])
+    g = hands_game([[rally, F1], [assassin, F2]], [watch, plain(2), plain(3)], first_player=2)
     play(g, "P2 deploy Assassin to B1", "P2 pass", "P1 deploy Rally to B1", "P1 deploy Filler 1 to B1")
     advance(g, lambda g: g.round == 2)
     # The Assassin was revealed while P1's cards were still face down: nothing to target.
     assert side(g, 1, 1) == ["Rally", "Filler 1"]
     assert not any(d.verb == "choose" for d in g.history)
-    # Rally was revealed before Filler 1: the face-down Filler 1 gained nothing.
+    # Rally was revealed before Filler 1: the face-down Filler 1 gained nothing (nor did any card
+    # from the Watchtower's deploy effect: they were all face down when deployed).
     assert find(g, 1, "Filler 1").might == 1
     assert find(g, 1, "Rally").might == 1
 
@@ -1092,7 +1095,7 @@ def test_keyword_fills_and_full():
     crowd = card("Crowd", effects=[{"when": "reveal", "if": {"full": "here"}, "do": [{"gain": 5}]}])
     g = hands_game([[crowd, F1, F2], [F3]], [narrow, plain(2), plain(3)])
     place_revealed(g, 1, "Filler 1", 1)
-    place_revealed(g, 1, "Filler 2", 1)
+    play(g, "P1 deploy Filler 2 to B1")  # zone 2 of 3: not the last open zone
     assert g.players[0].next_adjust == 0
     play(g, "P1 deploy Crowd to B1")  # the last open zone: it fills the battlefield
     assert g.players[0].next_adjust == 1
