@@ -21,7 +21,7 @@ CARD_TRIGGERS = {
     "ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
     "end_of_round", "end_of_game",
 }
-LISTENING = {"ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
+LISTENING = {"command", "ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
              "end_of_round", "end_of_game"}
 BF_TRIGGERS = {"deploy", "first_deploy", "reveal", "fill", "end_of_round", "end_of_game"}
 

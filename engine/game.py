@@ -114,6 +114,7 @@ class Game:
         self.final_might: list[list[int]] | None = None
         self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
         self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
+        self.movers: list[set[CardInst]] = [set() for _ in range(self.n + 1)]  # may hold move tokens
         self.observers: list = list(observers or [])
         self.first_player_at_start = 0
         self.round_might: dict[int, list[list[int]]] | None = {} if track_rounds else None
@@ -144,14 +145,21 @@ class Game:
         return pend.check(d)
 
     def apply(self, d: Decision) -> None:
-        reason = self.check(d)
+        reason = self.play(d)
         if reason is not None:
             raise IllegalDecision(reason)
+
+    def play(self, d: Decision) -> str | None:
+        """Check and apply in one step: the reason ``d`` is illegal (state untouched), or None."""
+        reason = self.check(d)
+        if reason is not None:
+            return reason
         pend = self.pending
         self.pending = None
         self.history.append(d)
         pend.take(d)
         self._run()
+        return None
 
     def clone(self) -> "Game":
         """An independent copy (for bots looking ahead); catalog data is shared, not copied."""
@@ -326,6 +334,11 @@ class Game:
             self.push(Game._draw_n, p, 1, "draft")  # a deck of one: just draw it
             return
         self.push(Game._draft_keep, p)
+        if len(ps.deck.top) >= 2:  # known order (seeded chance): no chance decision needed
+            top = ps.deck.top
+            self._to_hand_drawn(ps, top.pop(0), "drafted")
+            self._to_hand_drawn(ps, top.pop(0), "drafted")
+            return
         self.push(Game._draw_n, p, 2, "drafted")
 
     def _draft_keep(self, p: int) -> None:
@@ -391,15 +404,14 @@ class Game:
     # ------------------------------------------------------------------ command phase
     def _command_actions(self, p: int) -> tuple[list[CardInst], list[CardInst]]:
         """Cards that may use a command ability, and cards that may move with a move token."""
-        cmd, mov = [], []
-        for b in range(self.nbf):
-            for c in self.board[b][p - 1]:
-                if not c.face_up:
-                    continue
-                if "command" in c.cdef.effects and c.used_round != self.round and self._can_trigger(c):
-                    cmd.append(c)
-                if self._can_token_move(c):
-                    mov.append(c)
+        cmd = [c for c in self._listeners(p, "command")
+               if c.used_round != self.round and self._can_trigger(c)]
+        movers = self.movers[p]
+        for c in list(movers):
+            if c.loc != Loc.BOARD or not c.face_up or not (c.tokens.get(MOVE) or MOVE in c.cdef.affixed):
+                movers.discard(c)  # token used up or card gone: forget it
+        mov = sorted((c for c in movers if self._can_token_move(c)),
+                     key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
         return cmd, mov
 
     def _can_token_move(self, c: CardInst) -> bool:
@@ -411,6 +423,8 @@ class Game:
         return any(b != c.bf and self._open(b, c.owner) for b in range(self.nbf))
 
     def _command_turn(self, p: int) -> None:
+        if not self.listen[p].get("command") and not self.movers[p]:
+            return  # nothing on the board can act in the command phase: nothing to ask
         cmd, mov = self._command_actions(p)
         if not cmd and not mov:
             return
@@ -489,9 +503,14 @@ class Game:
                     if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
                         yield c.name, b
 
+        if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
+            return  # nothing can be deployed: the pass is forced
+        if not any(c.cdef.cost <= ps.essence for c in ps.hand) and not any(
+                self.bfs[b].cost_rules for b in range(self.nbf)):
+            return
         first = next(legal_pairs(), None)
         if first is None:
-            return  # nothing can be deployed: the pass is forced
+            return
 
         def options() -> Iterator[Decision]:
             yield Decision(p, "pass")
@@ -555,6 +574,8 @@ class Game:
         return list(lst)
 
     def _activate(self, card: CardInst) -> None:
+        if MOVE in card.cdef.affixed or card.tokens.get(MOVE):
+            self.movers[card.owner].add(card)
         reg = self.listen[card.owner]
         for trig in card.cdef.listens:
             reg.setdefault(trig, []).append(card)
@@ -725,8 +746,10 @@ class Game:
             self.push(Game.reveal, card)
         else:
             ps.deploy_order.append(card)
-        self._fire_bf(b, "deploy", card.owner, card)
-        if first_here:
+        effects = self.bfs[b].effects
+        if "deploy" in effects:
+            self._fire_bf(b, "deploy", card.owner, card)
+        if first_here and "first_deploy" in effects:
             self._fire_bf(b, "first_deploy", card.owner, card)
         return True
 
@@ -798,6 +821,8 @@ class Game:
         if card.loc != Loc.BOARD or not card.face_up or n <= 0:
             return
         card.tokens[token] = card.tokens.get(token, 0) + n
+        if token == MOVE:
+            self.movers[card.owner].add(card)
         self.emit("token", card, token, n)
 
     def remove_token(self, card: CardInst, token: str, n: int | None = None) -> int:

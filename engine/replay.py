@@ -151,7 +151,7 @@ def _replay(source, consumers, want_record, catalog, keep_game) -> ReplayResult:
 
     for i, text in enumerate(log.decisions):
         d = parse_decision(text)
-        reason = g.check(d)
+        reason = g.play(d)
         if reason is not None:
             pt = _point(g)
             verdict = Verdict(
@@ -159,7 +159,6 @@ def _replay(source, consumers, want_record, catalog, keep_game) -> ReplayResult:
                 f"not allowed: {reason}", index=i, decision=text, rule=reason,
                 legal=_alternatives(g), board=g.describe(), **pt)
             return _result(log, g, builder, keep_game, verdict)
-        g.apply(d)
 
     if not g.over:
         pt = _point(g)
