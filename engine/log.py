@@ -1,0 +1,1119 @@
+"""Game-log format version 1: read, check and write game logs.
+
+A log is a JSON object (see ``engine/data/log-v1.schema.json`` and ``docs/log-format.md``)::
+
+    {"format": "empyrean-log", "version": 1, "catalog": "2026.1", "meta": {...},
+     "setup": {"mode": "2p", "decks": [...], "battlefields": [...], "first_player": 1},
+     "chance": {"type": "seeded", "algorithm": "splitmix64-v1", "seed": 42},
+     "decisions": ["P1 keep Horse Archers", ...], "checkpoints": [...], "result": {...}}
+
+``parse_log`` accepts bytes, JSON text or an already-decoded value and returns a ``GameLog`` or
+raises ``LogFormatError`` -- and nothing else, whatever the input. The error lists *every* problem
+found (up to ``MAX_ERRORS``), each as ``{"path": <JSON pointer>, "message": <plain words>}``,
+sorted by path. Reading happens in this order:
+
+1. decoding: UTF-8 (a leading byte-order mark is allowed), then JSON;
+2. a scan of the decoded value: only JSON values, nested at most ``MAX_DEPTH`` deep, at most
+   ``MAX_VALUES`` values, no duplicate keys, finite numbers of sane size, text without lone
+   surrogates -- so that nothing later can recurse without bound or fail on odd values;
+3. the JSON Schema (draft 2020-12, validated with ``jsonschema``; its errors become messages a
+   player understands) and the grammar of every decision line (``engine.decisions``);
+4. the checks across fields that a schema cannot express well (number of decks and battlefields
+   for the mode, first player, the shape of might tables, checkpoint order, decision actors).
+
+Parsed logs are normalised: decision lines are rewritten in their canonical text, and empty
+``meta``/``checkpoints`` are dropped. ``dump_log``/``to_json`` write that normal form, and
+``canonical_hash`` (sha256 of the canonical JSON) identifies a game for de-duplication.
+
+Speed: ``jsonschema`` spends about 15 us per JSON value it visits, i.e. several milliseconds for an
+ordinary log. So the schema is also compiled, once, into a small predicate (``_FastCheck``) that
+only answers "certainly valid". Whenever it says anything else, or cannot compile the schema, the
+full ``jsonschema`` validation runs and is the authority: every error message comes from it. The
+test suite checks that both agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from jsonschema import Draft202012Validator, FormatChecker, validators
+
+from .decisions import CHANCE, DecisionSyntaxError, format_decision, parse_decision
+
+FORMAT = "empyrean-log"
+VERSION = 1
+SCHEMA_FILE = "log-v1.schema.json"
+
+MAX_DEPTH = 64  # nesting of arrays/objects; a valid log needs 5
+MAX_VALUES = 20_000  # JSON values in one log; a valid log has at most about 5,300 plus extensions
+MAX_INT = 2**128  # integers must lie strictly between -MAX_INT and MAX_INT
+MAX_ERRORS = 200  # problems listed in one LogFormatError; a last entry counts the rest
+PLAYERS = {"2p": 2, "3p": 3}
+BATTLEFIELDS = {2: 3, 3: 4}
+ROUNDS = {2: 10, 3: 9}
+
+
+# --------------------------------------------------------------------------------------------
+# The value types
+
+
+@dataclass(frozen=True)
+class DeckRef:
+    """A player's deck: a premade deck by name (``cards`` is None) or a mash-up deck's 24 cards."""
+
+    name: str
+    cards: tuple[str, ...] | None = None
+
+    @property
+    def premade(self) -> bool:
+        return self.cards is None
+
+
+@dataclass(frozen=True)
+class Setup:
+    mode: str  # "2p" or "3p"
+    players: int  # 2 or 3, from the mode
+    decks: tuple[DeckRef, ...]  # one per player, seat order
+    battlefields: tuple[str, ...]  # B1, B2, ... in order
+    first_player: int | None = None  # None: seeded chance decides
+
+
+@dataclass(frozen=True)
+class Chance:
+    type: str  # "seeded" or "recorded"
+    algorithm: str | None = None  # seeded only
+    seed: int | None = None  # seeded only
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    round: int
+    might: tuple[tuple[int, ...], ...]  # [player][battlefield]
+
+
+@dataclass(frozen=True)
+class Result:
+    winner: int | None  # None: a draw
+    might: tuple[tuple[int, ...], ...] | None = None
+
+
+_NO_META: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A parsed, checked log. ``meta`` is a read-only mapping (lists inside it are tuples, objects
+    read-only mappings); it takes part in equality but not in the hash."""
+
+    catalog: str
+    meta: Mapping[str, Any] = field(hash=False)
+    setup: Setup
+    chance: Chance
+    decisions: tuple[str, ...]  # canonical decision lines
+    checkpoints: tuple[Checkpoint, ...] = ()
+    result: Result | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.meta, MappingProxyType) or not _is_frozen(self.meta):
+            object.__setattr__(self, "meta", _freeze(dict(self.meta)) if self.meta else _NO_META)
+
+
+def _freeze(v: Any) -> Any:
+    if isinstance(v, dict):
+        return MappingProxyType({k: _freeze(x) for k, x in v.items()})
+    if isinstance(v, (list, tuple)):
+        return tuple(_freeze(x) for x in v)
+    return v
+
+
+def _is_frozen(v: Any) -> bool:
+    if isinstance(v, MappingProxyType):
+        return all(_is_frozen(x) for x in v.values())
+    if isinstance(v, tuple):
+        return all(_is_frozen(x) for x in v)
+    return not isinstance(v, (dict, list))
+
+
+def _thaw(v: Any) -> Any:
+    if isinstance(v, (dict, MappingProxyType)):
+        return {k: _thaw(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_thaw(x) for x in v]
+    return v
+
+
+class LogFormatError(ValueError):
+    """The log cannot be read. ``errors`` lists every problem: ``{"path", "message"}`` dicts,
+    ``path`` a JSON pointer into the log ("" for the log as a whole)."""
+
+    def __init__(self, errors: list[dict]) -> None:
+        self.errors = errors
+        first = errors[0] if errors else {"path": "", "message": "the log cannot be read"}
+        where = f"{first['path']}: " if first["path"] else ""
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(f"{where}{first['message']}{more}")
+
+
+# --------------------------------------------------------------------------------------------
+# Schema and validators, built once on first use
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+# Whole numbers are ints: 3.0 is not accepted where a whole number is expected (jsonschema's
+# default would accept it, and a seed written as a float may not be the seed that was meant).
+_TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine_many(
+    {"integer": lambda _c, x: _is_int(x), "number": lambda _c, x: _is_number(x)})
+_Validator = validators.extend(Draft202012Validator, type_checker=_TYPE_CHECKER)
+
+
+def _schema_text() -> str:
+    try:
+        return (resources.files("engine") / "data" / SCHEMA_FILE).read_text(encoding="utf-8")
+    except (OSError, TypeError, ValueError, ModuleNotFoundError):
+        # engine is a namespace package in some installs, where importlib.resources cannot
+        # list it; the schema sits next to this module either way.
+        return (Path(__file__).resolve().parent / "data" / SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=None)
+def schema() -> Mapping[str, Any]:
+    """The JSON Schema of log format version 1 (a fresh decode is cached; do not modify it)."""
+    return json.loads(_schema_text())
+
+
+@lru_cache(maxsize=None)
+def _machinery() -> tuple[Any, Callable[[Any], bool] | None]:
+    s = schema()
+    checker = FormatChecker(["date"])
+    validator = _Validator(s, format_checker=checker)
+    try:
+        fast = _FastCheck(s, checker).root
+    except _Unsupported:
+        fast = None
+    return validator, fast
+
+
+# --------------------------------------------------------------------------------------------
+# Fast "certainly valid" check compiled from the schema
+
+
+class _Unsupported(Exception):
+    """The schema uses a keyword the fast check does not implement: always use jsonschema."""
+
+
+_ANNOTATIONS = frozenset({"$schema", "$id", "$comment", "$defs", "title", "description", "examples",
+                          "default", "deprecated", "readOnly", "writeOnly"})
+_KEYWORDS = frozenset({"$ref", "type", "const", "enum", "properties", "required", "additionalProperties",
+                       "patternProperties", "items", "minItems", "maxItems", "uniqueItems", "minLength",
+                       "maxLength", "pattern", "format", "minimum", "maximum", "if", "then", "else",
+                       "allOf", "anyOf", "oneOf", "not"}) | _ANNOTATIONS
+_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda x: isinstance(x, dict),
+    "array": lambda x: isinstance(x, list),
+    "string": lambda x: isinstance(x, str),
+    "integer": _is_int,
+    "number": _is_number,
+    "boolean": lambda x: isinstance(x, bool),
+    "null": lambda x: x is None,
+}
+
+
+def _true(_x: Any) -> bool:
+    return True
+
+
+def _false(_x: Any) -> bool:
+    return False
+
+
+class _FastCheck:
+    """Compiles a JSON Schema (the keywords this format uses, draft 2020-12 semantics, with the
+    strict integer type above) into a predicate that returns True only when jsonschema would find
+    no error. It may return False for a valid value (e.g. uniqueItems over non-text items); the
+    caller then asks jsonschema. An unknown keyword raises _Unsupported."""
+
+    def __init__(self, root: Mapping[str, Any], format_checker: FormatChecker) -> None:
+        self.doc = root
+        self.formats = format_checker
+        self.refs: dict[str, list] = {}
+        self.root = self.compile(root)
+
+    def ref(self, ref: str) -> Callable[[Any], bool]:
+        if not ref.startswith("#/"):
+            raise _Unsupported(ref)
+        if ref not in self.refs:
+            box: list = []
+            self.refs[ref] = box
+            target: Any = self.doc
+            for part in ref[2:].split("/"):
+                target = target[part.replace("~1", "/").replace("~0", "~")]
+            box.append(self.compile(target))
+        box = self.refs[ref]
+        return lambda x: box[0](x)
+
+    def compile(self, s: Any) -> Callable[[Any], bool]:
+        if s is True:
+            return _true
+        if s is False:
+            return _false
+        if not isinstance(s, dict) or set(s) - _KEYWORDS:
+            raise _Unsupported(s)
+        leaf = self._leaf(s)
+        if leaf is not None:
+            return leaf
+        checks: list[Callable[[Any], bool]] = []
+        if "$ref" in s:
+            checks.append(self.ref(s["$ref"]))
+        if "type" in s:
+            names = [s["type"]] if isinstance(s["type"], str) else list(s["type"])
+            preds = [_TYPES[n] for n in names]
+            checks.append(preds[0] if len(preds) == 1 else (lambda x, p=tuple(preds): any(f(x) for f in p)))
+        if "const" in s:
+            checks.append(self._const(s["const"]))
+        if "enum" in s:
+            values = s["enum"]
+            if not all(isinstance(v, str) for v in values):
+                raise _Unsupported("enum")
+            allowed = frozenset(values)
+            checks.append(lambda x: isinstance(x, str) and x in allowed)
+        for fn in (self._object(s), self._array(s), self._string(s), self._number(s)):
+            if fn is not None:
+                checks.append(fn)
+        if "if" in s:
+            cond = self.compile(s["if"])
+            then = self.compile(s.get("then", True))
+            other = self.compile(s.get("else", True))
+            checks.append(lambda x: then(x) if cond(x) else other(x))
+        if "allOf" in s:
+            parts = tuple(self.compile(p) for p in s["allOf"])
+            checks.append(lambda x: all(p(x) for p in parts))
+        if "anyOf" in s:
+            parts = tuple(self.compile(p) for p in s["anyOf"])
+            checks.append(lambda x: any(p(x) for p in parts))
+        if "oneOf" in s:
+            parts = tuple(self.compile(p) for p in s["oneOf"])
+            checks.append(lambda x: sum(1 for p in parts if p(x)) == 1)
+        if "not" in s:
+            inner = self.compile(s["not"])
+            checks.append(lambda x: not inner(x))
+        if not checks:
+            return _true
+        if len(checks) == 1:
+            return checks[0]
+        all_checks = tuple(checks)
+
+        def check(x: Any) -> bool:
+            for c in all_checks:
+                if not c(x):
+                    return False
+            return True
+
+        return check
+
+    _LEAF_TYPES = {"string": "isinstance(x, str)",
+                   "integer": "(isinstance(x, int) and not isinstance(x, bool))",
+                   "number": "(isinstance(x, (int, float)) and not isinstance(x, bool))",
+                   "boolean": "isinstance(x, bool)", "null": "x is None"}
+
+    def _leaf(self, s: dict) -> Callable[[Any], bool] | None:
+        """A schema of one scalar type with its constraints, as one fused predicate (speed)."""
+        keys = set(s) - _ANNOTATIONS
+        t = s.get("type")
+        if not isinstance(t, str) or t not in self._LEAF_TYPES:
+            return None
+        if keys - {"type", "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "const", "enum"}:
+            return None
+        env: dict[str, Any] = {"_fc": self.formats}
+        terms = [self._LEAF_TYPES[t]]
+        if t == "string":
+            if "minLength" in s:
+                env["_lo"] = s["minLength"]
+                terms.append("len(x) >= _lo")
+            if "maxLength" in s:
+                env["_hi"] = s["maxLength"]
+                terms.append("len(x) <= _hi")
+            if "pattern" in s:
+                env["_rx"] = re.compile(s["pattern"])
+                terms.append("_rx.search(x) is not None")
+            if "format" in s:
+                env["_fmt"] = s["format"]
+                terms.append("_fc.conforms(x, _fmt)")
+        elif keys & {"minLength", "maxLength", "pattern", "format"}:
+            pass  # string keywords do not apply to other types
+        if t in ("integer", "number"):
+            if "minimum" in s:
+                env["_min"] = s["minimum"]
+                terms.append("x >= _min")
+            if "maximum" in s:
+                env["_max"] = s["maximum"]
+                terms.append("x <= _max")
+        if "const" in s:
+            env["_const"] = self._const(s["const"])
+            terms.append("_const(x)")
+        if "enum" in s:
+            if not all(isinstance(v, str) for v in s["enum"]):
+                raise _Unsupported("enum")
+            env["_enum"] = frozenset(s["enum"])
+            terms.append("(isinstance(x, str) and x in _enum)")
+        return eval("lambda x: " + " and ".join(terms), env)  # noqa: S307 - built from the schema above
+
+    @staticmethod
+    def _const(c: Any) -> Callable[[Any], bool]:
+        if isinstance(c, str):
+            return lambda x: isinstance(x, str) and x == c
+        if _is_int(c):
+            return lambda x: _is_int(x) and x == c
+        if c is None or isinstance(c, bool):
+            return lambda x: x is c
+        raise _Unsupported("const")
+
+    def _object(self, s: dict) -> Callable[[Any], bool] | None:
+        if not any(k in s for k in ("properties", "required", "additionalProperties", "patternProperties")):
+            return None
+        props = {k: self.compile(v) for k, v in s.get("properties", {}).items()}
+        required = tuple(s.get("required", ()))
+        patterns = tuple((re.compile(p), self.compile(v)) for p, v in s.get("patternProperties", {}).items())
+        extra = s.get("additionalProperties", True)
+        extra_fn = None if extra is True else self.compile(extra)
+
+        names = frozenset(props)
+        closed = extra is False and not patterns  # only the listed properties may appear
+        checked = tuple((k, f) for k, f in props.items() if f is not _true)
+
+        def check_closed(x: Any) -> bool:
+            if not isinstance(x, dict):
+                return True
+            if not names.issuperset(x):
+                return False
+            for r in required:
+                if r not in x:
+                    return False
+            for k, f in checked:
+                if k in x and not f(x[k]):
+                    return False
+            return True
+
+        def check(x: Any) -> bool:
+            if not isinstance(x, dict):
+                return True
+            for r in required:
+                if r not in x:
+                    return False
+            for k, v in x.items():
+                f = props.get(k)
+                known = f is not None
+                if known and not f(v):
+                    return False
+                for rx, pf in patterns:
+                    if rx.search(k):
+                        known = True
+                        if not pf(v):
+                            return False
+                if not known and extra_fn is not None and not extra_fn(v):
+                    return False
+            return True
+
+        if closed:
+            return check_closed
+        if not patterns and extra_fn is None:  # open object: only listed properties are checked
+            def check_open(x: Any) -> bool:
+                if not isinstance(x, dict):
+                    return True
+                for r in required:
+                    if r not in x:
+                        return False
+                for k, f in checked:
+                    if k in x and not f(x[k]):
+                        return False
+                return True
+
+            return check_open
+        return check
+
+    def _array(self, s: dict) -> Callable[[Any], bool] | None:
+        if not any(k in s for k in ("items", "minItems", "maxItems", "uniqueItems")):
+            return None
+        item = self.compile(s.get("items", True))
+        lo, hi = s.get("minItems", 0), s.get("maxItems", math.inf)
+        unique = bool(s.get("uniqueItems", False))
+
+        def check(x: Any) -> bool:
+            if not isinstance(x, list):
+                return True
+            if not lo <= len(x) <= hi:
+                return False
+            if unique and not (all(isinstance(v, str) for v in x) and len(set(x)) == len(x)):
+                return False  # maybe valid (non-text items): let jsonschema decide
+            return all(map(item, x))
+
+        return check
+
+    def _string(self, s: dict) -> Callable[[Any], bool] | None:
+        if not any(k in s for k in ("minLength", "maxLength", "pattern", "format")):
+            return None
+        lo, hi = s.get("minLength", 0), s.get("maxLength", math.inf)
+        rx = re.compile(s["pattern"]) if "pattern" in s else None
+        fmt = s.get("format")
+        formats = self.formats
+
+        def check(x: Any) -> bool:
+            if not isinstance(x, str):
+                return True
+            if not lo <= len(x) <= hi:
+                return False
+            if rx is not None and not rx.search(x):
+                return False
+            return fmt is None or formats.conforms(x, fmt)
+
+        return check
+
+    @staticmethod
+    def _number(s: dict) -> Callable[[Any], bool] | None:
+        if "minimum" not in s and "maximum" not in s:
+            return None
+        lo, hi = s.get("minimum", -math.inf), s.get("maximum", math.inf)
+        return lambda x: not _is_number(x) or lo <= x <= hi
+
+
+# --------------------------------------------------------------------------------------------
+# Decoding and the structural scan
+
+
+class _DupDict(dict):
+    """A decoded JSON object in which some key appeared more than once (``dups``)."""
+
+    dups: list[str]
+
+
+class _Unusual(Exception):
+    """Raised by the fast decoder on a duplicate key or a non-finite number: decode again slowly."""
+
+
+def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        seen: set[str] = set()
+        dups = []
+        for k, _ in pairs:
+            if k in seen and k not in dups:
+                dups.append(k)
+            seen.add(k)
+        d = _DupDict(d)
+        d.dups = dups
+    return d
+
+
+def _strict_pairs(pairs: list[tuple[str, Any]]) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Unusual
+    return d
+
+
+def _strict_float(text: str) -> float:
+    f = float(text)
+    if not math.isfinite(f):
+        raise _Unusual
+    return f
+
+
+def _no_constant(_text: str) -> float:
+    raise _Unusual
+
+
+def _strict_int(text: str) -> int:
+    if len(text) > 38:  # may be out of range (or too long for Python to convert): decode slowly
+        raise _Unusual
+    return int(text)
+
+
+# The fast decoder refuses what the scan would report (so that, for ordinary text, the scan can be
+# skipped); the lenient one keeps it so that the scan can say where it is.
+_FAST_DECODER = json.JSONDecoder(object_pairs_hook=_strict_pairs, parse_float=_strict_float,
+                                 parse_int=_strict_int, parse_constant=_no_constant)
+_LENIENT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_hook)
+# A \\u escape of a surrogate: maybe a lone one, which the scan must find.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _decode(source: Any) -> tuple[Any, bool]:
+    """(value, needs_scan): needs_scan is False when the text alone shows the scan would pass."""
+    from_bytes = isinstance(source, (bytes, bytearray, memoryview))
+    if from_bytes:
+        data = bytes(source)
+        if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise LogFormatError([{"path": "", "message": "the log must be UTF-8 text; this looks like UTF-16"}])
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise LogFormatError([{"path": "", "message": f"the log is not UTF-8 text: byte {e.start} "
+                                   f"(0x{data[e.start]:02x}) cannot be read"}]) from None
+    elif isinstance(source, str):
+        text = source
+    else:
+        return source, True
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    needs_scan = (len(text) > 2 * MAX_VALUES
+                  or "\\u" in text and _SURROGATE_ESCAPE.search(text) is not None
+                  or not from_bytes and not text.isascii() and _SURROGATE.search(text) is not None)
+    try:
+        try:
+            return _FAST_DECODER.decode(text), needs_scan
+        except _Unusual:
+            return _LENIENT_DECODER.decode(text), True
+    except json.JSONDecodeError as e:
+        raise LogFormatError([{"path": "", "message": f"the log is not valid JSON: {e.msg} at line {e.lineno}, "
+                               f"column {e.colno}"}]) from None
+    except RecursionError:
+        raise LogFormatError([{"path": "", "message": f"the log is nested too deeply (more than {MAX_DEPTH} levels "
+                               "of lists and objects)"}]) from None
+    except ValueError as e:  # an integer with thousands of digits (Python refuses to convert it)
+        raise LogFormatError([{"path": "", "message": "the log cannot be read: a number in it is far too long "
+                               f"(numbers in a log must lie between -2^128 and 2^128; {_clip(str(e), 60)})"}]) from None
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _ptr(parent: str, key: Any) -> str:
+    return f"{parent}/{str(key).replace('~', '~0').replace('/', '~1')}"
+
+
+def _scalar_problem(v: Any) -> str | None:
+    if v is None or isinstance(v, bool):
+        return None
+    if isinstance(v, str):
+        if not v.isascii() and _SURROGATE.search(v):
+            return "the text contains an unpaired surrogate (\\ud800-\\udfff), which is not a character"
+        return None
+    if isinstance(v, int):
+        if -MAX_INT < v < MAX_INT:
+            return None
+        return "the number is too large (numbers in a log must lie between -2^128 and 2^128)"
+    if isinstance(v, float):
+        if math.isfinite(v):
+            return None
+        return f"{'NaN' if math.isnan(v) else 'Infinity'} is not allowed in a log; numbers must be finite"
+    return f"a Python {type(v).__name__} is not a JSON value"
+
+
+def _scan(root: Any, ptr: str = "", depth: int = 1) -> list[dict]:
+    """Iteratively check that ``root`` is plain JSON of bounded depth and size.
+
+    A Python value that contains itself ends up too deep; shared (not cyclic) sub-values are fine,
+    and the value count bounds the work they can cause.
+    """
+    if not isinstance(root, (dict, list)):
+        problem = _scalar_problem(root)
+        return [{"path": ptr, "message": problem}] if problem else []
+    errors: list[dict] = []
+    count = 0
+    stack: list[tuple[Any, str, int]] = [(root, ptr, depth)]
+    while stack:
+        node, ptr, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return [{"path": ptr, "message": f"the log is nested too deeply (more than {MAX_DEPTH} levels of lists "
+                     "and objects)"}]
+        count += len(node)
+        if count > MAX_VALUES:
+            return [{"path": "", "message": f"the log is too large (more than {MAX_VALUES} values)"}]
+        if isinstance(node, dict):
+            if type(node) is _DupDict:
+                for k in node.dups:
+                    errors.append({"path": _ptr(ptr, k), "message": f"the field {_q(k)} appears more than once in "
+                                   "the same object; keep only one"})
+            for k in node:
+                if not isinstance(k, str):
+                    errors.append({"path": ptr, "message": f"a field name must be text, not {_describe(k)}"})
+                elif not k.isascii() and _SURROGATE.search(k):
+                    errors.append({"path": ptr, "message": "a field name contains an unpaired surrogate "
+                                   "(\\ud800-\\udfff), which is not a character"})
+            items: Any = node.items()
+        else:
+            items = enumerate(node)
+        for k, v in items:
+            t = type(v)
+            if t is str:
+                if not v.isascii() and _SURROGATE.search(v):
+                    errors.append({"path": _ptr(ptr, k), "message": _scalar_problem(v)})
+            elif t is dict or t is list or t is _DupDict:
+                stack.append((v, _ptr(ptr, k), depth + 1))
+            elif t is bool or v is None:
+                pass
+            elif t is int and -MAX_INT < v < MAX_INT:
+                pass
+            elif isinstance(v, (dict, list)):
+                stack.append((v, _ptr(ptr, k), depth + 1))
+            else:
+                problem = _scalar_problem(v)
+                if problem:
+                    errors.append({"path": _ptr(ptr, k), "message": problem})
+        if len(errors) > MAX_ERRORS:
+            break
+    return errors
+
+
+# --------------------------------------------------------------------------------------------
+# Turning jsonschema errors into plain words
+
+
+def _clip(s: str, n: int = 80) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _q(s: str) -> str:
+    return _clip(json.dumps(s, ensure_ascii=False))
+
+
+def _describe(v: Any) -> str:
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return f"the number {_clip(str(v), 40)}"
+    if isinstance(v, float):
+        return f"the number {_clip(repr(v), 40)}"
+    if isinstance(v, str):
+        return f"the text {_q(v)}" if v else "empty text"
+    if isinstance(v, list):
+        return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}" if v else "an empty list"
+    if isinstance(v, dict):
+        keys = ", ".join(_q(k) if isinstance(k, str) else repr(k) for k in list(v)[:8])
+        return _clip(f"an object with {keys}") if v else "an empty object"
+    return f"a {type(v).__name__}"
+
+
+_TYPE_WORDS = {"object": "an object", "array": "a list", "string": "text", "integer": "a whole number",
+               "number": "a number", "boolean": "true or false", "null": "null"}
+_PATTERN_WORDS = {
+    "^[0-9A-Za-z._-]{1,32}(?![\\s\\S])": "1 to 32 letters, digits, dots, underscores or dashes (e.g. \"2026.1\")",
+    "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "a date written YYYY-MM-DD",
+}
+# Requirements that hold only in some cases (if/then in the schema), explained.
+_CONDITIONAL = {
+    ("setup", "first_player"): "a log with recorded chance must say who went first: the field \"first_player\" "
+                               "(1, 2 or 3) is missing",
+    ("chance", "seed"): "seeded chance needs the seed: the field \"seed\" (a whole number from 0 to 2^64 - 1) "
+                        "is missing",
+    ("chance", "algorithm"): "seeded chance needs the random number generator: the field \"algorithm\" "
+                             "(\"splitmix64-v1\") is missing",
+}
+
+
+def _resolve(s: Any) -> Any:
+    while isinstance(s, dict) and "$ref" in s and s["$ref"].startswith("#/"):
+        target: Any = schema()
+        for part in s["$ref"][2:].split("/"):
+            target = target[part]
+        s = target
+    return s
+
+
+def _schema_at(path: list) -> dict:
+    """The subschema describing the value at ``path`` (following properties, items, $ref and the
+    branches of oneOf), used for titles; {} if there is none."""
+    s: Any = schema()
+    for seg in path:
+        s = _resolve(s)
+        if not isinstance(s, dict):
+            return {}
+        if isinstance(seg, int):
+            nxt = s.get("items")
+        else:
+            nxt = s.get("properties", {}).get(seg)
+            if nxt is None:
+                for pat, sub in s.get("patternProperties", {}).items():
+                    if re.search(pat, seg):
+                        nxt = sub
+                        break
+        if nxt is None:
+            for branch in s.get("oneOf", []) + s.get("anyOf", []):
+                branch = _resolve(branch)
+                cand = branch.get("items") if isinstance(seg, int) else branch.get("properties", {}).get(seg)
+                if cand is not None:
+                    nxt = cand
+                    break
+        if nxt is None:
+            return {}
+        s = nxt
+    s = _resolve(s)
+    return s if isinstance(s, dict) else {}
+
+
+def _the(path: list, sub: dict | None = None) -> str:
+    sub = _schema_at(path) if sub is None else sub
+    title = sub.get("title")
+    if title:
+        return f"the {title}"
+    if path and isinstance(path[-1], str):
+        return f"the field {_q(path[-1])}"
+    if path:
+        return f"item {path[-1]}"
+    return "the log"
+
+
+def _noun(sub: dict) -> str:
+    items = _resolve(sub.get("items"))
+    title = items.get("title") if isinstance(items, dict) else None
+    return f"{title}s" if title else "items"
+
+
+def _explain(err: Any) -> list[tuple[list, str]]:
+    """One jsonschema ValidationError -> [(path, message)]."""
+    path = list(err.absolute_path)
+    kw = err.validator
+    inst = err.instance
+    val = err.validator_value
+    sub = _schema_at(path)
+    what = _the(path, sub)
+    found = _describe(inst)
+    in_then = "then" in err.absolute_schema_path
+
+    if kw == "type":
+        types = [val] if isinstance(val, str) else list(val)
+        expected = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+        if not path:
+            return [(path, f"the log must be a JSON object ({{...}}); found {found}")]
+        return [(path, f"{what} must be {expected}; found {found}")]
+    if kw == "required":
+        out = []
+        for name in val:
+            if isinstance(inst, dict) and name not in inst:
+                where = path[-1] if path else ""
+                if in_then and (where, name) in _CONDITIONAL:
+                    out.append((path + [name], _CONDITIONAL[(where, name)]))
+                else:
+                    title = _schema_at(path + [name]).get("title")
+                    label = f" ({title})" if title and title != name else ""
+                    out.append((path + [name], f"the field {_q(name)}{label} is missing"))
+        return out
+    if kw == "additionalProperties":
+        schema_here = err.schema if isinstance(err.schema, dict) else {}
+        known = list(schema_here.get("properties", {}))
+        pats = list(schema_here.get("patternProperties", {}))
+        allowed = ", ".join(_q(k) for k in known)
+        if "^x-" in pats:
+            allowed += ' and names starting with "x-"'
+        out = []
+        for k in inst:
+            if k in known or any(re.search(p, k) for p in pats):
+                continue
+            where = "in the log" if not path else f"in {what}"
+            out.append((path + [k], f"unknown field {_q(k)} {where}; the fields allowed are {allowed}"))
+        return out
+    if kw == "not" and len(path) >= 2 and path[-2] == "chance":
+        return [(path, f"a log with recorded chance has no {_q(path[-1])} (its draws are written in the "
+                 "decisions); remove it, or set the chance type to \"seeded\"")]
+    if kw == "not" or kw is None:
+        return [(path, f"the field {_q(path[-1]) if path else ''} is not allowed here")]
+    if kw == "const":
+        if path == ["version"] and _is_int(inst):
+            return [(path, f"this engine reads log format version {val}; this log is version {inst}")]
+        return [(path, f"{what} must be {json.dumps(val)}; found {found}")]
+    if kw == "enum":
+        return [(path, f"{what} must be one of {', '.join(json.dumps(v) for v in val)}; found {found}")]
+    if kw == "minLength":
+        if val == 1:
+            return [(path, f"{what} must not be empty")]
+        return [(path, f"{what} is too short: {len(inst)} characters, at least {val}")]
+    if kw == "maxLength":
+        return [(path, f"{what} is too long: {len(inst)} characters, at most {val}")]
+    if kw == "pattern":
+        return [(path, f"{what} must be {_PATTERN_WORDS.get(val, 'text matching ' + val)}; found {found}")]
+    if kw == "format":
+        if val == "date":
+            return [(path, f"{what} must be a real calendar date written YYYY-MM-DD; found {found}")]
+        return [(path, f"{what} must be a valid {val}; found {found}")]
+    if kw == "minimum":
+        return [(path, f"{what} must be at least {val}; found {_clip(str(inst), 40)}")]
+    if kw == "maximum":
+        return [(path, f"{what} must be at most {val}; found {_clip(str(inst), 40)}")]
+    if kw in ("minItems", "maxItems"):
+        lo, hi = sub.get("minItems"), sub.get("maxItems")
+        noun = _noun(sub)
+        if lo is not None and lo == hi:
+            return [(path, f"wrong number of {noun}: expected exactly {lo}, found {len(inst)}")]
+        if lo is not None and hi is not None:
+            return [(path, f"wrong number of {noun}: expected {lo} to {hi}, found {len(inst)}")]
+        if kw == "maxItems":
+            return [(path, f"too many {noun}: at most {val}, found {len(inst)}")]
+        return [(path, f"too few {noun}: at least {val}, found {len(inst)}")]
+    if kw == "uniqueItems":
+        seen: set[str] = set()
+        for j, item in enumerate(inst):
+            key = json.dumps(item, sort_keys=True)
+            if key in seen:
+                shown = _q(item) if isinstance(item, str) else _describe(item)
+                return [(path + [j], f"{shown} appears more than once in {what}; "
+                         "each may appear only once")]
+            seen.add(key)
+        return [(path, f"{what} must not contain the same item twice")]
+    if kw in ("oneOf", "anyOf"):
+        branches = [_resolve(b) for b in val]
+        fitting = [i for i, b in enumerate(branches) if isinstance(b, dict) and "type" in b
+                   and any(_TYPES[t](inst) for t in ([b["type"]] if isinstance(b["type"], str) else b["type"]))]
+        if len(fitting) == 1:
+            out = []
+            for e in err.context:
+                if e.relative_schema_path and e.relative_schema_path[0] == fitting[0]:
+                    out.extend(_explain(e))
+            if out:
+                return out
+        titles = [b.get("title", "") for b in branches if isinstance(b, dict)]
+        return [(path, f"{what} must be {' or '.join(t for t in titles if t)}; found {found}")]
+    return [(path, f"{what}: {_clip(err.message, 160)}")]
+
+
+def _schema_errors(validator: Any, instance: Any) -> list[tuple[list, str]]:
+    out: list[tuple[list, str]] = []
+    for err in validator.iter_errors(instance):
+        out.extend(_explain(err))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Checks across fields
+
+
+def _get(d: Any, *keys: Any) -> Any:
+    for k in keys:
+        if isinstance(d, dict) and isinstance(k, str):
+            d = d.get(k)
+        elif isinstance(d, list) and isinstance(k, int) and 0 <= k < len(d):
+            d = d[k]
+        else:
+            return None
+    return d
+
+
+def _might_shape(table: Any, path: list, players: int | None, bfs: int | None, label: str) -> list:
+    out: list[tuple[list, str]] = []
+    if not isinstance(table, list):
+        return out
+    if players is not None and len(table) != players:
+        out.append((path, f"{label} must have one row per player ({players}); found {len(table)} rows"))
+    if bfs is not None:
+        for j, row in enumerate(table):
+            if isinstance(row, list) and len(row) != bfs:
+                out.append((path + [j], f"each row of {label} must have one number per battlefield ({bfs}); "
+                            f"found {len(row)}"))
+    return out
+
+
+def _consistency(log: dict, decoded: list) -> list[tuple[list, str]]:
+    out: list[tuple[list, str]] = []
+    mode = _get(log, "setup", "mode")
+    players = PLAYERS.get(mode) if isinstance(mode, str) else None
+    bfs_list = _get(log, "setup", "battlefields")
+    nbf = BATTLEFIELDS[players] if players else None
+    decks = _get(log, "setup", "decks")
+    if players and isinstance(decks, list) and len(decks) != players:
+        out.append((["setup", "decks"], f"a {players}-player game ({_q(mode)}) has exactly {players} decks, one per "
+                    f"player; found {len(decks)}"))
+    if players and isinstance(bfs_list, list) and len(bfs_list) != nbf:
+        out.append((["setup", "battlefields"], f"a {players}-player game ({_q(mode)}) is played on {nbf} "
+                    f"battlefields; found {len(bfs_list)}"))
+    first = _get(log, "setup", "first_player")
+    if players and _is_int(first) and first > players:
+        out.append((["setup", "first_player"], f"there is no player {first} in a {players}-player game"))
+    names = _get(log, "meta", "players")
+    if players and isinstance(names, list) and len(names) != players:
+        out.append((["meta", "players"], f"a {players}-player game needs {players} player names; "
+                    f"found {len(names)}"))
+    checkpoints = _get(log, "checkpoints")
+    if isinstance(checkpoints, list):
+        last = 0
+        for i, cp in enumerate(checkpoints):
+            r = _get(cp, "round")
+            if _is_int(r):
+                if players and r > ROUNDS[players]:
+                    out.append((["checkpoints", i, "round"], f"a {players}-player game has {ROUNDS[players]} "
+                                f"rounds; there is no round {r}"))
+                elif r <= last:
+                    out.append((["checkpoints", i, "round"], f"the checkpoint for round {r} comes after the one "
+                                f"for round {last}; list checkpoints in round order, each round once"))
+                last = max(last, r)
+            out += _might_shape(_get(cp, "might"), ["checkpoints", i, "might"], players, nbf, "the might table")
+    winner = _get(log, "result", "winner")
+    if players and _is_int(winner) and winner > players:
+        out.append((["result", "winner"], f"there is no player {winner} in a {players}-player game"))
+    out += _might_shape(_get(log, "result", "might"), ["result", "might"], players, nbf, "the might table")
+    seeded = _get(log, "chance", "type") == "seeded"
+    actors = {d.actor for _, d in decoded}
+    if CHANCE in actors or players == 2 and 3 in actors:  # else nothing to look at closely
+        for i, d in decoded:
+            who = max(d.actor, d.player or 0)
+            if d.actor == CHANCE and seeded:
+                out.append((["decisions", i], "in a log with seeded chance the draws come from the seed and are "
+                            "not written; \"C draw\" lines belong in logs with recorded chance"))
+            elif players and who > players:
+                out.append((["decisions", i], f"there is no player {who} in a {players}-player game"))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing
+
+
+@lru_cache(maxsize=65536)
+def _canonical(line: str) -> tuple[Any, str]:
+    d = parse_decision(line)
+    return d, format_decision(d)
+
+
+def _sort_key(path: list) -> tuple:
+    return tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in path)
+
+
+def _from_pointer(ptr: str) -> list:
+    parts = ptr.split("/")[1:] if ptr else []
+    return [int(p) if p.isdigit() and str(int(p)) == p else p.replace("~1", "/").replace("~0", "~") for p in parts]
+
+
+def _to_pointer(path: list) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _fail(problems: list[tuple[list, str]]) -> LogFormatError:
+    seen: set[tuple[str, str]] = set()
+    ordered = []
+    for path, msg in sorted(problems, key=lambda pm: _sort_key(pm[0])):
+        ptr = _to_pointer(path)
+        if (ptr, msg) not in seen:
+            seen.add((ptr, msg))
+            ordered.append({"path": ptr, "message": msg})
+    if len(ordered) > MAX_ERRORS:
+        rest = len(ordered) - MAX_ERRORS
+        ordered = ordered[:MAX_ERRORS] + [{"path": "", "message": f"... and {rest} more problems not listed"}]
+    return LogFormatError(ordered)
+
+
+def parse_log(source: Any) -> GameLog:
+    """Read a log from bytes, JSON text or an already-decoded value.
+
+    Returns a GameLog; raises LogFormatError (and nothing else) listing every problem found.
+    """
+    if isinstance(source, GameLog):
+        return source
+    try:
+        return _parse(source)
+    except LogFormatError:
+        raise
+    except Exception as exc:  # a bug here must still not escape as anything but a format error
+        raise LogFormatError([{"path": "", "message": f"internal error while reading the log ({type(exc).__name__}); "
+                               "this is a bug in the log reader, please report it"}]) from exc
+
+
+def _parse(source: Any) -> GameLog:
+    value, needs_scan = _decode(source)
+    validator, fast = _machinery()
+    valid = False
+    if not needs_scan and fast is not None and fast(value):
+        # Ordinary text the schema accepts: everything but meta's extension fields is shallow and
+        # small by the schema, and the decoder already refused duplicates and non-finite numbers.
+        valid = not _scan(value["meta"], "/meta", 2) if "meta" in value else True
+    problems: list[tuple[list, str]] = []
+    if not valid:
+        scan = _scan(value)
+        if scan:
+            raise _fail([(_from_pointer(e["path"]), e["message"]) for e in scan])
+        if fast is None or not fast(value):
+            problems = _schema_errors(validator, value)
+    if not isinstance(value, dict):
+        raise _fail(problems or [([], "the log must be a JSON object")])
+
+    decoded: list[tuple[int, Any]] = []
+    canonical: list[str] = []
+    lines = value.get("decisions")
+    if isinstance(lines, list):
+        for i, line in enumerate(lines):
+            if isinstance(line, str) and len(line) <= 200:
+                try:
+                    d, text = _canonical(line)
+                except DecisionSyntaxError as e:
+                    problems.append((["decisions", i], str(e)))
+                    continue
+                decoded.append((i, d))
+                canonical.append(text)
+    bad = {tuple(p) for p, _ in problems}
+    problems += [(p, m) for p, m in _consistency(value, decoded) if tuple(p) not in bad]
+    if problems:
+        raise _fail(problems)
+    return _build(value, tuple(canonical))
+
+
+def _table(rows: list) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in row) for row in rows)
+
+
+def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:
+    s = v["setup"]
+    decks = tuple(DeckRef(d) if isinstance(d, str) else DeckRef(d["name"], tuple(d["cards"])) for d in s["decks"])
+    setup = Setup(s["mode"], PLAYERS[s["mode"]], decks, tuple(s["battlefields"]), s.get("first_player"))
+    c = v["chance"]
+    chance = Chance(c["type"], c.get("algorithm"), c.get("seed"))
+    checkpoints = tuple(Checkpoint(cp["round"], _table(cp["might"])) for cp in v.get("checkpoints", ()))
+    r = v.get("result")
+    result = None if r is None else Result(r["winner"], _table(r["might"]) if "might" in r else None)
+    meta = v.get("meta")
+    return GameLog(v["catalog"], _freeze(meta) if meta else _NO_META, setup, chance, decisions, checkpoints, result)
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def dump_log(log: GameLog) -> dict:
+    """The log as a JSON-ready dict in normal form (parse_log(dump_log(x)) == x)."""
+    out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "catalog": log.catalog}
+    if log.meta:
+        out["meta"] = _thaw(log.meta)
+    setup: dict[str, Any] = {
+        "mode": log.setup.mode,
+        "decks": [d.name if d.cards is None else {"name": d.name, "cards": list(d.cards)} for d in log.setup.decks],
+        "battlefields": list(log.setup.battlefields),
+    }
+    if log.setup.first_player is not None:
+        setup["first_player"] = log.setup.first_player
+    out["setup"] = setup
+    if log.chance.type == "seeded":
+        out["chance"] = {"type": "seeded", "algorithm": log.chance.algorithm, "seed": log.chance.seed}
+    else:
+        out["chance"] = {"type": log.chance.type}
+    out["decisions"] = list(log.decisions)
+    if log.checkpoints:
+        out["checkpoints"] = [{"round": c.round, "might": [list(r) for r in c.might]} for c in log.checkpoints]
+    if log.result is not None:
+        res: dict[str, Any] = {"winner": log.result.winner}
+        if log.result.might is not None:
+            res["might"] = [list(r) for r in log.result.might]
+        out["result"] = res
+    return out
+
+
+def to_json(log: GameLog) -> str:
+    """Canonical JSON text: sorted keys, no spaces, non-ASCII characters as themselves (UTF-8)."""
+    return json.dumps(dump_log(log), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_hash(log: GameLog) -> str:
+    """sha256 (hex) of the UTF-8 canonical JSON: equal games written differently hash alike."""
+    return hashlib.sha256(to_json(log).encode("utf-8")).hexdigest()
