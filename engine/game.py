@@ -103,6 +103,7 @@ class Game:
         # card leaving simply collapses the cards above it.
         self.board: list[list[list[CardInst]]] = [[[] for _ in range(self.n)] for _ in self.bfs]
         self.zones = [bf.zones for bf in self.bfs]
+        self.any_cost_rules = any(bf.cost_rules for bf in self.bfs)
         self.round = 0
         self.phase = Phase.SETUP
         self.first = first_player or 0  # 1-based once known
@@ -505,11 +506,10 @@ class Game:
 
         if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
             return  # nothing can be deployed: the pass is forced
-        if not any(c.cdef.cost <= ps.essence for c in ps.hand) and not any(
-                self.bfs[b].cost_rules for b in range(self.nbf)):
-            return
-        first = next(legal_pairs(), None)
-        if first is None:
+        if not self.any_cost_rules:
+            if not any(c.cdef.cost <= ps.essence for c in ps.hand):
+                return
+        elif next(legal_pairs(), None) is None:
             return
 
         def options() -> Iterator[Decision]:
