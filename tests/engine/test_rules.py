@@ -1505,3 +1505,18 @@ def test_destroy_a_destroyed_cards_own_conditional_can_return_itself_zombie_hord
     play(g, "P1 deploy Purge to B1")
     advance(g, lambda g: g.round == 2)
     assert z.loc == Loc.HAND
+
+
+def test_reveal_opponents_triggered_abilities_after_allies_before_battlefield_effects():
+    rival = card("Rival", effects=[{"when": "opponent_revealed", "do": [{"gain": 1}]}])
+    cheer = card("Cheer", effects=[{"when": "ally_revealed", "do": [{"gain": 1}]}])
+    bonfire = battlefield("Bonfire", effects=[
+        {"when": "reveal", "do": [{"might": {"target": "subject", "add": 1}}]}])
+    rec = Recorder({"might"})
+    g = hands_game([[SPARK, cheer], [rival, F1]], [bonfire, plain(2), plain(3)], observers=[rec])
+    place_revealed(g, 1, "Cheer", 2)
+    place_revealed(g, 2, "Rival", 3)
+    play(g, "P1 deploy Spark to B1")
+    advance(g, lambda g: g.round == 2)
+    assert [(r[1], r[3]) for r in rec.log] == [
+        ("Spark", "Spark"), ("Cheer", "Cheer"), ("Rival", "Rival"), ("Spark", None)]
