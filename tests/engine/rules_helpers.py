@@ -237,7 +237,8 @@ class Recorder:
 
 
 __all__ = [
-    "CATALOG", "SPECTRES", "catalog_battlefield", "Pos", "Phase", "Loc", "Kind", "parse_decision", "spectre", "card",
+    "CATALOG", "SPECTRES", "catalog_battlefield", "Pos", "Phase", "Loc", "Kind", "parse_decision",
+    "spectre", "card",
     "battlefield", "plain", "filler", "game", "deal", "hands_game", "play", "default_answer",
     "advance", "at_phase", "to_deploy", "finish", "find", "place_revealed", "side", "pos", "options",
     "Recorder",

@@ -16,7 +16,7 @@ from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN
 from rules_helpers import (
     SPECTRES, Kind, Loc, Phase, Recorder, advance, at_phase, battlefield, card, catalog_battlefield,
     deal, filler, finish, find, game, hands_game, options, parse_decision, place_revealed, plain, play,
-    side, spectre, to_deploy,
+    pos, side, spectre, to_deploy,
 )
 
 F1, F2, F3, F4 = (filler(f"Filler {i}") for i in range(1, 5))
@@ -251,7 +251,7 @@ def test_command_phase_moves_with_move_tokens_are_optional():
     advance(g, at_phase(2, Phase.COMMAND, 1))
     assert sorted(options(g)) == ["P1 move P1:B1Z1 to B2", "P1 move P1:B1Z1 to B3", "P1 pass"]
     play(g, "P1 pass")
-    assert pos_of(g, r) == "P1:B1Z1" and r.tokens[MOVE] == 1
+    assert pos(g, r) == "P1:B1Z1" and r.tokens[MOVE] == 1
 
 
 def test_command_phase_move_token_is_used_once():
@@ -261,7 +261,7 @@ def test_command_phase_move_token_is_used_once():
     advance(g, at_phase(2, Phase.COMMAND, 1))
     assert g.check(parse_decision("P1 move P1:B1Z1 to B1")) is not None  # always another battlefield
     play(g, "P1 move P1:B1Z1 to B3")
-    assert pos_of(g, r) == "P1:B3Z2" and r.tokens[MOVE] == 0  # lowest open zone there
+    assert pos(g, r) == "P1:B3Z2" and r.tokens[MOVE] == 0  # lowest open zone there
     assert g.phase == Phase.DEPLOY  # the token is spent: no second move
     advance(g, lambda g: g.round == 3)
     assert g.phase != Phase.COMMAND
@@ -272,7 +272,7 @@ def test_command_phase_each_move_token_gives_one_move():
     r = place_revealed(g, 1, "Runner", 1, tokens={MOVE: 2})
     advance(g, at_phase(2, Phase.COMMAND, 1))
     play(g, "P1 move P1:B1Z1 to B2", "P1 move P1:B2Z1 to B3")
-    assert pos_of(g, r) == "P1:B3Z1" and r.tokens[MOVE] == 0
+    assert pos(g, r) == "P1:B3Z1" and r.tokens[MOVE] == 0
     assert g.phase == Phase.DEPLOY
 
 
@@ -285,15 +285,10 @@ def test_command_phase_affixed_move_token_moves_once_each_round():
     assert g.phase == Phase.DEPLOY  # once this round
     advance(g, at_phase(3, Phase.COMMAND, 1))
     play(g, "P1 move P1:B2Z1 to B1")  # and again next round: an affixed token is permanent
-    assert pos_of(g, s) == "P1:B1Z1"
+    assert pos(g, s) == "P1:B1Z1"
 
 
 # =============================================================================== deploy phase
-def pos_of(g, c) -> str:
-    p = g.position(c)
-    return str(p) if p else c.loc.name
-
-
 def test_deploy_phase_in_first_player_order():
     g = hands_game([[F1, F2], [F3, F4]], first_player=2)
     seq = []
@@ -324,7 +319,7 @@ def test_deploy_face_down_in_the_lowest_open_zone():
     g = hands_game([[F1, F2], [F3]])
     play(g, "P1 deploy Filler 1 to B2", "P1 deploy Filler 2 to B2")
     a, b = find(g, 1, "Filler 1"), find(g, 1, "Filler 2")
-    assert (pos_of(g, a), pos_of(g, b)) == ("P1:B2Z1", "P1:B2Z2")
+    assert (pos(g, a), pos(g, b)) == ("P1:B2Z1", "P1:B2Z2")
     assert not a.face_up and not b.face_up and a.might == b.might == 0
 
 
@@ -677,7 +672,7 @@ def test_token_anchor_card_cannot_move_or_return():
         a = place_revealed(g, 1, "Filler 1", 1, tokens={ANCHOR: 1, MOVE: 1})
         play(g, f"P1 deploy {mover.name} to B2")
         advance(g, lambda g: g.round == 2)
-        assert pos_of(g, a) == "P1:B1Z1" and a.might == 1
+        assert pos(g, a) == "P1:B1Z1" and a.might == 1
         assert g.phase != Phase.COMMAND  # its move token cannot be used either
     g = hands_game([[SHOVE, F1], [F3]])
     a = place_revealed(g, 1, "Filler 1", 1, tokens={ANCHOR: 1})
@@ -956,7 +951,7 @@ def test_keyword_deploy_by_ability_in_the_reveal_phase_is_free_and_revealed_at_o
     advance(g, lambda g: g.pending.kind == Kind.DISCARD)
     play(g, "P1 choose Spark")
     spark = find(g, 1, "Spark")
-    assert pos_of(g, spark) == "P1:B1Z3" and spark.face_up and spark.might == 2
+    assert pos(g, spark) == "P1:B1Z3" and spark.face_up and spark.might == 2
     r = (Phase.REVEAL, 1)  # it cost nothing: 1 essence left all along
     assert rec.log[-4:] == [
         ("deploy", "Spark", 0, True, r),  # deployed by the ability, face down, lowest open zone ...
@@ -979,7 +974,7 @@ def test_keyword_deploy_from_the_destroy_pile_necromancer():
     advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
     assert sorted(options(g)) == ["P1 choose B1", "P1 choose B2", "P1 choose B3"]
     play(g, "P1 choose B3")
-    assert pos_of(g, s) == "P1:B3Z1" and s.face_up and s.might == 1
+    assert pos(g, s) == "P1:B3Z1" and s.face_up and s.might == 1
 
 
 SOTP = spectre("Soul of the Powerful")
@@ -1045,7 +1040,8 @@ def test_keyword_destroy_by_shifting_keeps_might_and_tokens():
     to_deploy(g, 7, 1)
     play(g, "P1 deploy The Pale King to B1")
     advance(g, lambda g: g.round == 8)
-    assert side(g, 1, 1) == ["The Pale King", "Filler 1", "Filler 2", "Counter"]  # each to the next open zone
+    # each one shifts to the next open zone (the end of the row, after the collapse)
+    assert side(g, 1, 1) == ["The Pale King", "Filler 1", "Filler 2", "Counter"]
     assert (a.might, b.might, b.tokens) == (4, 2, {CAPTIVE: 1, MOVE: 1})
     assert c.might == 1 + 2  # the shifted cards count as destroyed for other abilities
     assert find(g, 1, "The Pale King").might == 6 + 2 * 3
@@ -1062,7 +1058,8 @@ def test_keyword_discard_fewer_cards_than_asked_discards_all():
     assert all(not c.face_up and c.loc == Loc.DISCARD for c in ps.discard)
     assert not any(d.verb == "choose" for d in g.history)  # nothing to choose: all of them
     # With more cards than asked, the player chooses; with none, the ability is ignored.
-    shed1 = card("Shed One", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 1}}]}])
+    shed1 = card("Shed One", ability="instant",
+                 effects=[{"when": "reveal", "do": [{"discard": {"count": 1}}]}])
     g = hands_game([[shed1, F1, F2], [F3]])
     play(g, "P1 deploy Shed One to B1", "P1 pass")
     advance(g, lambda g: g.pending.kind == Kind.DISCARD)
@@ -1142,7 +1139,7 @@ def test_keyword_move_to_the_lowest_open_zone_of_another_battlefield_mandatory_i
     assert g.check(parse_decision("P1 pass")) is not None
     assert g.check(parse_decision("P1 choose B1")) is not None  # always another battlefield
     play(g, "P1 choose B3")
-    assert pos_of(g, a) == "P1:B3Z2" and a.might == 1
+    assert pos(g, a) == "P1:B3Z2" and a.might == 1
     assert rec.log == [("move", "Filler 1", 0, 2)]
 
 
@@ -1154,7 +1151,7 @@ def test_keyword_move_with_no_open_zone_is_ignored():
             place_revealed(g, 1, card(f"Wall {b}{i}"), b)
     play(g, "P1 deploy Shove to B2")  # B2 is now full too
     advance(g, lambda g: g.round == 2)
-    assert pos_of(g, a) == "P1:B1Z1"
+    assert pos(g, a) == "P1:B1Z1"
     assert [d for d in g.history if d.verb == "choose"] == [] or all(
         d.bf is None for d in g.history if d.verb == "choose")
 
@@ -1169,10 +1166,10 @@ def test_keyword_move_several_cards_one_at_a_time_to_different_battlefields():
     advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
     assert "Filler 1" in g.pending.prompt
     play(g, "P1 choose B2")
-    assert pos_of(g, a) == "P1:B2Z1" and side(g, 1, 1) == ["Filler 2", "Stampede"]  # one at a time
+    assert pos(g, a) == "P1:B2Z1" and side(g, 1, 1) == ["Filler 2", "Stampede"]  # one at a time
     assert "Filler 2" in g.pending.prompt
     play(g, "P1 choose B3")
-    assert pos_of(g, b) == "P1:B3Z1" and side(g, 1, 1) == ["Stampede"]
+    assert pos(g, b) == "P1:B3Z1" and side(g, 1, 1) == ["Stampede"]
 
 
 def test_keyword_open_zone_is_any_unoccupied_zone():
@@ -1266,7 +1263,7 @@ def test_keyword_swap_is_not_a_deploy_costs_nothing_new_card_resolves_old_card_l
     assert sorted(options(g)) == ["P1 choose Filler 1", "P1 choose Spark"]
     play(g, "P1 choose Spark")
     t, s = find(g, 1, "Trickster"), find(g, 1, "Spark")
-    assert pos_of(g, s) == "P1:B1Z1" and s.face_up
+    assert pos(g, s) == "P1:B1Z1" and s.face_up
     assert s.might == 1 + 1  # its reveal might and its ability (the stop token did not catch it)
     assert t.loc == Loc.HAND and t.might == 0 and not t.face_up
     assert g.players[0].stops[0] == 1
@@ -1293,7 +1290,7 @@ def test_keyword_collapse_is_not_a_move_and_keeps_tokens():
     t = place_revealed(g, 1, "Tracker", 2)
     play(g, "P1 deploy Slay to B2")
     advance(g, lambda g: g.round == 2)
-    assert pos_of(g, k) == "P1:B1Z1"
+    assert pos(g, k) == "P1:B1Z1"
     assert (k.might, k.tokens) == (4, {SHIELD: 1, CAPTIVE: 2, MOVE: 1})
     assert t.might == 1  # no "moved" trigger for anyone
 
@@ -1350,11 +1347,11 @@ def test_example_zones_2_to_4_vacate_and_the_zone_5_card_slides_to_zone_2_with_i
     for name in ("First", "Doomed", "Homesick", "Wanderer"):
         place_revealed(g, 1, card(name), 3)
     k = place_revealed(g, 1, keeper, 3, might=4, tokens={SHIELD: 1, CAPTIVE: 2, MOVE: 1})
-    assert pos_of(g, k) == "P1:B3Z5"
+    assert pos(g, k) == "P1:B3Z5"
     play(g, "P1 deploy Vacate to B2")
     advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
     play(g, "P1 choose B1")
-    assert side(g, 1, 3) == ["First", "Keeper"] and pos_of(g, k) == "P1:B3Z2"
+    assert side(g, 1, 3) == ["First", "Keeper"] and pos(g, k) == "P1:B3Z2"
     assert k.might == 4 and k.tokens == {SHIELD: 1, CAPTIVE: 2, MOVE: 1}  # tokens kept, not a move
 
 
@@ -1403,11 +1400,11 @@ def test_example_flank_attack_moves_horse_archers_and_collapses():
     h = place_revealed(g, 1, archers, 3)
     play(g, "P1 deploy Flank Attack to B3")
     f = find(g, 1, "Flank Attack")
-    assert pos_of(g, f) == "P1:B3Z3"
+    assert pos(g, f) == "P1:B3Z3"
     advance(g, lambda g: g.pending.kind == Kind.TARGET_CARD)
     play(g, "P1 choose P1:B3Z2", "P1 choose B1")
-    assert pos_of(g, h) == "P1:B1Z1" and h.might == 2 + 1
-    assert pos_of(g, f) == "P1:B3Z2"
+    assert pos(g, h) == "P1:B1Z1" and h.might == 2 + 1
+    assert pos(g, f) == "P1:B3Z2"
 
 
 # =============================================================================== engine conventions
@@ -1422,7 +1419,7 @@ def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_not_logged(
     play(g, "P1 deploy Push to B2")
     advance(g, lambda g: g.round == 2)
     # One card to move (Filler 1) and one open destination (B2): both taken without asking.
-    assert rec.log == [("move", "Filler 1", 0, 1)] and pos_of(g, a) == "P1:B2Z2"
+    assert rec.log == [("move", "Filler 1", 0, 1)] and pos(g, a) == "P1:B2Z2"
     assert [str(d) for d in g.history if d.actor == 1] == ["P1 deploy Push to B2"]
 
 
@@ -1473,7 +1470,7 @@ def test_keyword_deploy_from_the_discard_pile_by_a_discarded_cards_own_ability()
     advance(g, lambda g: g.pending.kind == Kind.DISCARD)
     play(g, "P1 choose Ashigaru", "P1 choose B2")
     a = find(g, 1, "Ashigaru")
-    assert pos_of(g, a) == "P1:B2Z1" and a.face_up and a.might == 1
+    assert pos(g, a) == "P1:B2Z1" and a.face_up and a.might == 1
     assert rec.log[-2:] == [("deploy", "Ashigaru", 1, True), ("reveal", "Ashigaru")]
 
 
@@ -1490,7 +1487,7 @@ def test_keyword_swap_from_the_deck_puts_the_old_card_in_the_deck_and_shuffles()
     advance(g, lambda g: g.pending.kind == Kind.CHOOSE_CARD)
     assert sorted(options(g)) == ["P1 choose Card Y", "P1 choose Spark"]
     play(g, "P1 choose Spark")
-    assert find(g, 1, "Spark").might == 2 and pos_of(g, find(g, 1, "Spark")) == "P1:B1Z1"
+    assert find(g, 1, "Spark").might == 2 and pos(g, find(g, 1, "Spark")) == "P1:B1Z1"
     assert rec.log == [("shuffle", 1, ([], ["Card Y", "Changeling"], [])),
                        ("swap", "Changeling", "Spark", ([], ["Card Y", "Changeling"], []))]
 
