@@ -89,8 +89,11 @@ def compile_selector(spec: Any, field: str):
         attr = {"self": "source", "subject": "subject", "target": "target"}[spec]
 
         def fixed(g: Game, ctx: Ctx, _a=attr):
+            # 'self' still finds a card that is being destroyed, so its own "when destroyed"
+            # ability can act on it (Zombie Horde returns itself to hand).
             c = getattr(ctx, _a)
-            return [c] if c is not None and c.loc == Loc.BOARD and c.face_up and not c.leaving else []
+            return ([c] if c is not None and c.loc == Loc.BOARD and c.face_up
+                    and (not c.leaving or _a == "source") else [])
         return fixed, "all"
     _expect(isinstance(spec, dict), field, "a selector is 'self', 'subject', 'target' or a mapping")
     unknown = set(spec) - SELECTOR_KEYS
@@ -457,7 +460,11 @@ def _banish(val, spec, field):
 def _return(val, spec, field):
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
-    return lambda g, ctx: _choose_each(g, ctx, sel, "return which card to its owner's hand",
+    cands, pick = sel
+
+    def returnable(g, ctx):  # anchored cards cannot return, so they are never offered
+        return [c for c in cands(g, ctx) if not c.tokens.get("anchor")]
+    return lambda g, ctx: _choose_each(g, ctx, (returnable, pick), "return which card to its owner's hand",
                                        lambda c: g.return_to_hand(c, ctx))
 
 
@@ -468,7 +475,10 @@ def _move(val, spec, field):
 
     def act(g, ctx):
         cands, pick = sel
-        cs = [c for c in cands(g, ctx) if not c.has("anchor")]
+        # Only cards that can actually go somewhere are offered: not anchored, and with an open
+        # zone on another battlefield (a move with nowhere to go is ignored).
+        cs = [c for c in cands(g, ctx) if not c.tokens.get("anchor")
+              and any(b != c.bf and g._open(b, c.owner) for b in range(g.nbf))]
         if pick == "all":
             # Several cards move one at a time; each may go to a different battlefield.
             for c in reversed(cs):

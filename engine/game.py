@@ -993,13 +993,18 @@ class Game:
         self._deactivate(old)
         new.bf, new.loc = old.bf, Loc.BOARD
         old.bf = None
-        old.might, old.tokens, old.face_up = 0, {}, False
-        if src == Loc.HAND:
-            old.loc = Loc.HAND
-            ps.hand.append(old)
-        else:
-            old.loc = Loc.DECK
-            ps.deck.unknown.append(old)
+        # The old card, and any cards stacked under it, go where the new card came from.
+        leaving = [old] + old.under
+        old.under = []
+        for c in leaving:
+            c.might, c.tokens, c.face_up = 0, {}, False
+            if src == Loc.HAND:
+                c.loc = Loc.HAND
+                ps.hand.append(c)
+            else:
+                c.loc = Loc.DECK
+                ps.deck.unknown.append(c)
+        if src != Loc.HAND:
             self.shuffle(ps.num)
         new.face_up = True
         new.might = new.cdef.might

@@ -679,9 +679,6 @@ def test_token_anchor_card_cannot_move_or_return():
     assert not g.move(a, 2, None) and not g.return_to_hand(a, None)
 
 
-@pytest.mark.xfail(strict=True, reason="effects.py's return verb offers anchored cards as targets "
-                   "(Game.return_to_hand then ignores them), unlike the move verb; the fix belongs "
-                   "in engine/effects.py")
 def test_token_anchor_card_is_not_offered_as_a_return_target():
     g = hands_game([[RECALL, F1, F2], [F3]])
     place_revealed(g, 1, "Filler 1", 1, tokens={ANCHOR: 1})
@@ -1492,9 +1489,6 @@ def test_keyword_swap_from_the_deck_puts_the_old_card_in_the_deck_and_shuffles()
                        ("swap", "Changeling", "Spark", ([], ["Card Y", "Changeling"], []))]
 
 
-@pytest.mark.xfail(strict=True, reason="a destroyed card's own conditional cannot act on itself: "
-                   "effects.py's 'self' selector skips cards that are being destroyed, so Zombie "
-                   "Horde's 'return it to your hand' finds nothing; the fix belongs in engine/effects.py")
 def test_destroy_a_destroyed_cards_own_conditional_can_return_itself_zombie_horde():
     horde = spectre("Zombie Horde")
     g = hands_game([[PURGE, horde], [F1]])
