@@ -700,6 +700,50 @@ def test_card_texts_name_their_keywords():
                 assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
 
 
+# ============================================================================ the reference's examples
+def test_every_yaml_example_in_the_effect_language_reference_compiles():
+    """docs/effect-language.md: each ```yaml block is a deck or battlefield file, a card, a list of
+    effects, a list of actions, or lines of 'key: value' (selectors, amounts, conditions, actions)."""
+    import yaml
+    from engine.catalog import compile_battlefield
+    from engine.effects import (BF_TRIGGERS, CARD_TRIGGERS, compile_actions, compile_amount,
+                                compile_condition, compile_effects, compile_selector)
+    doc = (Path(__file__).parents[2] / "docs" / "effect-language.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 10
+    for block in blocks:
+        data = yaml.safe_load(block)
+        if isinstance(data, dict) and "deck" in data:
+            for i, c in enumerate(data["cards"]):
+                compile_card(c, data["deck"], "doc", i)
+        elif isinstance(data, dict) and "battlefields" in data:
+            for i, b in enumerate(data["battlefields"]):
+                compile_battlefield(b, "doc", i)
+        elif isinstance(data, list) and data and "when" in data[0]:
+            compile_effects(data, "doc", CARD_TRIGGERS | BF_TRIGGERS)
+        elif isinstance(data, list) and data and "name" in data[0]:
+            for i, c in enumerate(data):
+                compile_card({"type": "T", "cost": 1, "might": 0, "text": "t", **c}, "D", "doc", i)
+        elif isinstance(data, list):
+            compile_actions(data, "doc")
+        else:  # one-line snippets: each line is "key: value"
+            for line in block.strip().splitlines():
+                key, value = line.split("#")[0].strip().split(":", 1)
+                value = yaml.safe_load(value)
+                if key == "target":
+                    compile_selector(value, "doc")
+                elif key == "gain":
+                    compile_amount(value, "doc")
+                elif key == "if":
+                    compile_condition(value, "doc")
+                else:
+                    raise AssertionError(f"unexpected example line {line!r}")
+    # Every verb of the language is documented with its name in bold.
+    from engine.effects import VERBS
+    for v in VERBS:
+        assert f"**`{v}:" in doc, f"verb {v} is not in the reference"
+
+
 # ============================================================================ engine bugs found
 # Each test below shows an engine bug found while building these decks; it is marked xfail
 # (strict) so that it flips to a failure, and the mark gets removed, once the bug is fixed.
