@@ -235,8 +235,13 @@ class Game:
                 p.deck.unknown = list(p.cards)
         self.first_player_at_start = self.first
         self.order = self._order()
-        for p in reversed(self.players):
-            self.push(Game._draw_n, p.num, HAND_SIZE, "setup")
+        if self.rng is not None:  # seeded: the order is known, so no chance decisions to wait for
+            for p in self.players:
+                for _ in range(HAND_SIZE):
+                    self._to_hand_drawn(p, p.deck.top.pop(0), "setup")
+        else:
+            for p in reversed(self.players):
+                self.push(Game._draw_n, p.num, HAND_SIZE, "setup")
 
     def _order(self) -> list[int]:
         return [(self.first - 1 + i) % self.n + 1 for i in range(self.n)]
@@ -256,7 +261,8 @@ class Game:
                 p.next_adjust = 0
                 p.spent = 0
                 p.deploy_order = []
-            self.emit("round_start")
+            if self.observers:
+                self.emit("round_start")
         elif ph == Phase.BEGIN:
             self.phase = Phase.DRAFT
             for p in reversed(self.order):
@@ -296,7 +302,8 @@ class Game:
     def _end_round(self) -> None:
         if self.round_might is not None:
             self.round_might[self.round] = self.might_table()
-        self.emit("round_end")
+        if self.observers:
+            self.emit("round_end")
         i = self.order.index(self.first)
         self.first = self.order[(i + 1) % self.n] if self.n > 1 else self.first
         self.order = self._order()
@@ -323,7 +330,8 @@ class Game:
             self.winner = leaders[0] + 1 if len(leaders) == 1 else None
         self.phase = Phase.OVER
         self.over = True
-        self.emit("game_end")
+        if self.observers:
+            self.emit("game_end")
 
     # ------------------------------------------------------------------ draft
     def _draft(self, p: int) -> None:
@@ -354,7 +362,8 @@ class Game:
             ps.hand.remove(other)
             other.loc = Loc.DECK
             ps.deck.bottom.append(other)
-            self.emit("draft", p, kept, other)
+            if self.observers:
+                self.emit("draft", p, kept, other)
 
         self.ask_names(p, Kind.DRAFT_KEEP, f"keep one of {' / '.join(c.name for c in drawn)}; "
                        "the other goes to the bottom of your deck", names, "keep", take)
@@ -400,7 +409,8 @@ class Game:
     def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
         card.loc = Loc.DRAWN if why == "drafted" else Loc.HAND
         ps.hand.append(card)
-        self.emit("draw", ps.num, card)
+        if self.observers:
+            self.emit("draw", ps.num, card)
 
     # ------------------------------------------------------------------ command phase
     def _command_actions(self, p: int) -> tuple[list[CardInst], list[CardInst]]:
@@ -467,7 +477,8 @@ class Game:
             card = self.at(d.pos)
             if d.verb == "command":
                 card.used_round = self.round
-                self.emit("command", card)
+                if self.observers:
+                    self.emit("command", card)
                 self._fire_card(card, "command", None)
             else:
                 if card.has(MOVE):
@@ -740,7 +751,8 @@ class Game:
         if len(self.board[b][card.owner - 1]) == self.zones[b] and "fill" in self.bfs[b].effects:
             # "Fills": deployed to the last open zone (a move or shift into it does not fill).
             self.push(Game._fire_bf, b, "fill", card.owner, card)
-        self.emit("deploy", card, b, by_ability)
+        if self.observers:
+            self.emit("deploy", card, b, by_ability)
         if by_ability and self.phase == Phase.REVEAL:
             # Deployed by an ability during the reveal phase: revealed at once, as part of it.
             self.push(Game.reveal, card)
@@ -760,7 +772,8 @@ class Game:
             if tok != MOVE:
                 card.tokens[tok] = card.tokens.get(tok, 0) + 1
         self._activate(card)
-        self.emit("reveal", card)
+        if self.observers:
+            self.emit("reveal", card)
         b = card.bf
         # Pushed in reverse: own ability, then ally triggers, then battlefield effects last.
         if "reveal" in self.bfs[b].effects:
@@ -778,7 +791,8 @@ class Game:
             side = self.players[card.owner - 1]
             if side.stops[card.bf] > 0:
                 side.stops[card.bf] -= 1
-                self.emit("stopped", card)
+                if self.observers:
+                    self.emit("stopped", card)
                 return
         self._fire_card(card, trigger, None)
 
@@ -798,7 +812,8 @@ class Game:
                 n += rule(self, card)
             card.gained_round = self.round
         card.might += n
-        self.emit("might", card, n, ctx.source)
+        if self.observers:
+            self.emit("might", card, n, ctx.source)
         return n
 
     def lose_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
@@ -807,7 +822,8 @@ class Game:
         n = min(n, card.might)  # never below 0
         card.might -= n
         if n:
-            self.emit("might", card, -n, ctx.source)
+            if self.observers:
+                self.emit("might", card, -n, ctx.source)
         return n
 
     def add_essence(self, p: int, n: int, now: bool) -> None:
@@ -823,7 +839,8 @@ class Game:
         card.tokens[token] = card.tokens.get(token, 0) + n
         if token == MOVE:
             self.movers[card.owner].add(card)
-        self.emit("token", card, token, n)
+        if self.observers:
+            self.emit("token", card, token, n)
 
     def remove_token(self, card: CardInst, token: str, n: int | None = None) -> int:
         have = card.tokens.get(token, 0)
@@ -853,7 +870,8 @@ class Game:
             card.might = 0  # remove all might tokens first
         ctx.count += 1
         ctx.subject = card
-        self.emit("destroy", card, ctx.source)
+        if self.observers:
+            self.emit("destroy", card, ctx.source)
         # Pushed in reverse: impact on the destroying card, the destroyed card's own conditional
         # ability, allies' "when destroyed" abilities, then the pile and the collapse.
         self.push(Game._destroy_finish, card, b, shift, ctx.player)
@@ -895,7 +913,8 @@ class Game:
         self._lift(card)
         self._place(card, to_b)
         self._activate(card)
-        self.emit("move", card, frm, to_b)
+        if self.observers:
+            self.emit("move", card, frm, to_b)
         self._fire_allies(card.owner, "ally_moved", card)
         self.push(Game._fire_card, card, "moved", None)
         return True
@@ -920,7 +939,8 @@ class Game:
             c.loc = Loc.HAND
             ps.hand.append(c)
         card.under = []
-        self.emit("return", card)
+        if self.observers:
+            self.emit("return", card)
         return True
 
     def shift(self, card: CardInst) -> None:
@@ -951,7 +971,8 @@ class Game:
         card.face_up = False
         card.loc = Loc.BANISH
         ps.banished.append(card)
-        self.emit("banish", card)
+        if self.observers:
+            self.emit("banish", card)
 
     def stack_onto(self, mover: CardInst, base: CardInst, mover_on_top: bool) -> None:
         """``mover`` is put onto ``base``'s zone; the owner chose which is on top. Might combines on
@@ -976,7 +997,8 @@ class Game:
         bottom.bf = None
         top.under.extend([bottom] + bottom.under)
         bottom.under = []
-        self.emit("stack", top, bottom)
+        if self.observers:
+            self.emit("stack", top, bottom)
 
     def swap(self, old: CardInst, new: CardInst, ctx: Ctx) -> None:
         """``new`` (from hand or deck) takes ``old``'s zone; ``old`` goes where ``new`` came from."""
@@ -1009,7 +1031,8 @@ class Game:
         new.face_up = True
         new.might = new.cdef.might
         self._activate(new)
-        self.emit("swap", old, new)
+        if self.observers:
+            self.emit("swap", old, new)
         self._fire_card(new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers
 
     def discard(self, p: int, n: int, ctx: Ctx) -> None:
@@ -1038,7 +1061,8 @@ class Game:
         ps.hand.remove(card)
         card.loc = Loc.DISCARD
         ps.discard.append(card)
-        self.emit("discard", card)
+        if self.observers:
+            self.emit("discard", card)
         self._fire_allies(ps.num, "ally_discarded", card)
         # A card's own "when discarded" ability works from the discard pile.
         effects = card.cdef.effects.get("discarded")
@@ -1060,7 +1084,8 @@ class Game:
             deck.top = cards
         else:
             deck.unknown = cards
-        self.emit("shuffle", p)
+        if self.observers:
+            self.emit("shuffle", p)
 
     def acquire(self, p: int, names: list[str], ctx: Ctx) -> None:
         """Search the deck for a card with one of ``names``; none there: no shuffle."""
@@ -1074,7 +1099,8 @@ class Game:
             ps.deck.remove(card)
             card.loc = Loc.HAND
             ps.hand.append(card)
-            self.emit("acquire", card)
+            if self.observers:
+                self.emit("acquire", card)
             self.shuffle(p)
 
         self.ask_names(p, Kind.ACQUIRE, "acquire which card", present, "choose", pick)
