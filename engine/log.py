@@ -265,7 +265,9 @@ class _FastCheck:
                 target = target[part.replace("~1", "/").replace("~0", "~")]
             box.append(self.compile(target))
         box = self.refs[ref]
-        return lambda x: box[0](x)
+        if box:  # compiled: call it directly
+            return box[0]
+        return lambda x: box[0](x)  # a reference to a schema still being compiled (recursion)
 
     def compile(self, s: Any) -> Callable[[Any], bool]:
         if s is True:
@@ -280,7 +282,11 @@ class _FastCheck:
         checks: list[Callable[[Any], bool]] = []
         if "$ref" in s:
             checks.append(self.ref(s["$ref"]))
-        if "type" in s:
+        structural = (self._object(s, s.get("type") == "object"), self._array(s, s.get("type") == "array"),
+                      self._string(s), self._number(s))
+        typed = (structural[0] is not None and s.get("type") == "object"
+                 or structural[1] is not None and s.get("type") == "array")  # type checked inside
+        if "type" in s and not typed:
             names = [s["type"]] if isinstance(s["type"], str) else list(s["type"])
             preds = [_TYPES[n] for n in names]
             checks.append(preds[0] if len(preds) == 1 else (lambda x, p=tuple(preds): any(f(x) for f in p)))
@@ -292,7 +298,7 @@ class _FastCheck:
                 raise _Unsupported("enum")
             allowed = frozenset(values)
             checks.append(lambda x: isinstance(x, str) and x in allowed)
-        for fn in (self._object(s), self._array(s), self._string(s), self._number(s)):
+        for fn in structural:
             if fn is not None:
                 checks.append(fn)
         if "if" in s:
@@ -383,7 +389,8 @@ class _FastCheck:
             return lambda x: x is c
         raise _Unsupported("const")
 
-    def _object(self, s: dict) -> Callable[[Any], bool] | None:
+    def _object(self, s: dict, typed: bool) -> Callable[[Any], bool] | None:
+        """Object keywords; ``typed``: the schema also says "type": "object" (non-objects fail)."""
         if not any(k in s for k in ("properties", "required", "additionalProperties", "patternProperties")):
             return None
         props = {k: self.compile(v) for k, v in s.get("properties", {}).items()}
@@ -398,7 +405,7 @@ class _FastCheck:
 
         def check_closed(x: Any) -> bool:
             if not isinstance(x, dict):
-                return True
+                return not typed
             if not names.issuperset(x):
                 return False
             for r in required:
@@ -411,7 +418,7 @@ class _FastCheck:
 
         def check(x: Any) -> bool:
             if not isinstance(x, dict):
-                return True
+                return not typed
             for r in required:
                 if r not in x:
                     return False
@@ -434,7 +441,7 @@ class _FastCheck:
         if not patterns and extra_fn is None:  # open object: only listed properties are checked
             def check_open(x: Any) -> bool:
                 if not isinstance(x, dict):
-                    return True
+                    return not typed
                 for r in required:
                     if r not in x:
                         return False
@@ -446,7 +453,8 @@ class _FastCheck:
             return check_open
         return check
 
-    def _array(self, s: dict) -> Callable[[Any], bool] | None:
+    def _array(self, s: dict, typed: bool) -> Callable[[Any], bool] | None:
+        """Array keywords; ``typed``: the schema also says "type": "array" (non-arrays fail)."""
         if not any(k in s for k in ("items", "minItems", "maxItems", "uniqueItems")):
             return None
         item = self.compile(s.get("items", True))
@@ -455,7 +463,7 @@ class _FastCheck:
 
         def check(x: Any) -> bool:
             if not isinstance(x, list):
-                return True
+                return not typed
             if not lo <= len(x) <= hi:
                 return False
             if unique and not (all(isinstance(v, str) for v in x) and len(set(x)) == len(x)):
@@ -537,16 +545,10 @@ def _no_constant(_text: str) -> float:
     raise _Unusual
 
 
-def _strict_int(text: str) -> int:
-    if len(text) > 38:  # may be out of range (or too long for Python to convert): decode slowly
-        raise _Unusual
-    return int(text)
-
-
 # The fast decoder refuses what the scan would report (so that, for ordinary text, the scan can be
 # skipped); the lenient one keeps it so that the scan can say where it is.
 _FAST_DECODER = json.JSONDecoder(object_pairs_hook=_strict_pairs, parse_float=_strict_float,
-                                 parse_int=_strict_int, parse_constant=_no_constant)
+                                 parse_constant=_no_constant)
 _LENIENT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_hook)
 # A \\u escape of a surrogate: maybe a lone one, which the scan must find.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -957,7 +959,7 @@ def _consistency(log: dict, decoded: list) -> list[tuple[list, str]]:
         out.append((["result", "winner"], f"there is no player {winner} in a {players}-player game"))
     out += _might_shape(_get(log, "result", "might"), ["result", "might"], players, nbf, "the might table")
     seeded = _get(log, "chance", "type") == "seeded"
-    actors = {d.actor for _, d in decoded}
+    actors = {d[1].actor for d in decoded}
     if CHANCE in actors or players == 2 and 3 in actors:  # else nothing to look at closely
         for i, d in decoded:
             who = max(d.actor, d.player or 0)
@@ -1027,23 +1029,33 @@ def _parse(source: Any) -> GameLog:
     validator, fast = _machinery()
     valid = False
     if not needs_scan and fast is not None and fast(value):
-        # Ordinary text the schema accepts: everything but meta's extension fields is shallow and
-        # small by the schema, and the decoder already refused duplicates and non-finite numbers.
+        # Ordinary text the schema accepts: everything but meta's extension fields is shallow, small
+        # and bounded (every whole number has a maximum) by the schema, and the decoder already
+        # refused duplicates and non-finite numbers; only meta needs the scan.
         valid = not _scan(value["meta"], "/meta", 2) if "meta" in value else True
     problems: list[tuple[list, str]] = []
     if not valid:
         scan = _scan(value)
         if scan:
             raise _fail([(_from_pointer(e["path"]), e["message"]) for e in scan])
-        if fast is None or not fast(value):
+        valid = fast is not None and fast(value)
+        if not valid:
             problems = _schema_errors(validator, value)
     if not isinstance(value, dict):
         raise _fail(problems or [([], "the log must be a JSON object")])
 
-    decoded: list[tuple[int, Any]] = []
+    decoded: list[tuple[int, Any]] = []  # (index, Decision) of every line that reads
     canonical: list[str] = []
     lines = value.get("decisions")
-    if isinstance(lines, list):
+    if valid:  # every line is text of at most 200 characters: read them all at once
+        try:
+            pairs = list(map(_canonical, lines))
+        except DecisionSyntaxError:
+            valid = False
+        else:
+            decoded = list(enumerate(p[0] for p in pairs))
+            canonical = [p[1] for p in pairs]
+    if not valid and isinstance(lines, list):
         for i, line in enumerate(lines):
             if isinstance(line, str) and len(line) <= 200:
                 try:
@@ -1061,7 +1073,7 @@ def _parse(source: Any) -> GameLog:
 
 
 def _table(rows: list) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(int(x) for x in row) for row in rows)
+    return tuple(map(tuple, rows))
 
 
 def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:

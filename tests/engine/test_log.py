@@ -101,6 +101,26 @@ def test_schema_is_a_valid_draft_2020_12_schema_with_descriptions_everywhere():
     assert "#/$defs/deck/oneOf/1/properties/cards/items" in seen
 
 
+def test_every_whole_number_in_the_schema_has_a_maximum():
+    """The fast path relies on it: outside meta, a schema-valid log holds no huge number."""
+    found = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            t = node.get("type")
+            if t == "integer" or isinstance(t, list) and "integer" in t:
+                assert "maximum" in node or "const" in node, node.get("title")
+                found.append(node.get("title"))
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+
+    walk(L.schema())
+    assert {"seed", "might value", "table", "tournament round"} <= set(found)
+
+
 def test_minimal_seeded_log_parses():
     log = parse_log(seeded_log())
     assert log.catalog == "2026.1"
