@@ -707,8 +707,8 @@ def valid_logs(draw):
     chance = {"type": "recorded"} if recorded else {"type": "seeded", "algorithm": "splitmix64-v1",
                                                     "seed": draw(st.integers(0, 2**64 - 1))}
     might = st.lists(st.lists(st.integers(0, 60), min_size=nbf, max_size=nbf), min_size=players, max_size=players)
-    log = {"format": "empyrean-log", "version": 1, "catalog": draw(st.from_regex(r"[0-9A-Za-z._-]{1,32}", fullmatch=True)),
-           "setup": setup, "chance": chance,
+    catalog = draw(st.from_regex(r"[0-9A-Za-z._-]{1,32}", fullmatch=True))
+    log = {"format": "empyrean-log", "version": 1, "catalog": catalog, "setup": setup, "chance": chance,
            "decisions": draw(st.lists(_decision(players, recorded), max_size=30))}
     if draw(st.booleans()):
         rounds = draw(st.lists(st.integers(1, 10 if players == 2 else 9), unique=True, max_size=4))
