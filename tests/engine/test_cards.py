@@ -515,7 +515,7 @@ def test_blood_baron_bites_an_opponent_card_for_two_essence_at_the_end_of_the_ro
                  essence={1: 9})
     assert kind(g) == Kind.TARGET_CARD
     play(g, "P1 choose P2:B3Z1")
-    assert might(g, "P2:B3Z1") == 1 and might(g, "P1:B1Z1") == 6 + 3
+    assert might(g, "P2:B3Z1") == 1 and might(g, "P1:B1Z1") == 5 + 3
     assert ev.of("bite") == [("bite", "Blood Baron", "Taker of Souls", 3, 0)]  # 2 essence spent
 
 
