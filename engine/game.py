@@ -79,10 +79,15 @@ def _bfname(b: int) -> str:
 class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
-                 observers: list | None = None, track_rounds: bool = False) -> None:
+                 observers: list | None = None, track_rounds: bool = False,
+                 snapshots: bool = False) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
         self.catalog = catalog
+        self._init = ((catalog, decks, battlefields), {"seed": seed, "first_player": first_player,
+                                                       "deck_names": deck_names})
+        self.snapshots = snapshots  # keep a closure-free copy at each round start (fast clone())
+        self._snapshot: tuple[Game, int] | None = None
         self.n = len(decks)
         if self.n not in ROUNDS:
             raise ValueError("a game has 2 or 3 players")
@@ -163,14 +168,35 @@ class Game:
         return None
 
     def clone(self) -> "Game":
-        """An independent copy (for bots looking ahead); catalog data is shared, not copied."""
-        memo = {id(self.catalog): self.catalog, id(self.observers): []}
+        """An independent copy (for bots looking ahead); catalog data is shared, not copied.
+
+        A pending decision holds closures over this game's objects, which a deep copy cannot
+        rebind; so a clone is rebuilt from a closure-free snapshot (taken at the start of each
+        round when ``snapshots`` is on, else the starting position) by replaying the decisions
+        made since."""
+        if self._snapshot is not None:
+            base, k = self._snapshot
+            g = base._copy()
+        else:
+            g = Game(*self._init[0], **self._init[1])
+            k = 0
+        for d in self.history[k:]:
+            g.apply(d)
+        return g
+
+    def _copy(self) -> "Game":
+        """Deep copy; only valid while no closure is held (no pending decision, empty stack)."""
+        memo = {id(self.catalog): self.catalog, id(self.observers): [], id(self._init): self._init}
         for bf in self.bfs:
             memo[id(bf)] = bf
         for p in self.players:
             for c in p.cards:
                 memo[id(c.cdef)] = c.cdef
-        return copy.deepcopy(self, memo)
+        snap, self._snapshot = self._snapshot, None
+        try:
+            return copy.deepcopy(self, memo)
+        finally:
+            self._snapshot = snap
 
     def might_table(self) -> list[list[int]]:
         """might[p-1][b]: total might of player p on battlefield b."""
@@ -254,6 +280,8 @@ class Game:
                 self.push(Game._tally)
                 self._push_trigger_all("end_of_game")
                 return
+            if self.snapshots:  # the stack is empty and nothing is pending: safe to copy
+                self._snapshot = (self._copy(), len(self.history))
             self.round += 1
             self.phase = Phase.BEGIN
             for p in self.players:
@@ -603,7 +631,8 @@ class Game:
         if not effects or not self._can_trigger(card):
             return
         for eff in reversed(effects):
-            self.stack.append((Game._run_effect, eff, Ctx(card.owner, card, card.bf, subject), None))
+            key = ("card", card.uid, eff.index, card.owner) if eff.once else None
+            self.stack.append((Game._run_effect, eff, Ctx(card.owner, card, card.bf, subject), key))
 
     def _run_effect(self, eff, ctx: Ctx, key) -> None:
         """Conditions are checked when the effect's turn comes, not when it was queued."""
@@ -753,8 +782,9 @@ class Game:
             self.push(Game._fire_bf, b, "fill", card.owner, card)
         if self.observers:
             self.emit("deploy", card, b, by_ability)
-        if by_ability and self.phase == Phase.REVEAL:
-            # Deployed by an ability during the reveal phase: revealed at once, as part of it.
+        if by_ability and self.phase != Phase.DEPLOY:
+            # Deployed by an ability in the reveal phase (or, with custom cards, any phase but
+            # deploy): revealed at once, as part of that ability — never left face down.
             self.push(Game.reveal, card)
         else:
             ps.deploy_order.append(card)
@@ -765,13 +795,17 @@ class Game:
             self._fire_bf(b, "first_deploy", card.owner, card)
         return True
 
-    def reveal(self, card: CardInst) -> None:
+    def _turn_face_up(self, card: CardInst) -> None:
+        """Face up with its reveal might and affixed tokens, its abilities listening."""
         card.face_up = True
         card.might = card.cdef.might
         for tok in card.cdef.affixed:
-            if tok != MOVE:
+            if tok != MOVE:  # an affixed move token is permanent: see _can_token_move
                 card.tokens[tok] = card.tokens.get(tok, 0) + 1
         self._activate(card)
+
+    def reveal(self, card: CardInst) -> None:
+        self._turn_face_up(card)
         if self.observers:
             self.emit("reveal", card)
         b = card.bf
@@ -1028,9 +1062,7 @@ class Game:
                 ps.deck.unknown.append(c)
         if src != Loc.HAND:
             self.shuffle(ps.num)
-        new.face_up = True
-        new.might = new.cdef.might
-        self._activate(new)
+        self._turn_face_up(new)
         if self.observers:
             self.emit("swap", old, new)
         self._fire_card(new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers

@@ -50,7 +50,7 @@ def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[s
         pick.shuffle(pool)
         battlefields = pool[: 3 if players == 2 else 4]
     g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in battlefields],
-             seed=seed, deck_names=decks, track_rounds=checkpoints)
+             seed=seed, deck_names=decks, track_rounds=checkpoints, snapshots=bot == "greedy")
     bots = {p: BOTS[bot](seed * 7 + p) for p in range(1, players + 1)}
     play(g, bots)
     return game_log(g, catalog=cat.version, decks=decks, battlefields=battlefields, seed=seed,

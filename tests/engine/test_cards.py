@@ -745,12 +745,8 @@ def test_every_yaml_example_in_the_effect_language_reference_compiles():
 
 
 # ============================================================================ engine bugs found
-# Each test below shows an engine bug found while building these decks; it is marked xfail
-# (strict) so that it flips to a failure, and the mark gets removed, once the bug is fixed.
-@pytest.mark.xfail(strict=True, reason="engine bug: Game.clone() deep-copies the pending decision "
-                   "point, but its take/check closures still point at the original game's objects, "
-                   "so applying a decision to a clone changes the original (GreedyBot crashes)")
-def test_engine_bug_applying_a_decision_to_a_clone_leaves_the_original_untouched():
+# Each test below showed an engine bug found while building these decks (now fixed).
+def test_applying_a_decision_to_a_clone_leaves_the_original_untouched():
     g = Game(CATALOG, [list(CATALOG.decks[CAV]), list(CATALOG.decks[VAM])],
              [CATALOG.battlefields[b] for b in QUIET], seed=1)
     assert g.pending.kind == Kind.DRAFT_KEEP
@@ -767,10 +763,7 @@ def _test_card(name, effects, ability="conditional"):
     return compile_card(raw, "Test deck", "test_cards", 0)[0]
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: 'once: game|player' is accepted on a card's "
-                   "effect (effects.compile_effects) but Game._fire_card never passes a milestone "
-                   "key, so the effect resolves every time")
-def test_engine_bug_once_on_a_card_effect_is_honoured():
+def test_once_on_a_card_effect_is_honoured():
     oncer = _test_card("Oncer", [{"when": "ally_revealed", "once": "game", "do": [{"gain": 1}]}])
     fled = CATALOG.cards["Fledgling"]
     g = Game(CATALOG, [[oncer] + [fled] * 7, list(CATALOG.decks[SPE])],
@@ -780,11 +773,7 @@ def test_engine_bug_once_on_a_card_effect_is_honoured():
     assert at(g, "P1:B1Z1").might == 1  # gained once, not once per ally revealed
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: Game.deploy(by_ability=True) outside the reveal "
-                   "phase (e.g. an end-of-round ability) appends the card to this round's deploy "
-                   "order, which the next round's begin phase clears: the card stays face down for "
-                   "the rest of the game")
-def test_engine_bug_a_card_deployed_by_ability_in_the_end_phase_is_revealed():
+def test_a_card_deployed_by_ability_in_the_end_phase_is_revealed():
     caller = _test_card("Night Caller", [
         {"when": "end_of_round", "do": [{"deploy": {"from": "hand", "name": "Villager", "to": "here"}}]}])
     vill = CATALOG.cards["Villager"]
