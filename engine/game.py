@@ -177,6 +177,8 @@ class Game:
         if self._snapshot is not None:
             base, k = self._snapshot
             g = base._copy()
+            g.snapshots = False  # a look-ahead copy needs no snapshots of its own
+            g._run()  # the snapshot was taken just before a round began: begin it
         else:
             g = Game(*self._init[0], **self._init[1])
             k = 0

@@ -227,3 +227,10 @@ def test_fuzz_arbitrary_json_values_are_malformed_not_exceptions(value):
     v = replay(value).verdict
     assert v.status == "malformed"
     assert v.errors and all("path" in e and "message" in e for e in v.errors)
+
+
+def test_greedy_bot_games_are_legal_and_deterministic():
+    """The greedy bot looks ahead on clones; its games must be legal and repeat exactly per seed."""
+    a = self_play(11, bot="greedy")
+    assert replay(a).verdict.status == "valid"
+    assert self_play(11, bot="greedy") == a
