@@ -79,20 +79,19 @@ class DecisionSyntaxError(ValueError):
     """The text of a decision cannot be read at all."""
 
 
-_ACTOR = r"(?:P(?P<p>[1-3])|(?P<c>C))"
 _POS = r"P(?P<owner>[1-3]):B(?P<b>[1-9])Z(?P<z>[1-9])"
 _BF = r"B(?P<tb>[1-9])"
 _PATTERNS = [
-    ("keep", re.compile(rf"^P(?P<p>[1-3]) keep (?P<card>\S.*)$")),
-    ("pass", re.compile(rf"^P(?P<p>[1-3]) pass$")),
-    ("yes", re.compile(rf"^P(?P<p>[1-3]) yes$")),
-    ("no", re.compile(rf"^P(?P<p>[1-3]) no$")),
+    ("keep", re.compile(r"^P(?P<p>[1-3]) keep (?P<card>\S.*)$")),
+    ("pass", re.compile(r"^P(?P<p>[1-3]) pass$")),
+    ("yes", re.compile(r"^P(?P<p>[1-3]) yes$")),
+    ("no", re.compile(r"^P(?P<p>[1-3]) no$")),
     ("deploy", re.compile(rf"^P(?P<p>[1-3]) deploy (?P<card>\S.*?) to {_BF}$")),
     ("move", re.compile(rf"^P(?P<p>[1-3]) move {_POS} to {_BF}$")),
     ("command", re.compile(rf"^P(?P<p>[1-3]) command {_POS}$")),
     ("choose_pos", re.compile(rf"^P(?P<p>[1-3]) choose {_POS}$")),
     ("choose_bf", re.compile(rf"^P(?P<p>[1-3]) choose {_BF}$")),
-    ("choose", re.compile(rf"^P(?P<p>[1-3]) choose (?P<card>\S.*)$")),
+    ("choose", re.compile(r"^P(?P<p>[1-3]) choose (?P<card>\S.*)$")),
     ("draw", re.compile(r"^C draw P(?P<dp>[1-3]) (?P<card>\S.*)$")),
 ]
 

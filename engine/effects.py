@@ -449,11 +449,17 @@ def _destroy(val, spec, field):
     return act
 
 
-@verb("banish")
-def _banish(val, spec, field):
-    a = _args(val, field, {"target"}, {"target"})
-    sel = compile_selector(a["target"], field + ".target")
-    return lambda g, ctx: _choose_each(g, ctx, sel, "banish which card", g.banish)
+def _simple_target_verb(name: str, prompt: str, act_on: Callable) -> None:
+    """A verb whose only argument is a target selector: act_on(game, card) for each target."""
+    def compile_(val, spec, field):
+        a = _args(val, field, {"target"}, {"target"})
+        sel = compile_selector(a["target"], field + ".target")
+        return lambda g, ctx: _choose_each(g, ctx, sel, prompt, lambda c: act_on(g, c))
+    VERBS[name] = compile_
+
+
+_simple_target_verb("banish", "banish which card", lambda g, c: g.banish(c))
+_simple_target_verb("shift", "shift which card", lambda g, c: g.shift(c))
 
 
 @verb("return")
@@ -491,13 +497,6 @@ def _move(val, spec, field):
 
 def _move_one(g: Game, card, ctx: Ctx) -> None:
     g.move_choice(card, ctx)
-
-
-@verb("shift")
-def _shift(val, spec, field):
-    a = _args(val, field, {"target"}, {"target"})
-    sel = compile_selector(a["target"], field + ".target")
-    return lambda g, ctx: _choose_each(g, ctx, sel, "shift which card", g.shift)
 
 
 @verb("stack")

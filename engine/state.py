@@ -136,3 +136,20 @@ class PlayerState:
             if c.cdef.name == name:
                 return c
         return None
+
+
+class Ctx:
+    """What one resolving effect knows: whose it is, its source card and battlefield, and the
+    values it has bound while resolving (the chosen target, the card that triggered it, a count)."""
+
+    __slots__ = ("player", "source", "bf", "subject", "target", "count", "from_bf")
+
+    def __init__(self, player: int, source: CardInst | None, bf: int | None,
+                 subject: CardInst | None = None, from_bf: bool = False) -> None:
+        self.player = player
+        self.source = source
+        self.bf = bf
+        self.subject = subject
+        self.target: CardInst | None = None
+        self.count = 0
+        self.from_bf = from_bf  # a battlefield effect: may exceed maximum might

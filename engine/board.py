@@ -1,0 +1,459 @@
+"""The board's mutation points: every change a rule or an effect makes to cards, piles, might,
+tokens and essence goes through one of these methods (a mixin of engine.game.Game).
+
+Deploy, reveal, gain/lose might, tokens and stops, destroy (and destroy-shift), move, return,
+shift, banish, stack, swap, discard, draw, shuffle, acquire; plus adjacency and betweenness.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .decisions import Decision, Kind
+from .state import ANCHOR, MOVE, SHIELD, CardInst, Ctx, Loc, Phase, PlayerState
+
+
+class Board:
+    # ------------------------------------------------------------------ primitives
+    def board_cards(self) -> Iterable[CardInst]:
+        for b in range(self.nbf):
+            for side in self.board[b]:
+                yield from side
+
+    def _place(self, card: CardInst, b: int) -> bool:
+        """Put a card in the lowest open zone of its owner's side of battlefield b."""
+        side = self.board[b][card.owner - 1]
+        if len(side) >= self.zones[b]:
+            return False
+        side.append(card)
+        card.loc = Loc.BOARD
+        card.bf = b
+        return True
+
+    def _lift(self, card: CardInst) -> None:
+        """Take a card off the board; the cards above it collapse (the list closes the gap)."""
+        self.board[card.bf][card.owner - 1].remove(card)
+        self._deactivate(card)
+        card.bf = None
+
+    def deploy(self, card: CardInst, b: int, ctx: Ctx, *, by_ability: bool = False) -> bool:
+        ps = self.players[card.owner - 1]
+        src = card.loc
+        if not self._open(b, card.owner):
+            return False
+        if src == Loc.HAND:
+            ps.hand.remove(card)
+        elif src == Loc.DISCARD:
+            ps.discard.remove(card)
+        elif src == Loc.DESTROY:
+            ps.destroyed.remove(card)
+        elif src == Loc.DECK:
+            ps.deck.remove(card)
+        card.face_up = False
+        card.might = 0
+        card.tokens = {}
+        first_here = b not in ps.first_deploy_done
+        ps.first_deploy_done.add(b)
+        self._place(card, b)
+        if len(self.board[b][card.owner - 1]) == self.zones[b] and "fill" in self.bfs[b].effects:
+            # "Fills": deployed to the last open zone (a move or shift into it does not fill).
+            self.push(type(self)._fire_bf, b, "fill", card.owner, card)
+        if self.observers:
+            self.emit("deploy", card, b, by_ability)
+        if by_ability and self.phase != Phase.DEPLOY:
+            # Deployed by an ability in the reveal phase (or, with custom cards, any phase but
+            # deploy): revealed at once, as part of that ability — never left face down.
+            self.push(type(self).reveal, card)
+        else:
+            ps.deploy_order.append(card)
+        effects = self.bfs[b].effects
+        if "deploy" in effects:
+            self._fire_bf(b, "deploy", card.owner, card)
+        if first_here and "first_deploy" in effects:
+            self._fire_bf(b, "first_deploy", card.owner, card)
+        return True
+
+    def _turn_face_up(self, card: CardInst) -> None:
+        """Face up with its reveal might and affixed tokens, its abilities listening."""
+        card.face_up = True
+        card.might = card.cdef.might
+        for tok in card.cdef.affixed:
+            if tok != MOVE:  # an affixed move token is permanent: see _can_token_move
+                card.tokens[tok] = card.tokens.get(tok, 0) + 1
+        self._activate(card)
+
+    def reveal(self, card: CardInst) -> None:
+        self._turn_face_up(card)
+        if self.observers:
+            self.emit("reveal", card)
+        b = card.bf
+        # Pushed in reverse: own ability, then ally triggers, then battlefield effects last.
+        if "reveal" in self.bfs[b].effects:
+            self.push(type(self)._fire_bf, b, "reveal", card.owner, card)
+        for q in range(1, self.n + 1):
+            if q != card.owner:
+                self._fire_allies(q, "opponent_revealed", card)
+        self._fire_allies(card.owner, "ally_revealed", card)
+        self._resolve_own(card, "reveal")
+
+    def _resolve_own(self, card: CardInst, trigger: str) -> None:
+        if trigger not in card.cdef.effects:
+            return
+        if card.cdef.ability == "instant":
+            side = self.players[card.owner - 1]
+            if side.stops[card.bf] > 0:
+                side.stops[card.bf] -= 1
+                if self.observers:
+                    self.emit("stopped", card)
+                return
+        self._fire_card(card, trigger, None)
+
+    def gain_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
+        """Might from an ability or a battlefield effect. Only revealed cards gain might; a card's
+        maximum might caps ability gains (battlefield effects may exceed it); battlefield bonuses
+        on ability gains (the Fountain of Janus) come on top and are the battlefield's own."""
+        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+            return 0
+        if not ctx.from_bf:
+            cap = card.cdef.max_might
+            if cap is not None:
+                n = min(n, max(0, cap - card.might))
+            if n <= 0:
+                return 0
+            for rule in self.bfs[card.bf].might_bonus:
+                n += rule(self, card)
+            card.gained_round = self.round
+        card.might += n
+        if self.observers:
+            self.emit("might", card, n, ctx.source)
+        return n
+
+    def lose_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
+        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+            return 0
+        n = min(n, card.might)  # never below 0
+        card.might -= n
+        if n:
+            if self.observers:
+                self.emit("might", card, -n, ctx.source)
+        return n
+
+    def add_essence(self, p: int, n: int, now: bool) -> None:
+        ps = self.players[p - 1]
+        if now:
+            ps.essence = max(0, ps.essence + n)
+        else:
+            ps.next_adjust += n
+
+    def apply_token(self, card: CardInst, token: str, n: int = 1) -> None:
+        if card.loc != Loc.BOARD or not card.face_up or n <= 0:
+            return
+        card.tokens[token] = card.tokens.get(token, 0) + n
+        if token == MOVE:
+            self.movers[card.owner].add(card)
+        if self.observers:
+            self.emit("token", card, token, n)
+
+    def remove_token(self, card: CardInst, token: str, n: int | None = None) -> int:
+        have = card.tokens.get(token, 0)
+        k = have if n is None else min(n, have)
+        if k:
+            card.tokens[token] = have - k
+        return k
+
+    def place_stop(self, p: int, b: int) -> None:
+        """A stop token on every opponent's side of battlefield b (one opponent in a 2-player game)."""
+        for q in self.players:
+            if q.num != p:
+                q.stops[b] += 1
+
+    def destroy(self, cards: list[CardInst], ctx: Ctx, each: tuple = (), shift: bool = False) -> None:
+        """Destroy cards one at a time, lowest zone first; see _destroy_one for the steps."""
+        cards = sorted(cards, key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
+        for card in reversed(cards):
+            self.push(type(self)._destroy_one, card, ctx, each, shift)
+
+    def _destroy_one(self, card: CardInst, ctx: Ctx, each: tuple, shift: bool) -> None:
+        if card.loc != Loc.BOARD or not card.face_up or card.has(SHIELD):
+            return
+        b = card.bf
+        card.leaving = not shift
+        if not shift:
+            card.might = 0  # remove all might tokens first
+        ctx.count += 1
+        ctx.subject = card
+        if self.observers:
+            self.emit("destroy", card, ctx.source)
+        # Pushed in reverse: impact on the destroying card, the destroyed card's own conditional
+        # ability, allies' "when destroyed" abilities, then the pile and the collapse.
+        self.push(type(self)._destroy_finish, card, b, shift, ctx.player)
+        self._fire_allies(card.owner, "ally_destroyed", card)
+        self.push(type(self)._fire_card, card, "destroyed", None)
+        if each:
+            sub = Ctx(ctx.player, ctx.source, ctx.bf, card, ctx.from_bf)
+            self.run_actions(sub, each)
+
+    def _destroy_finish(self, card: CardInst, b: int, shift: bool, by: int) -> None:
+        card.leaving = False
+        if card.loc != Loc.BOARD:
+            return
+        if shift:
+            self._lift(card)
+            self._place(card, b)
+            self._activate(card)
+            return
+        ps = self.players[card.owner - 1]
+        to_hand = any(rule(self, card, by) for rule in self.bfs[b].destroy_to_hand)
+        self._lift(card)
+        for c in [card] + card.under:
+            c.might = 0
+            c.tokens = {}
+            c.face_up = to_hand is False
+            if to_hand:
+                c.loc = Loc.HAND
+                c.face_up = False
+                ps.hand.append(c)
+            else:
+                c.loc = Loc.DESTROY
+                ps.destroyed.append(c)
+        card.under = []
+
+    def move(self, card: CardInst, to_b: int, ctx: Ctx) -> bool:
+        if card.loc != Loc.BOARD or card.has(ANCHOR) or to_b == card.bf or not self._open(to_b, card.owner):
+            return False
+        frm = card.bf
+        self._lift(card)
+        self._place(card, to_b)
+        self._activate(card)
+        if self.observers:
+            self.emit("move", card, frm, to_b)
+        self._fire_allies(card.owner, "ally_moved", card)
+        self.push(type(self)._fire_card, card, "moved", None)
+        return True
+
+    def move_choice(self, card: CardInst, ctx: Ctx) -> None:
+        """A reveal-phase move: mandatory; the resolving player picks the battlefield."""
+        if card.loc != Loc.BOARD or card.has(ANCHOR):
+            return
+        dests = [b for b in range(self.nbf) if b != card.bf and self._open(b, card.owner)]
+        self.ask_bf(ctx.player, f"move {card.name} to which battlefield", dests,
+                    lambda b: self.move(card, b, ctx))
+
+    def return_to_hand(self, card: CardInst, ctx: Ctx) -> bool:
+        if card.loc != Loc.BOARD or not card.face_up or card.has(ANCHOR):
+            return False
+        ps = self.players[card.owner - 1]
+        self._lift(card)
+        for c in [card] + card.under:
+            c.might = 0
+            c.tokens = {}
+            c.face_up = False
+            c.loc = Loc.HAND
+            ps.hand.append(c)
+        card.under = []
+        if self.observers:
+            self.emit("return", card)
+        return True
+
+    def shift(self, card: CardInst) -> None:
+        if card.loc != Loc.BOARD:
+            return
+        b = card.bf
+        self._lift(card)
+        self._place(card, b)
+        if card.face_up:
+            self._activate(card)
+
+    def banish(self, card: CardInst) -> None:
+        ps = self.players[card.owner - 1]
+        if card.loc == Loc.BOARD:
+            self._lift(card)
+            for c in card.under:
+                c.loc = Loc.BANISH
+                ps.banished.append(c)
+            card.under = []
+        elif card.loc == Loc.HAND:
+            ps.hand.remove(card)
+        elif card.loc == Loc.DISCARD:
+            ps.discard.remove(card)
+        else:
+            return
+        card.might = 0
+        card.tokens = {}
+        card.face_up = False
+        card.loc = Loc.BANISH
+        ps.banished.append(card)
+        if self.observers:
+            self.emit("banish", card)
+
+    def stack_onto(self, mover: CardInst, base: CardInst, mover_on_top: bool) -> None:
+        """``mover`` is put onto ``base``'s zone; the owner chose which is on top. Might combines on
+        the top card, the bottom card's specialty tokens go, only the top card's ability is active."""
+        if mover.loc != Loc.BOARD or base.loc != Loc.BOARD or mover is base:
+            return
+        side = self.board[base.bf][base.owner - 1]
+        idx = side.index(base)
+        self._lift(mover)
+        idx = side.index(base)
+        top, bottom = (mover, base) if mover_on_top else (base, mover)
+        if top is mover:
+            side[idx] = mover
+            mover.bf = base.bf
+            mover.loc = Loc.BOARD
+            self._deactivate(base)
+            self._activate(mover)
+        top.might += bottom.might
+        bottom.might = 0
+        bottom.tokens = {}
+        bottom.loc = Loc.UNDER
+        bottom.bf = None
+        top.under.extend([bottom] + bottom.under)
+        bottom.under = []
+        if self.observers:
+            self.emit("stack", top, bottom)
+
+    def swap(self, old: CardInst, new: CardInst, ctx: Ctx) -> None:
+        """``new`` (from hand or deck) takes ``old``'s zone; ``old`` goes where ``new`` came from."""
+        if old.loc != Loc.BOARD:
+            return
+        ps = self.players[old.owner - 1]
+        src = new.loc
+        if src == Loc.HAND:
+            ps.hand.remove(new)
+        else:
+            ps.deck.remove(new)
+        side = self.board[old.bf][old.owner - 1]
+        side[side.index(old)] = new
+        self._deactivate(old)
+        new.bf, new.loc = old.bf, Loc.BOARD
+        old.bf = None
+        # The old card, and any cards stacked under it, go where the new card came from.
+        leaving = [old] + old.under
+        old.under = []
+        for c in leaving:
+            c.might, c.tokens, c.face_up = 0, {}, False
+            if src == Loc.HAND:
+                c.loc = Loc.HAND
+                ps.hand.append(c)
+            else:
+                c.loc = Loc.DECK
+                ps.deck.unknown.append(c)
+        if src != Loc.HAND:
+            self.shuffle(ps.num)
+        self._turn_face_up(new)
+        if self.observers:
+            self.emit("swap", old, new)
+        self._fire_card(new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers
+
+    def discard(self, p: int, n: int, ctx: Ctx) -> None:
+        ps = self.players[p - 1]
+        if n <= 0 or not ps.hand:
+            return
+        if len(ps.hand) <= n:
+            for c in list(ps.hand):
+                self._discard_card(ps, c)
+            return
+        self.push(type(self)._discard_ask, p, n, ctx)
+
+    def _discard_ask(self, p: int, n: int, ctx: Ctx) -> None:
+        ps = self.players[p - 1]
+        if n <= 0 or not ps.hand:
+            return
+
+        def pick(d: Decision) -> None:
+            self.push(type(self)._discard_ask, p, n - 1, ctx)
+            self._discard_card(ps, ps.in_hand(d.card))
+
+        self.ask_names(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand",
+                       [c.name for c in ps.hand], "choose", pick)
+
+    def _discard_card(self, ps: PlayerState, card: CardInst) -> None:
+        ps.hand.remove(card)
+        card.loc = Loc.DISCARD
+        ps.discard.append(card)
+        if self.observers:
+            self.emit("discard", card)
+        self._fire_allies(ps.num, "ally_discarded", card)
+        # A card's own "when discarded" ability works from the discard pile.
+        effects = card.cdef.effects.get("discarded")
+        if effects:
+            for eff in reversed(effects):
+                ctx = Ctx(ps.num, card, None, card)
+                if eff.applies(self, ctx):
+                    self.run_actions(ctx, eff.actions)
+
+    def draw(self, p: int, n: int) -> None:
+        self.push(type(self)._draw_n, p, n, "draw")
+
+    def shuffle(self, p: int) -> None:
+        deck = self.players[p - 1].deck
+        cards = deck.gather()
+        if self.rng is not None:
+            cards.sort(key=lambda c: c.uid)
+            self.rng.shuffle(cards)
+            deck.top = cards
+        else:
+            deck.unknown = cards
+        if self.observers:
+            self.emit("shuffle", p)
+
+    def acquire(self, p: int, names: list[str], ctx: Ctx) -> None:
+        """Search the deck for a card with one of ``names``; none there: no shuffle."""
+        ps = self.players[p - 1]
+        present = sorted({c.name for c in ps.deck.cards() if c.name in names})
+        if not present:
+            return
+
+        def pick(d: Decision) -> None:
+            card = next(c for c in ps.deck.cards() if c.name == d.card)
+            ps.deck.remove(card)
+            card.loc = Loc.HAND
+            ps.hand.append(card)
+            if self.observers:
+                self.emit("acquire", card)
+            self.shuffle(p)
+
+        self.ask_names(p, Kind.ACQUIRE, "acquire which card", present, "choose", pick)
+
+    # ------------------------------------------------------------------ selectors' helpers
+    def adjacent(self, a: CardInst, b: CardInst) -> bool:
+        if a.loc != Loc.BOARD or b.loc != Loc.BOARD or a.owner != b.owner:
+            return False
+        za = self.board[a.bf][a.owner - 1].index(a)
+        zb = self.board[b.bf][b.owner - 1].index(b)
+        if a.bf == b.bf:
+            return abs(za - zb) == 1
+        return abs(a.bf - b.bf) == 1 and za == zb
+
+    def between(self, x: CardInst, a: CardInst, b: CardInst) -> bool:
+        if any(c.loc != Loc.BOARD or c.owner != x.owner for c in (a, b)):
+            return False
+        zx = self.board[x.bf][x.owner - 1].index(x)
+        za = self.board[a.bf][a.owner - 1].index(a)
+        zb = self.board[b.bf][b.owner - 1].index(b)
+        if x.bf == a.bf == b.bf:
+            return min(za, zb) < zx < max(za, zb)
+        return (za == zx == zb and abs(a.bf - b.bf) == 2 and x.bf == (a.bf + b.bf) // 2)
+
+    def describe(self) -> str:
+        """The board as text, for people (the CLI's --explain and error reports)."""
+        lines = [f"Round {self.round}, {self.phase.label} phase; first player P{self.first}"]
+        for ps in self.players:
+            lines.append(f"P{ps.num} ({ps.deck_name}): essence {ps.essence}, hand "
+                         f"[{', '.join(c.name for c in ps.hand)}], deck {len(ps.deck)}, "
+                         f"discard {len(ps.discard)}, destroyed {len(ps.destroyed)}")
+        for b, bf in enumerate(self.bfs):
+            lines.append(f"B{b + 1} {bf.name}:")
+            for ps in self.players:
+                side = self.board[b][ps.num - 1]
+                cells = []
+                for z, c in enumerate(side, 1):
+                    if not c.face_up:
+                        cells.append(f"Z{z} (face down)")
+                        continue
+                    toks = "".join(f" {k}×{v}" for k, v in c.tokens.items() if v)
+                    stack = f" over {', '.join(u.name for u in c.under)}" if c.under else ""
+                    cells.append(f"Z{z} {c.name} [{c.might}{toks}]{stack}")
+                stops = f" stop×{ps.stops[b]}" if ps.stops[b] else ""
+                lines.append(f"  P{ps.num}{stops}: " + ("; ".join(cells) if cells else "empty"))
+        return "\n".join(lines)
