@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 
 from engine.catalog import compile_card
 from engine.decisions import Kind
@@ -589,7 +588,6 @@ def test_catalog_uses_every_keyword():
         _walk_actions(e["do"], actions)
     verbs = {k for k, _, _ in actions}
     args = lambda verb: [v for k, v, _ in actions if k == verb]  # noqa: E731
-    whole = lambda verb: [a for k, _, a in actions if k == verb]  # noqa: E731
     selectors = []
     _walk_selectors([e for e in effects], selectors)
     conditions = [e["if"] for e in effects if "if" in e] + args("if")
