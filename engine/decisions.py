@@ -12,6 +12,8 @@ A decision is written in a log as one short line, in the spirit of chess SAN:
     P1 choose Soul of the Living     an ability asks for a card by name (hand, pile or deck)
     P1 yes / P1 no                   an optional ("may") effect: take it or not
     C draw P1 Horse Archers          recorded chance: which card came off the top of the deck
+    C first P2                       recorded chance: who got the first player token (only for a
+                                     game started without one; logs state it in their setup)
 
 Board positions read "owner : battlefield and zone": ``P2:B1Z4`` is the card in zone 4 of
 player 2's side of battlefield 1. Battlefields and zones are numbered from 1.
@@ -42,7 +44,8 @@ class Kind(str, Enum):
     MAY = "take an optional effect or not"
     CHANCE_DRAW = "chance: card drawn"
     CHANCE_FIRST_PLAYER = "chance: first player"
-    CHANCE_SHUFFLE = "chance: shuffle order"
+    # Shuffles are not decision points: seeded chance orders the deck from the PRNG at once, and
+    # recorded chance leaves the order unknown, so each later draw is a CHANCE_DRAW.
 
 
 class Pos(NamedTuple):
@@ -93,12 +96,13 @@ _PATTERNS = [
     ("choose_bf", re.compile(rf"^P(?P<p>[1-3]) choose {_BF}$")),
     ("choose", re.compile(r"^P(?P<p>[1-3]) choose (?P<card>\S.*)$")),
     ("draw", re.compile(r"^C draw P(?P<dp>[1-3]) (?P<card>\S.*)$")),
+    ("first", re.compile(r"^C first P(?P<dp>[1-3])$")),
 ]
 
 _USAGE = (
     "expected e.g. 'P1 keep <card>', 'P1 deploy <card> to B2', 'P1 pass', 'P1 move P1:B1Z2 to B3', "
     "'P1 command P1:B1Z2', 'P1 choose P2:B1Z3', 'P1 choose B2', 'P1 choose <card>', 'P1 yes', "
-    "'P1 no' or 'C draw P1 <card>'"
+    "'P1 no', 'C draw P1 <card>' or 'C first P2'"
 )
 
 
@@ -115,7 +119,7 @@ def parse_decision(text: str) -> Decision:
         if not m:
             continue
         g = m.groupdict()
-        actor = CHANCE if verb == "draw" else int(g["p"])
+        actor = CHANCE if verb in ("draw", "first") else int(g["p"])
         if verb in ("move", "command", "choose_pos"):
             pos = Pos(int(g["owner"]), int(g["b"]), int(g["z"]))
             to = int(g["tb"]) if verb == "move" else None
@@ -126,6 +130,8 @@ def parse_decision(text: str) -> Decision:
             return Decision(actor, "deploy", card=g["card"], bf=int(g["tb"]))
         if verb == "draw":
             return Decision(CHANCE, "draw", card=g["card"], player=int(g["dp"]))
+        if verb == "first":
+            return Decision(CHANCE, "first", player=int(g["dp"]))
         return Decision(actor, verb, card=g.get("card"))
     raise DecisionSyntaxError(f"cannot read the decision {text!r}; " + _USAGE)
 
@@ -146,6 +152,8 @@ def format_decision(d: Decision) -> str:
         return f"{who} command {d.pos}"
     if v == "draw":
         return f"C draw P{d.player} {d.card}"
+    if v == "first":
+        return f"C first P{d.player}"
     if v == "choose":
         if d.pos is not None:
             return f"{who} choose {d.pos}"

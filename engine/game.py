@@ -231,11 +231,29 @@ class Game(Board):
 
     # ------------------------------------------------------------------ round structure
     def _setup(self) -> None:
+        """Chance decides the first player: the PRNG (seeded), the given player, or else a chance
+        decision point 'C first P<n>' (recorded)."""
         if self.rng is not None:
-            drawn = self.rng.below(self.n) + 1
-            self.first = drawn
+            self.first = self.rng.below(self.n) + 1
         elif not self.first:
-            self.first = 1
+            players = list(range(1, self.n + 1))
+
+            def check(d: Decision) -> str | None:
+                if d.verb != "first" or d.player not in players:
+                    return f"chance decides who goes first: 'C first P1' .. 'C first P{self.n}'"
+                return None
+
+            def take(d: Decision) -> None:
+                self.first = d.player
+
+            self.push(Game._setup_decks)
+            self.pending = DecisionPoint(
+                CHANCE, Kind.CHANCE_FIRST_PLAYER, "who gets the first player token",
+                lambda: (Decision(CHANCE, "first", player=p) for p in players), check, take)
+            return
+        self._setup_decks()
+
+    def _setup_decks(self) -> None:
         for p in self.players:
             for c in p.cards:
                 c.loc = Loc.DECK

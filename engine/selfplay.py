@@ -25,7 +25,8 @@ def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str]
                   "first_player": g.first_player_at_start},
         "chance": ({"type": "seeded", "algorithm": ALGORITHM, "seed": seed} if seed is not None
                    else {"type": "recorded"}),
-        "decisions": [format_decision(d) for d in g.history],
+        # The first player is stated in the setup, so a chance 'first' decision is not repeated.
+        "decisions": [format_decision(d) for d in g.history if d.verb != "first"],
     }
     if meta:
         log["meta"] = dict(meta)

@@ -234,3 +234,18 @@ def test_greedy_bot_games_are_legal_and_deterministic():
     a = self_play(11, bot="greedy")
     assert replay(a).verdict.status == "valid"
     assert self_play(11, bot="greedy") == a
+
+
+def test_recorded_game_without_a_first_player_asks_chance():
+    from engine.decisions import CHANCE, Kind, parse_decision
+    from engine.game import Game
+
+    cat = load_catalog()
+    deck = list(cat.decks[SPECTRES])
+    g = Game(cat, [deck, deck], [cat.battlefields[b] for b in BFS])
+    assert g.pending.player == CHANCE and g.pending.kind == Kind.CHANCE_FIRST_PLAYER
+    assert [str(d) for d in g.legal_decisions()] == ["C first P1", "C first P2"]
+    assert "chance" in g.check(parse_decision("P1 pass"))
+    assert "C first P1" in g.check(parse_decision("C draw P1 Banshee"))
+    g.apply(parse_decision("C first P2"))
+    assert g.first == 2 and g.pending.kind == Kind.CHANCE_DRAW
