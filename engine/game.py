@@ -220,14 +220,12 @@ class Game(Board):
         self.stack.append((fn, *args))
 
     def run_actions(self, ctx: Ctx, actions: tuple) -> None:
-        """Queue an effect's actions to run in order (each may stop for a decision)."""
-        if actions:
-            self.stack.append((Game._seq, ctx, actions, 0))
-
-    def _seq(self, ctx: Ctx, actions: tuple, i: int) -> None:
-        if i + 1 < len(actions):
-            self.stack.append((Game._seq, ctx, actions, i + 1))
-        actions[i](self, ctx)
+        """Queue an effect's actions to run in order (each may stop for a decision). Each action
+        is its own frame; what an action pushes runs before the next action, as it should."""
+        if len(actions) == 1:
+            self.stack.append((actions[0], ctx))
+        else:
+            self.stack.extend([(a, ctx) for a in reversed(actions)])
 
     # ------------------------------------------------------------------ round structure
     def _setup(self) -> None:
@@ -324,12 +322,13 @@ class Game(Board):
         for p in self.order:
             for card in self._listeners(p, trigger):
                 frames.append((Game._fire_card, card, trigger, None))
-        for b in range(self.nbf):
+        # Battlefields resolve last, so they go on the stack first (in reverse order; _fire_bf
+        # only queues, it reads no state), then the cards' frames on top of them.
+        for b in reversed(range(self.nbf)):
             if trigger in self.bfs[b].effects:
-                for p in self.order:
-                    frames.append((Game._fire_bf, b, trigger, p, None))
-        for f in reversed(frames):
-            self.stack.append(f)
+                for p in reversed(self.order):
+                    self._fire_bf(b, trigger, p, None)
+        self.stack.extend(reversed(frames))
 
     def _end_round(self) -> None:
         if self.round_might is not None:
@@ -635,8 +634,12 @@ class Game(Board):
         if not effects or not self._can_trigger(card):
             return
         for eff in reversed(effects):
-            key = ("card", card.uid, eff.index, card.owner) if eff.once else None
-            self.stack.append((Game._run_effect, eff, Ctx(card.owner, card, card.bf, subject), key))
+            ctx = Ctx(card.owner, card, card.bf, subject)
+            if eff.cond is None and eff.once is None:
+                self.run_actions(ctx, eff.actions)  # nothing to check when its turn comes
+            else:
+                key = ("card", card.uid, eff.index, card.owner) if eff.once else None
+                self.stack.append((Game._run_effect, eff, ctx, key))
 
     def _run_effect(self, eff, ctx: Ctx, key) -> None:
         """Conditions are checked when the effect's turn comes, not when it was queued."""
@@ -651,7 +654,10 @@ class Game(Board):
     def _fire_bf(self, b: int, trigger: str, p: int, subject: CardInst | None) -> None:
         for eff in reversed(self.bfs[b].effects.get(trigger, ())):
             ctx = Ctx(p, None, b, subject, from_bf=True)
-            self.stack.append((Game._run_effect, eff, ctx, eff.milestone_key(b, p)))
+            if eff.cond is None and eff.once is None:
+                self.run_actions(ctx, eff.actions)
+            else:
+                self.stack.append((Game._run_effect, eff, ctx, eff.milestone_key(b, p)))
 
     def _fire_allies(self, p: int, trigger: str, subject: CardInst) -> None:
         for card in reversed(self._listeners(p, trigger)):
