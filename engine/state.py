@@ -11,7 +11,6 @@ from enum import IntEnum
 STUN, SHIELD, ANCHOR, MOVE, CAPTIVE = "stun", "shield", "anchor", "move", "captive"
 CARD_TOKENS = (STUN, SHIELD, ANCHOR, MOVE, CAPTIVE)
 STOP = "stop"
-TOKENS = CARD_TOKENS + (STOP,)
 
 
 class Phase(IntEnum):
