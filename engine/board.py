@@ -10,7 +10,22 @@ from __future__ import annotations
 from typing import Iterable
 
 from .decisions import Decision, Kind
-from .state import ANCHOR, MOVE, SHIELD, CardInst, Ctx, Loc, Phase, PlayerState
+from .state import (
+    ANCHOR,
+    AT_BANISH,
+    AT_BOARD,
+    AT_DECK,
+    AT_DESTROY,
+    AT_DISCARD,
+    AT_HAND,
+    AT_UNDER,
+    CardInst,
+    Ctx,
+    MOVE,
+    PH_DEPLOY,
+    PlayerState,
+    SHIELD,
+)
 
 
 class Board:
@@ -26,7 +41,7 @@ class Board:
         if len(side) >= self.zones[b]:
             return False
         side.append(card)
-        card.loc = Loc.BOARD
+        card.loc = AT_BOARD
         card.bf = b
         return True
 
@@ -41,13 +56,13 @@ class Board:
         src = card.loc
         if not self._open(b, card.owner):
             return False
-        if src == Loc.HAND:
+        if src == AT_HAND:
             ps.hand.remove(card)
-        elif src == Loc.DISCARD:
+        elif src == AT_DISCARD:
             ps.discard.remove(card)
-        elif src == Loc.DESTROY:
+        elif src == AT_DESTROY:
             ps.destroyed.remove(card)
-        elif src == Loc.DECK:
+        elif src == AT_DECK:
             ps.deck.remove(card)
         card.face_up = False
         card.might = 0
@@ -60,7 +75,7 @@ class Board:
             self.push(type(self)._fire_bf, b, "fill", card.owner, card)
         if self.observers:
             self.emit("deploy", card, b, by_ability)
-        if by_ability and self.phase != Phase.DEPLOY:
+        if by_ability and self.phase != PH_DEPLOY:
             # Deployed by an ability in the reveal phase (or, with custom cards, any phase but
             # deploy): revealed at once, as part of that ability — never left face down.
             self.push(type(self).reveal, card)
@@ -112,7 +127,7 @@ class Board:
         """Might from an ability or a battlefield effect. Only revealed cards gain might; a card's
         maximum might caps ability gains (battlefield effects may exceed it); battlefield bonuses
         on ability gains (the Fountain of Janus) come on top and are the battlefield's own."""
-        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+        if n <= 0 or card.loc != AT_BOARD or not card.face_up:
             return 0
         if not ctx.from_bf:
             cap = card.cdef.max_might
@@ -129,7 +144,7 @@ class Board:
         return n
 
     def lose_might(self, card: CardInst, n: int, ctx: Ctx) -> int:
-        if n <= 0 or card.loc != Loc.BOARD or not card.face_up:
+        if n <= 0 or card.loc != AT_BOARD or not card.face_up:
             return 0
         n = min(n, card.might)  # never below 0
         card.might -= n
@@ -146,7 +161,7 @@ class Board:
             ps.next_adjust += n
 
     def apply_token(self, card: CardInst, token: str, n: int = 1) -> None:
-        if card.loc != Loc.BOARD or not card.face_up or n <= 0:
+        if card.loc != AT_BOARD or not card.face_up or n <= 0:
             return
         card.tokens[token] = card.tokens.get(token, 0) + n
         if token == MOVE:
@@ -174,7 +189,7 @@ class Board:
             self.push(type(self)._destroy_one, card, ctx, each, shift)
 
     def _destroy_one(self, card: CardInst, ctx: Ctx, each: tuple, shift: bool) -> None:
-        if card.loc != Loc.BOARD or not card.face_up or card.has(SHIELD):
+        if card.loc != AT_BOARD or not card.face_up or card.has(SHIELD):
             return
         b = card.bf
         card.leaving = not shift
@@ -195,7 +210,7 @@ class Board:
 
     def _destroy_finish(self, card: CardInst, b: int, shift: bool, by: int) -> None:
         card.leaving = False
-        if card.loc != Loc.BOARD:
+        if card.loc != AT_BOARD:
             return
         if shift:
             self._lift(card)
@@ -210,16 +225,16 @@ class Board:
             c.tokens = {}
             c.face_up = to_hand is False
             if to_hand:
-                c.loc = Loc.HAND
+                c.loc = AT_HAND
                 c.face_up = False
                 ps.hand.append(c)
             else:
-                c.loc = Loc.DESTROY
+                c.loc = AT_DESTROY
                 ps.destroyed.append(c)
         card.under = []
 
     def move(self, card: CardInst, to_b: int, ctx: Ctx) -> bool:
-        if card.loc != Loc.BOARD or card.has(ANCHOR) or to_b == card.bf or not self._open(to_b, card.owner):
+        if card.loc != AT_BOARD or card.has(ANCHOR) or to_b == card.bf or not self._open(to_b, card.owner):
             return False
         frm = card.bf
         self._lift(card)
@@ -233,14 +248,14 @@ class Board:
 
     def move_choice(self, card: CardInst, ctx: Ctx) -> None:
         """A reveal-phase move: mandatory; the resolving player picks the battlefield."""
-        if card.loc != Loc.BOARD or card.has(ANCHOR):
+        if card.loc != AT_BOARD or card.has(ANCHOR):
             return
         dests = [b for b in range(self.nbf) if b != card.bf and self._open(b, card.owner)]
         self.ask_bf(ctx.player, f"move {card.name} to which battlefield", dests,
                     lambda b: self.move(card, b, ctx))
 
     def return_to_hand(self, card: CardInst, ctx: Ctx) -> bool:
-        if card.loc != Loc.BOARD or not card.face_up or card.has(ANCHOR):
+        if card.loc != AT_BOARD or not card.face_up or card.has(ANCHOR):
             return False
         ps = self.players[card.owner - 1]
         self._lift(card)
@@ -248,7 +263,7 @@ class Board:
             c.might = 0
             c.tokens = {}
             c.face_up = False
-            c.loc = Loc.HAND
+            c.loc = AT_HAND
             ps.hand.append(c)
         card.under = []
         if self.observers:
@@ -256,7 +271,7 @@ class Board:
         return True
 
     def shift(self, card: CardInst) -> None:
-        if card.loc != Loc.BOARD:
+        if card.loc != AT_BOARD:
             return
         b = card.bf
         self._lift(card)
@@ -266,22 +281,22 @@ class Board:
 
     def banish(self, card: CardInst) -> None:
         ps = self.players[card.owner - 1]
-        if card.loc == Loc.BOARD:
+        if card.loc == AT_BOARD:
             self._lift(card)
             for c in card.under:
-                c.loc = Loc.BANISH
+                c.loc = AT_BANISH
                 ps.banished.append(c)
             card.under = []
-        elif card.loc == Loc.HAND:
+        elif card.loc == AT_HAND:
             ps.hand.remove(card)
-        elif card.loc == Loc.DISCARD:
+        elif card.loc == AT_DISCARD:
             ps.discard.remove(card)
         else:
             return
         card.might = 0
         card.tokens = {}
         card.face_up = False
-        card.loc = Loc.BANISH
+        card.loc = AT_BANISH
         ps.banished.append(card)
         if self.observers:
             self.emit("banish", card)
@@ -289,7 +304,7 @@ class Board:
     def stack_onto(self, mover: CardInst, base: CardInst, mover_on_top: bool) -> None:
         """``mover`` is put onto ``base``'s zone; the owner chose which is on top. Might combines on
         the top card, the bottom card's specialty tokens go, only the top card's ability is active."""
-        if mover.loc != Loc.BOARD or base.loc != Loc.BOARD or mover is base:
+        if mover.loc != AT_BOARD or base.loc != AT_BOARD or mover is base:
             return
         side = self.board[base.bf][base.owner - 1]
         idx = side.index(base)
@@ -299,13 +314,13 @@ class Board:
         if top is mover:
             side[idx] = mover
             mover.bf = base.bf
-            mover.loc = Loc.BOARD
+            mover.loc = AT_BOARD
             self._deactivate(base)
             self._activate(mover)
         top.might += bottom.might
         bottom.might = 0
         bottom.tokens = {}
-        bottom.loc = Loc.UNDER
+        bottom.loc = AT_UNDER
         bottom.bf = None
         top.under.extend([bottom] + bottom.under)
         bottom.under = []
@@ -314,31 +329,31 @@ class Board:
 
     def swap(self, old: CardInst, new: CardInst, ctx: Ctx) -> None:
         """``new`` (from hand or deck) takes ``old``'s zone; ``old`` goes where ``new`` came from."""
-        if old.loc != Loc.BOARD:
+        if old.loc != AT_BOARD:
             return
         ps = self.players[old.owner - 1]
         src = new.loc
-        if src == Loc.HAND:
+        if src == AT_HAND:
             ps.hand.remove(new)
         else:
             ps.deck.remove(new)
         side = self.board[old.bf][old.owner - 1]
         side[side.index(old)] = new
         self._deactivate(old)
-        new.bf, new.loc = old.bf, Loc.BOARD
+        new.bf, new.loc = old.bf, AT_BOARD
         old.bf = None
         # The old card, and any cards stacked under it, go where the new card came from.
         leaving = [old] + old.under
         old.under = []
         for c in leaving:
             c.might, c.tokens, c.face_up = 0, {}, False
-            if src == Loc.HAND:
-                c.loc = Loc.HAND
+            if src == AT_HAND:
+                c.loc = AT_HAND
                 ps.hand.append(c)
             else:
-                c.loc = Loc.DECK
+                c.loc = AT_DECK
                 ps.deck.unknown.append(c)
-        if src != Loc.HAND:
+        if src != AT_HAND:
             self.shuffle(ps.num)
         self._turn_face_up(new)
         if self.observers:
@@ -369,7 +384,7 @@ class Board:
 
     def _discard_card(self, ps: PlayerState, card: CardInst) -> None:
         ps.hand.remove(card)
-        card.loc = Loc.DISCARD
+        card.loc = AT_DISCARD
         ps.discard.append(card)
         if self.observers:
             self.emit("discard", card)
@@ -407,7 +422,7 @@ class Board:
         def pick(d: Decision) -> None:
             card = next(c for c in ps.deck.cards() if c.name == d.card)
             ps.deck.remove(card)
-            card.loc = Loc.HAND
+            card.loc = AT_HAND
             ps.hand.append(card)
             if self.observers:
                 self.emit("acquire", card)
@@ -417,7 +432,7 @@ class Board:
 
     # ------------------------------------------------------------------ selectors' helpers
     def adjacent(self, a: CardInst, b: CardInst) -> bool:
-        if a.loc != Loc.BOARD or b.loc != Loc.BOARD or a.owner != b.owner:
+        if a.loc != AT_BOARD or b.loc != AT_BOARD or a.owner != b.owner:
             return False
         za = self.board[a.bf][a.owner - 1].index(a)
         zb = self.board[b.bf][b.owner - 1].index(b)
@@ -426,7 +441,7 @@ class Board:
         return abs(a.bf - b.bf) == 1 and za == zb
 
     def between(self, x: CardInst, a: CardInst, b: CardInst) -> bool:
-        if any(c.loc != Loc.BOARD or c.owner != x.owner for c in (a, b)):
+        if any(c.loc != AT_BOARD or c.owner != x.owner for c in (a, b)):
             return False
         zx = self.board[x.bf][x.owner - 1].index(x)
         za = self.board[a.bf][a.owner - 1].index(a)

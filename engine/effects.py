@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .decisions import Kind
 from .game import Ctx, Game
-from .state import CARD_TOKENS, Loc
+from .state import AT_BOARD, CARD_TOKENS
 
 CARD_TRIGGERS = {
     "reveal", "destroyed", "moved", "discarded", "command",
@@ -92,7 +92,7 @@ def compile_selector(spec: Any, field: str):
             # 'self' still finds a card that is being destroyed, so its own "when destroyed"
             # ability can act on it (Zombie Horde returns itself to hand).
             c = getattr(ctx, _a)
-            return ([c] if c is not None and c.loc == Loc.BOARD and c.face_up
+            return ([c] if c is not None and c.loc == AT_BOARD and c.face_up
                     and (not c.leaving or _a == "source") else [])
         return fixed, "all"
     _expect(isinstance(spec, dict), field, "a selector is 'self', 'subject', 'target' or a mapping")
@@ -506,7 +506,7 @@ def _stack(val, spec, field):
 
     def act(g, ctx):
         me = ctx.source
-        if me is None or me.loc != Loc.BOARD:
+        if me is None or me.loc != AT_BOARD:
             return
 
         def onto(base):

@@ -19,7 +19,27 @@ from typing import Callable, Iterator
 from .decisions import CHANCE, Decision, Kind, Pos
 from .rng import SplitMix64
 from .board import Board
-from .state import ANCHOR, MOVE, STUN, CardInst, Ctx, Loc, Phase, PlayerState
+from .state import (
+    ANCHOR,
+    AT_BOARD,
+    AT_DECK,
+    AT_DRAWN,
+    AT_HAND,
+    CardInst,
+    Ctx,
+    MOVE,
+    PH_BEGIN,
+    PH_COMMAND,
+    PH_DEPLOY,
+    PH_DRAFT,
+    PH_END,
+    PH_END_OF_GAME,
+    PH_OVER,
+    PH_REVEAL,
+    PH_SETUP,
+    PlayerState,
+    STUN,
+)
 
 ROUNDS = {2: 10, 3: 9}
 BATTLEFIELDS = {2: 3, 3: 4}
@@ -94,7 +114,7 @@ class Game(Board):
         self.zones = [bf.zones for bf in self.bfs]
         self.any_cost_rules = any(bf.cost_rules for bf in self.bfs)
         self.round = 0
-        self.phase = Phase.SETUP
+        self.phase = PH_SETUP
         self.first = first_player or 0  # 1-based once known
         self.order: list[int] = []
         self.stack: list[tuple] = []
@@ -190,7 +210,7 @@ class Game(Board):
                 for p in range(self.n)]
 
     def position(self, card: CardInst) -> Pos | None:
-        if card.loc != Loc.BOARD:
+        if card.loc != AT_BOARD:
             return None
         return Pos(card.owner, card.bf + 1, self.board[card.bf][card.owner - 1].index(card) + 1)
 
@@ -254,7 +274,7 @@ class Game(Board):
     def _setup_decks(self) -> None:
         for p in self.players:
             for c in p.cards:
-                c.loc = Loc.DECK
+                c.loc = AT_DECK
             if self.rng is not None:
                 cards = list(p.cards)
                 self.rng.shuffle(cards)
@@ -276,16 +296,16 @@ class Game(Board):
 
     def _next_phase(self) -> None:
         ph = self.phase
-        if ph in (Phase.SETUP, Phase.END):
-            if ph == Phase.END and self.round >= self.rounds:
-                self.phase = Phase.END_OF_GAME
+        if ph in (PH_SETUP, PH_END):
+            if ph == PH_END and self.round >= self.rounds:
+                self.phase = PH_END_OF_GAME
                 self.push(Game._tally)
                 self._push_trigger_all("end_of_game")
                 return
             if self.snapshots:  # the stack is empty and nothing is pending: safe to copy
                 self._snapshot = (self._copy(), len(self.history))
             self.round += 1
-            self.phase = Phase.BEGIN
+            self.phase = PH_BEGIN
             for p in self.players:
                 p.essence = max(0, self.round + 1 + p.next_adjust)  # never below 0
                 p.next_adjust = 0
@@ -293,24 +313,24 @@ class Game(Board):
                 p.deploy_order = []
             if self.observers:
                 self.emit("round_start")
-        elif ph == Phase.BEGIN:
-            self.phase = Phase.DRAFT
+        elif ph == PH_BEGIN:
+            self.phase = PH_DRAFT
             for p in reversed(self.order):
                 self.push(Game._draft, p)
-        elif ph == Phase.DRAFT:
-            self.phase = Phase.COMMAND
+        elif ph == PH_DRAFT:
+            self.phase = PH_COMMAND
             for p in reversed(self.order):
                 self.push(Game._command_turn, p)
-        elif ph == Phase.COMMAND:
-            self.phase = Phase.DEPLOY
+        elif ph == PH_COMMAND:
+            self.phase = PH_DEPLOY
             for p in reversed(self.order):
                 self.push(Game._deploy_turn, p)
-        elif ph == Phase.DEPLOY:
-            self.phase = Phase.REVEAL
+        elif ph == PH_DEPLOY:
+            self.phase = PH_REVEAL
             for p in reversed(self.order):
                 self.push(Game._reveal_turn, p, 0)
-        elif ph == Phase.REVEAL:
-            self.phase = Phase.END
+        elif ph == PH_REVEAL:
+            self.phase = PH_END
             self.push(Game._end_round)
             self._push_trigger_all("end_of_round")
         else:  # pragma: no cover - OVER never reaches here
@@ -359,7 +379,7 @@ class Game(Board):
             best = max(totals[p] for p in pool)
             leaders = [p for p in pool if totals[p] == best]
             self.winner = leaders[0] + 1 if len(leaders) == 1 else None
-        self.phase = Phase.OVER
+        self.phase = PH_OVER
         self.over = True
         if self.observers:
             self.emit("game_end")
@@ -383,15 +403,15 @@ class Game(Board):
 
     def _draft_keep(self, p: int) -> None:
         ps = self.players[p - 1]
-        drawn = [c for c in ps.hand if c.loc == Loc.DRAWN]
+        drawn = [c for c in ps.hand if c.loc == AT_DRAWN]
         names = sorted({c.name for c in drawn})
 
         def take(d: Decision) -> None:
             kept = next(c for c in drawn if c.name == d.card)
             other = next(c for c in drawn if c is not kept)
-            kept.loc = Loc.HAND
+            kept.loc = AT_HAND
             ps.hand.remove(other)
-            other.loc = Loc.DECK
+            other.loc = AT_DECK
             ps.deck.bottom.append(other)
             if self.observers:
                 self.emit("draft", p, kept, other)
@@ -438,7 +458,7 @@ class Game(Board):
             self._to_hand_drawn(ps, deck.bottom.pop(0), why)
 
     def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
-        card.loc = Loc.DRAWN if why == "drafted" else Loc.HAND
+        card.loc = AT_DRAWN if why == "drafted" else AT_HAND
         ps.hand.append(card)
         if self.observers:
             self.emit("draw", ps.num, card)
@@ -450,7 +470,7 @@ class Game(Board):
                if c.used_round != self.round and self._can_trigger(c)]
         movers = self.movers[p]
         for c in list(movers):
-            if c.loc != Loc.BOARD or not c.face_up or not (c.tokens.get(MOVE) or MOVE in c.cdef.affixed):
+            if c.loc != AT_BOARD or not c.face_up or not (c.tokens.get(MOVE) or MOVE in c.cdef.affixed):
                 movers.discard(c)  # token used up or card gone: forget it
         mov = sorted((c for c in movers if self._can_token_move(c)),
                      key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
@@ -599,7 +619,7 @@ class Game(Board):
             return
         self.push(Game._reveal_turn, p, i + 1)
         card = order[i]
-        if card.loc == Loc.BOARD and not card.face_up:
+        if card.loc == AT_BOARD and not card.face_up:
             self.reveal(card)
 
     # ------------------------------------------------------------------ triggers

@@ -731,7 +731,9 @@ def _sort_key(path: list) -> tuple:
 
 def _from_pointer(ptr: str) -> list:
     parts = ptr.split("/")[1:] if ptr else []
-    return [int(p) if p.isdigit() and str(int(p)) == p else p.replace("~1", "/").replace("~0", "~") for p in parts]
+    # isascii(): '¹' and other Unicode digits pass isdigit() but are no array index (int() fails)
+    return [int(p) if p.isascii() and p.isdigit() and str(int(p)) == p
+            else p.replace("~1", "/").replace("~0", "~") for p in parts]
 
 
 def _to_pointer(path: list) -> str:

@@ -40,6 +40,13 @@ class Loc(IntEnum):
     DRAWN = 7  # drawn in the draft, not yet kept or put back
 
 
+# Plain module names for the hot paths: looking up an Enum member through its class costs ~150 ns
+# in CPython 3.11, a module global ~20 ns. The values are the same enum members.
+(AT_DECK, AT_HAND, AT_BOARD, AT_UNDER, AT_DISCARD, AT_DESTROY, AT_BANISH, AT_DRAWN) = tuple(Loc)
+(PH_SETUP, PH_BEGIN, PH_DRAFT, PH_COMMAND, PH_DEPLOY, PH_REVEAL, PH_END, PH_END_OF_GAME,
+ PH_OVER) = tuple(Phase)
+
+
 class CardInst:
     """One physical card. ``bf`` is the 0-based battlefield while on the board."""
 
@@ -52,7 +59,7 @@ class CardInst:
         self.uid = uid
         self.owner = owner  # 1-based player number
         self.cdef = cdef
-        self.loc = Loc.DECK
+        self.loc = AT_DECK
         self.face_up = False
         self.might = 0
         self.tokens: dict[str, int] = {}
