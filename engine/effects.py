@@ -137,12 +137,16 @@ def compile_selector(spec: Any, field: str):
         if ctx.bf is None and where in ("here", "other"):
             return []
         out = []
+        if side == "ally":
+            sides = (me - 1,)
+        elif side == "opponent":
+            sides = tuple(q for q in range(g.n) if q != me - 1)
+        else:
+            sides = range(g.n)
+        board = g.board
         for b in bfs:
-            for q in range(g.n):
-                owner = q + 1
-                if side == "ally" and owner != me or side == "opponent" and owner == me:
-                    continue
-                for c in g.board[b][q]:
+            for q in sides:
+                for c in board[b][q]:
                     if not c.face_up or c.leaving:
                         continue
                     if c is src and not include_self:

@@ -403,12 +403,11 @@ class Game(Board):
 
     def _draft_keep(self, p: int) -> None:
         ps = self.players[p - 1]
-        drawn = [c for c in ps.hand if c.loc == AT_DRAWN]
-        names = sorted({c.name for c in drawn})
+        drawn = [c for c in ps.hand if c.loc is AT_DRAWN]
 
         def take(d: Decision) -> None:
-            kept = next(c for c in drawn if c.name == d.card)
-            other = next(c for c in drawn if c is not kept)
+            kept = drawn[0] if drawn[0].cdef.name == d.card else drawn[1]
+            other = drawn[1] if kept is drawn[0] else drawn[0]
             kept.loc = AT_HAND
             ps.hand.remove(other)
             other.loc = AT_DECK
@@ -416,8 +415,22 @@ class Game(Board):
             if self.observers:
                 self.emit("draft", p, kept, other)
 
-        self.ask_names(p, Kind.DRAFT_KEEP, f"keep one of {' / '.join(c.name for c in drawn)}; "
-                       "the other goes to the bottom of your deck", names, "keep", take)
+        a, b = drawn[0].cdef.name, drawn[1].cdef.name
+        if a == b:  # two copies of one card: the only answer, taken by the engine
+            take(Decision(p, "keep", card=a))
+            return
+        names = (a, b) if a < b else (b, a)
+
+        def check(d: Decision) -> str | None:
+            if d.verb != "keep":
+                return f"it is the draft: keep one of {a} / {b} ('P{p} keep <card>')"
+            if d.card not in names:
+                return f"{d.card!r} is not one of the two cards drafted: {a} / {b}"
+            return None
+
+        self.pending = DecisionPoint(
+            p, Kind.DRAFT_KEEP, f"keep one of {a} / {b}; the other goes to the bottom of your deck",
+            lambda: (Decision(p, "keep", card=nm) for nm in names), check, take)
 
     def _draw_n(self, p: int, n: int, why: str) -> None:
         if n <= 0:
