@@ -313,22 +313,11 @@ class Game(Board):
                 p.deploy_order = []
             if self.observers:
                 self.emit("round_start")
-        elif ph == PH_BEGIN:
-            self.phase = PH_DRAFT
+        elif ph in _TURN_PHASES:
+            # Draft, command, deploy and reveal: each player's turn in first-player order.
+            self.phase, turn, args = _TURN_PHASES[ph]
             for p in reversed(self.order):
-                self.push(Game._draft, p)
-        elif ph == PH_DRAFT:
-            self.phase = PH_COMMAND
-            for p in reversed(self.order):
-                self.push(Game._command_turn, p)
-        elif ph == PH_COMMAND:
-            self.phase = PH_DEPLOY
-            for p in reversed(self.order):
-                self.push(Game._deploy_turn, p)
-        elif ph == PH_DEPLOY:
-            self.phase = PH_REVEAL
-            for p in reversed(self.order):
-                self.push(Game._reveal_turn, p, 0)
+                self.stack.append((turn, p, *args))
         elif ph == PH_REVEAL:
             self.phase = PH_END
             self.push(Game._end_round)
@@ -778,3 +767,12 @@ class Game(Board):
                 on_yes()
 
         self.ask(player, Kind.MAY, prompt, options, check, take, optional=True)
+
+
+# phase just ended -> (next phase, the per-player turn that runs it, extra arguments of the turn)
+_TURN_PHASES = {
+    PH_BEGIN: (PH_DRAFT, Game._draft, ()),
+    PH_DRAFT: (PH_COMMAND, Game._command_turn, ()),
+    PH_COMMAND: (PH_DEPLOY, Game._deploy_turn, ()),
+    PH_DEPLOY: (PH_REVEAL, Game._reveal_turn, (0,)),
+}
