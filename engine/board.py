@@ -307,8 +307,7 @@ class Board:
         if mover.loc != AT_BOARD or base.loc != AT_BOARD or mover is base:
             return
         side = self.board[base.bf][base.owner - 1]
-        idx = side.index(base)
-        self._lift(mover)
+        self._lift(mover)  # may collapse base's side, so find base's zone after it
         idx = side.index(base)
         top, bottom = (mover, base) if mover_on_top else (base, mover)
         if top is mover:
