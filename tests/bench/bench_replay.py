@@ -48,6 +48,41 @@ def main() -> None:
         print(f"{label:16s}: {args.games / best:8.0f} games/s (median {args.games / med:.0f}), "
               f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / args.games:.1f} decisions/game")
     print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
+    fixed_cost(min(args.games, 1000))
+
+
+def fixed_cost(n: int) -> None:
+    """The round structure's own cost: games where both players only keep and pass."""
+    from engine.catalog import load_catalog
+    from engine.decisions import Decision
+    from engine.game import Game
+
+    cat = load_catalog()
+    decks = ["Spectres of the Necropolis", "Cavalry of the Parthian Empire"]
+    bfs = [cat.battlefields[b] for b in ("The Fountain of Janus", "River of Rebirth", "The Throne")]
+
+    def new(seed: int) -> Game:
+        return Game(cat, [list(cat.decks[d]) for d in decks], bfs, seed=seed)
+
+    histories = []
+    for seed in range(n):
+        g = new(seed)
+        while not g.over:
+            kind = g.pending.kind.name
+            g.apply(Decision(g.pending.player, "pass") if kind in ("DEPLOY", "COMMAND") else next(g.legal_decisions()))
+        histories.append(g.history)
+    t = time.perf_counter()
+    for seed in range(n):
+        new(seed)
+    t_new = time.perf_counter() - t
+    t = time.perf_counter()
+    for seed, h in enumerate(histories):
+        g = new(seed)
+        for d in h:
+            g.play(d)
+    t_all = time.perf_counter() - t
+    print(f"{'keep+pass only':16s}: {t_all / n * 1e3:.3f} ms/game ({len(histories[0])} decisions), "
+          f"of which set-up {t_new / n * 1e3:.3f} ms")
 
 
 if __name__ == "__main__":
