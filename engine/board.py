@@ -218,19 +218,21 @@ class Board:
             self._activate(card)
             return
         ps = self.players[card.owner - 1]
-        to_hand = any(rule(self, card, by) for rule in self.bfs[b].destroy_to_hand)
         self._lift(card)
+        if any(rule(self, card, by) for rule in self.bfs[b].destroy_to_hand):
+            self._send_off(card, AT_HAND, ps.hand)
+        else:
+            self._send_off(card, AT_DESTROY, ps.destroyed, face_up=True)
+
+    def _send_off(self, card: CardInst, loc, pile: list, face_up: bool = False) -> None:
+        """A card that has left the board, with any cards stacked under it, loses its might and
+        tokens and goes to ``pile`` (a hand, a pile, the unknown part of a deck)."""
         for c in [card] + card.under:
             c.might = 0
             c.tokens = {}
-            c.face_up = to_hand is False
-            if to_hand:
-                c.loc = AT_HAND
-                c.face_up = False
-                ps.hand.append(c)
-            else:
-                c.loc = AT_DESTROY
-                ps.destroyed.append(c)
+            c.face_up = face_up
+            c.loc = loc
+            pile.append(c)
         card.under = []
 
     def move(self, card: CardInst, to_b: int, ctx: Ctx) -> bool:
@@ -257,15 +259,8 @@ class Board:
     def return_to_hand(self, card: CardInst, ctx: Ctx) -> bool:
         if card.loc != AT_BOARD or not card.face_up or card.has(ANCHOR):
             return False
-        ps = self.players[card.owner - 1]
         self._lift(card)
-        for c in [card] + card.under:
-            c.might = 0
-            c.tokens = {}
-            c.face_up = False
-            c.loc = AT_HAND
-            ps.hand.append(c)
-        card.under = []
+        self._send_off(card, AT_HAND, self.players[card.owner - 1].hand)
         if self.observers:
             self.emit("return", card)
         return True
@@ -283,21 +278,13 @@ class Board:
         ps = self.players[card.owner - 1]
         if card.loc == AT_BOARD:
             self._lift(card)
-            for c in card.under:
-                c.loc = AT_BANISH
-                ps.banished.append(c)
-            card.under = []
         elif card.loc == AT_HAND:
             ps.hand.remove(card)
         elif card.loc == AT_DISCARD:
             ps.discard.remove(card)
         else:
             return
-        card.might = 0
-        card.tokens = {}
-        card.face_up = False
-        card.loc = AT_BANISH
-        ps.banished.append(card)
+        self._send_off(card, AT_BANISH, ps.banished)
         if self.observers:
             self.emit("banish", card)
 
@@ -342,17 +329,10 @@ class Board:
         new.bf, new.loc = old.bf, AT_BOARD
         old.bf = None
         # The old card, and any cards stacked under it, go where the new card came from.
-        leaving = [old] + old.under
-        old.under = []
-        for c in leaving:
-            c.might, c.tokens, c.face_up = 0, {}, False
-            if src == AT_HAND:
-                c.loc = AT_HAND
-                ps.hand.append(c)
-            else:
-                c.loc = AT_DECK
-                ps.deck.unknown.append(c)
-        if src != AT_HAND:
+        if src == AT_HAND:
+            self._send_off(old, AT_HAND, ps.hand)
+        else:
+            self._send_off(old, AT_DECK, ps.deck.unknown)
             self.shuffle(ps.num)
         self._turn_face_up(new)
         if self.observers:

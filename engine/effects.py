@@ -492,15 +492,11 @@ def _move(val, spec, field):
         if pick == "all":
             # Several cards move one at a time; each may go to a different battlefield.
             for c in reversed(cs):
-                g.push(_move_one, c, ctx)
+                g.push(Game.move_choice, c, ctx)
         else:
             g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs,
                        lambda c: (setattr(ctx, "target", c), g.move_choice(c, ctx)))
     return act
-
-
-def _move_one(g: Game, card, ctx: Ctx) -> None:
-    g.move_choice(card, ctx)
 
 
 @verb("stack")
