@@ -7,7 +7,7 @@ shift, banish, stack, swap, discard, draw, shuffle, acquire; plus adjacency and 
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .decisions import Decision, Kind
 from .state import (
@@ -22,13 +22,72 @@ from .state import (
     CardInst,
     Ctx,
     MOVE,
+    OFF_BOARD,
     PH_DEPLOY,
     PlayerState,
     SHIELD,
+    Phase,
 )
+from .rng import SplitMix64
+
+if TYPE_CHECKING:
+    from .catalog import BattlefieldDef
 
 
 class Board:
+    # The state these mutation points work on. engine.game.Game sets it up; it is declared here
+    # so that this module is type-checked (and compiles to direct attribute access).
+    n: int
+    nbf: int
+    bfs: list[BattlefieldDef]
+    zones: list[int]
+    board: list[list[list[CardInst]]]  # board[b][p-1]: player p's side of battlefield b
+    players: list[PlayerState]
+    round: int
+    phase: Phase
+    first: int
+    rng: SplitMix64 | None
+    movers: list[set[CardInst]]
+    observers: list[Any]
+
+    # Hooks into the game's work stack and trigger bookkeeping (defined by engine.game.Game).
+    def push(self, fn: Callable[..., None], *args: Any) -> None:
+        raise NotImplementedError
+
+    def run_actions(self, ctx: Ctx, actions: tuple[Any, ...]) -> None:
+        raise NotImplementedError
+
+    def emit(self, event: str, *args: Any) -> None:
+        raise NotImplementedError
+
+    def _open(self, b: int, owner: int) -> bool:
+        raise NotImplementedError
+
+    def _activate(self, card: CardInst) -> None:
+        raise NotImplementedError
+
+    def _deactivate(self, card: CardInst) -> None:
+        raise NotImplementedError
+
+    def _fire_card(self, card: CardInst, trigger: str, subject: CardInst | None) -> None:
+        raise NotImplementedError
+
+    def _fire_bf(self, b: int, trigger: str, p: int, subject: CardInst | None) -> None:
+        raise NotImplementedError
+
+    def _fire_allies(self, p: int, trigger: str, subject: CardInst) -> None:
+        raise NotImplementedError
+
+    def _draw_n(self, p: int, n: int, why: str) -> None:
+        raise NotImplementedError
+
+    def ask_names(self, player: int, kind: Kind, prompt: str, names: list[str], verb: str,
+                  on_pick: Callable[[Decision], object]) -> None:
+        raise NotImplementedError
+
+    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], object]) -> None:
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ primitives
     def board_cards(self) -> Iterable[CardInst]:
         for b in range(self.nbf):
@@ -49,7 +108,7 @@ class Board:
         """Take a card off the board; the cards above it collapse (the list closes the gap)."""
         self.board[card.bf][card.owner - 1].remove(card)
         self._deactivate(card)
-        card.bf = None
+        card.bf = OFF_BOARD
 
     def deploy(self, card: CardInst, b: int, ctx: Ctx, *, by_ability: bool = False) -> bool:
         ps = self.players[card.owner - 1]
@@ -307,7 +366,7 @@ class Board:
         bottom.might = 0
         bottom.tokens = {}
         bottom.loc = AT_UNDER
-        bottom.bf = None
+        bottom.bf = OFF_BOARD
         top.under.extend([bottom] + bottom.under)
         bottom.under = []
         if self.observers:
@@ -327,7 +386,7 @@ class Board:
         side[side.index(old)] = new
         self._deactivate(old)
         new.bf, new.loc = old.bf, AT_BOARD
-        old.bf = None
+        old.bf = OFF_BOARD
         # The old card, and any cards stacked under it, go where the new card came from.
         if src == AT_HAND:
             self._send_off(old, AT_HAND, ps.hand)
@@ -356,7 +415,9 @@ class Board:
 
         def pick(d: Decision) -> None:
             self.push(type(self)._discard_ask, p, n - 1, ctx)
-            self._discard_card(ps, ps.in_hand(d.card))
+            card = ps.in_hand(d.card) if d.card is not None else None
+            assert card is not None  # ask_names offered only cards in hand
+            self._discard_card(ps, card)
 
         self.ask_names(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand",
                        [c.name for c in ps.hand], "choose", pick)

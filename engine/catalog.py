@@ -214,7 +214,7 @@ def load_deck_file(path: Path) -> tuple[str, list[tuple[CardDef, int]]]:
         raise CatalogError(file, None, None, "a deck file needs 'deck: <name>' and 'cards: [...]'")
     deck = raw["deck"]
     cards = [compile_card(c, deck, file, i) for i, c in enumerate(raw["cards"])]
-    got = Counter()
+    got: Counter[int] = Counter()
     for cdef, copies in cards:
         got[cdef.cost] += copies
     for cost, want in TEMPLATE.items():

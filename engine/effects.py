@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from .decisions import Kind
 from .game import Ctx, Game
-from .state import AT_BOARD, CARD_TOKENS
+from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardInst
 
 CARD_TRIGGERS = {
     "reveal", "destroyed", "moved", "discarded", "command",
@@ -57,7 +57,7 @@ class Effect:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _expect(cond: bool, field: str, message: str) -> None:
+def _expect(cond: object, field: str, message: str) -> None:
     if not cond:
         raise EffectError(field, message)
 
@@ -125,24 +125,26 @@ def compile_selector(spec: Any, field: str):
         _expect(between is not None or between_types is not None, field + ".between",
                 "'where: between' needs 'between: <name>' or 'between_type: <type>'")
 
-    def cands(g: Game, ctx: Ctx):
+    def cands(g: Game, ctx: Ctx) -> list[CardInst]:
         me = ctx.player
         src = ctx.source
+        bfs: list[int]
         if where in ("here", "other"):
+            if ctx.bf is None:
+                return []
             bfs = [b for b in range(g.nbf) if (b == ctx.bf) == (where == "here")]
         elif where == "subject_bf":
-            bfs = [ctx.subject.bf] if ctx.subject is not None and ctx.subject.bf is not None else []
+            bfs = [ctx.subject.bf] if ctx.subject is not None and ctx.subject.bf != OFF_BOARD else []
         else:
-            bfs = range(g.nbf)
-        if ctx.bf is None and where in ("here", "other"):
-            return []
-        out = []
+            bfs = list(range(g.nbf))
+        out: list[CardInst] = []
+        sides: list[int]
         if side == "ally":
-            sides = (me - 1,)
+            sides = [me - 1]
         elif side == "opponent":
-            sides = tuple(q for q in range(g.n) if q != me - 1)
+            sides = [q for q in range(g.n) if q != me - 1]
         else:
-            sides = range(g.n)
+            sides = list(range(g.n))
         board = g.board
         for b in bfs:
             for q in sides:
@@ -207,7 +209,11 @@ def _choose_each(g: Game, ctx: Ctx, sel, prompt: str, fn: Callable) -> None:
 # ---------------------------------------------------------------------------- amounts
 def compile_amount(spec: Any, field: str) -> Callable[[Game, Ctx], int]:
     if isinstance(spec, int) and not isinstance(spec, bool):
-        return lambda g, ctx, _n=spec: _n
+        n: int = spec
+
+        def constant(g: Game, ctx: Ctx) -> int:
+            return n
+        return constant
     if spec == "count":
         return lambda g, ctx: ctx.count
     _expect(isinstance(spec, dict), field, "an amount is a number, 'count' or a mapping")
@@ -352,7 +358,7 @@ def compile_action(spec: Any, field: str) -> Callable[[Game, Ctx], None]:
     return VERBS[name](spec[name], spec, f"{field}.{name}")
 
 
-def _args(val: Any, field: str, allowed: set, required: set = frozenset()) -> dict:
+def _args(val: Any, field: str, allowed: set[str], required: frozenset[str] = frozenset()) -> dict[str, Any]:
     _expect(isinstance(val, dict), field, f"expected a mapping with {sorted(allowed)}")
     unknown = set(val) - allowed
     _expect(not unknown, field, f"unknown key(s) {sorted(unknown)}; expected {sorted(allowed)}")
@@ -375,7 +381,7 @@ def _might(val, spec, field):
     amt = compile_amount(a.get("add", a.get("sub")), field + (".add" if "add" in a else ".sub"))
     gain = "add" in a
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         _choose_each(g, ctx, sel, f"{'add' if gain else 'remove'} {n} might: which card",
                      (lambda c: g.gain_might(c, n, ctx)) if gain else (lambda c: g.lose_might(c, n, ctx)))
@@ -393,7 +399,7 @@ def _essence(val, spec, field):
     when = a.get("when", "next")
     _expect(when in ("next", "now"), field + ".when", "expected next or now")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         n = sign * amt(g, ctx)
         for q in range(1, g.n + 1):
             if who == "each" or (who == "self") == (q == ctx.player):
@@ -411,7 +417,7 @@ def _token(val, spec, field):
     amt = compile_amount(a.get("count", 1), field + ".count")
     applying = "apply" in a
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         if applying:
             _choose_each(g, ctx, sel, f"apply a {tok} token: which card", lambda c: g.apply_token(c, tok, n))
@@ -426,7 +432,7 @@ def _stop(val, spec, field):
     where = a.get("where", "here")
     _expect(where in ("here", "choose"), field + ".where", "expected here or choose")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         if where == "here" and ctx.bf is not None:
             g.place_stop(ctx.player, ctx.bf)
         else:
@@ -442,7 +448,7 @@ def _destroy(val, spec, field):
     each = compile_actions(spec["each"], field.rsplit(".", 1)[0] + ".each") if "each" in spec else ()
     shift = bool(a.get("shift", False))
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         cands, pick = sel
         cs = [c for c in cands(g, ctx)]
         if pick == "all":
@@ -483,7 +489,7 @@ def _move(val, spec, field):
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         cands, pick = sel
         # Only cards that can actually go somewhere are offered: not anchored, and with an open
         # zone on another battlefield (a move with nowhere to go is ignored).
@@ -494,8 +500,10 @@ def _move(val, spec, field):
             for c in reversed(cs):
                 g.push(Game.move_choice, c, ctx)
         else:
-            g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs,
-                       lambda c: (setattr(ctx, "target", c), g.move_choice(c, ctx)))
+            def move_chosen(c: CardInst) -> None:
+                ctx.target = c
+                g.move_choice(c, ctx)
+            g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs, move_chosen)
     return act
 
 
@@ -504,7 +512,7 @@ def _stack(val, spec, field):
     a = _args(val, field, {"onto"}, {"onto"})
     sel = compile_selector(a["onto"], field + ".onto")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         me = ctx.source
         if me is None or me.loc != AT_BOARD:
             return
@@ -542,7 +550,7 @@ def _swap(val, spec, field):
     _expect(src in ("hand", "deck"), field + ".from", "expected hand or deck")
     ok = _hand_filter(a, field)
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         def with_card(old):
             ps = g.players[old.owner - 1]
             pool = ps.hand if src == "hand" else ps.deck.cards()
@@ -564,7 +572,7 @@ def _discard(val, spec, field):
     who = a.get("who", "self")
     _expect(who in ("self", "opponent"), field + ".who", "expected self or opponent")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         for q in range(g.n, 0, -1):
             if (q == ctx.player) == (who == "self"):
@@ -585,7 +593,7 @@ def _acquire(val, spec, field):
     types = _names(a.get("type"), field + ".type")
     _expect(names or types, field, "acquire needs a name or a type")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         ps = g.players[ctx.player - 1]
         wanted = [c.name for c in ps.cards if (names and c.name in names) or (types and c.cdef.type in types)]
         g.acquire(ctx.player, wanted, ctx)
@@ -602,7 +610,7 @@ def _deploy(val, spec, field):
     ok = _hand_filter(a, field)
     this_card = a.get("card") == "self"
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         ps = g.players[ctx.player - 1]
         pool = {"hand": ps.hand, "discard": ps.discard, "destroyed": ps.destroyed}[src]
 
@@ -635,7 +643,7 @@ def _bite(val, spec, field):
     cost = _int(a.get("cost", 1), field + ".cost")
     amount = _int(a.get("amount", 1), field + ".amount")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         ps = g.players[ctx.player - 1]
         if ps.essence < cost or ctx.source is None:
             return
@@ -677,7 +685,7 @@ def _for_each(val, spec, field):
     _expect("then" in spec, field, "'for_each' needs 'then: [actions]'")
     body = compile_actions(spec["then"], base + ".then")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         for c in reversed(cands(g, ctx)):
             sub = Ctx(ctx.player, ctx.source, ctx.bf, ctx.subject, ctx.from_bf)
             sub.target = c
@@ -690,7 +698,7 @@ def _repeat(val, spec, field):
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
 
-    def act(g, ctx):
+    def act(g: Game, ctx: Ctx) -> None:
         _choose_each(g, ctx, sel, "resolve which card's ability again",
                      lambda c: g._fire_card(c, "reveal", None))
     return act

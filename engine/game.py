@@ -14,7 +14,7 @@ compiled card effects call only those.
 from __future__ import annotations
 
 import copy
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 from .decisions import CHANCE, Decision, Kind, Pos
 from .rng import SplitMix64
@@ -88,8 +88,9 @@ class Game(Board):
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
         self.catalog = catalog
-        self._init = ((catalog, decks, battlefields), {"seed": seed, "first_player": first_player,
-                                                       "deck_names": deck_names})
+        self._init: tuple[tuple[Any, ...], dict[str, Any]] = (
+            (catalog, decks, battlefields),
+            {"seed": seed, "first_player": first_player, "deck_names": deck_names})
         self.snapshots = snapshots  # keep a closure-free copy at each round start (fast clone())
         self._snapshot: tuple[Game, int] | None = None
         self.n = len(decks)
@@ -165,6 +166,7 @@ class Game(Board):
         if reason is not None:
             return reason
         pend = self.pending
+        assert pend is not None  # check() answered for a pending point
         self.pending = None
         self.history.append(d)
         pend.take(d)
@@ -262,6 +264,7 @@ class Game(Board):
                 return None
 
             def take(d: Decision) -> None:
+                assert d.player is not None  # check() made sure
                 self.first = d.player
 
             self.push(Game._setup_decks)
@@ -316,8 +319,8 @@ class Game(Board):
         elif ph in _TURN_PHASES:
             # Draft, command, deploy and reveal: each player's turn in first-player order.
             self.phase, turn, args = _TURN_PHASES[ph]
-            for p in reversed(self.order):
-                self.stack.append((turn, p, *args))
+            for num in reversed(self.order):
+                self.stack.append((turn, num, *args))
         elif ph == PH_REVEAL:
             self.phase = PH_END
             self.push(Game._end_round)
@@ -508,6 +511,8 @@ class Game(Board):
             if d.verb not in ("command", "move"):
                 return ("it is the command phase: use a command ability ('command P1:B1Z2'), "
                         "move a card with a move token ('move P1:B1Z2 to B3') or 'pass'")
+            if d.pos is None:
+                return "name the card by its position, e.g. 'command P1:B1Z2'"
             card = self.at(d.pos)
             if card is None or d.pos.owner != p:
                 return f"there is no card of player {p} at {d.pos}"
@@ -517,7 +522,7 @@ class Game(Board):
                 return None
             if card not in mov:
                 return f"{card.name} at {d.pos} has no move token it can use (or is anchored)"
-            if not (1 <= d.bf <= self.nbf) or d.bf - 1 == card.bf:
+            if d.bf is None or not (1 <= d.bf <= self.nbf) or d.bf - 1 == card.bf:
                 return "a move must go to another battlefield"
             if not self._open(d.bf - 1, card.owner):
                 return f"battlefield {d.bf} has no open zone on player {card.owner}'s side"
@@ -527,7 +532,9 @@ class Game(Board):
             if d.verb == "pass":
                 return
             self.push(Game._command_turn, p)
+            assert d.pos is not None  # check() made sure of the position and the battlefield
             card = self.at(d.pos)
+            assert card is not None
             if d.verb == "command":
                 card.used_round = self.round
                 if self.observers:
@@ -538,6 +545,7 @@ class Game(Board):
                     card.tokens[MOVE] -= 1
                 else:
                     card.used_round = self.round
+                assert d.bf is not None
                 self.move(card, d.bf - 1, Ctx(p, card, card.bf))
 
         self.pending = DecisionPoint(p, Kind.COMMAND, "use a command ability, move a card with a "
@@ -586,10 +594,10 @@ class Game(Board):
                 return None
             if d.verb != "deploy":
                 return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
-            card = ps.in_hand(d.card)
+            card = ps.in_hand(d.card) if d.card is not None else None
             if card is None:
                 return f"{d.card!r} is not in player {p}'s hand"
-            if not 1 <= d.bf <= self.nbf:
+            if d.bf is None or not 1 <= d.bf <= self.nbf:
                 return f"there is no battlefield {d.bf}; this game has {self.nbf}"
             b = d.bf - 1
             if not self._open(b, p):
@@ -604,7 +612,9 @@ class Game(Board):
             if d.verb == "pass":
                 return
             self.push(Game._deploy_turn, p)
+            assert d.card is not None and d.bf is not None  # check() made sure
             card = ps.in_hand(d.card)
+            assert card is not None
             b = d.bf - 1
             cost = self.cost_of(card, b)
             ps.essence -= cost
@@ -701,7 +711,7 @@ class Game(Board):
         self.pending = DecisionPoint(player, kind, prompt, options, check, take)
 
     def ask_names(self, player: int, kind: Kind, prompt: str, names: list[str], verb: str,
-                  on_pick: Callable[[Decision], None]) -> None:
+                  on_pick: Callable[[Decision], object]) -> None:
         names = sorted(set(names))
 
         def options() -> Iterator[Decision]:
@@ -737,7 +747,7 @@ class Game(Board):
 
         self.ask(player, kind, prompt, options, check, lambda d: on_pick(positions[d.pos]))
 
-    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], None]) -> None:
+    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], object]) -> None:
         if not bfs:
             return
 

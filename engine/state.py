@@ -6,6 +6,10 @@ Only engine/game.py (and the compiled effects it runs) mutate these; everything 
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # catalog imports the game, which imports this module
+    from .catalog import CardDef
 
 # Specialty tokens that sit on cards. Stop tokens sit on a player's side of a battlefield instead.
 STUN, SHIELD, ANCHOR, MOVE, CAPTIVE = "stun", "shield", "anchor", "move", "captive"
@@ -47,15 +51,18 @@ class Loc(IntEnum):
  PH_OVER) = tuple(Phase)
 
 
+OFF_BOARD = -1  # CardInst.bf of a card that is not on the board
+
+
 class CardInst:
-    """One physical card. ``bf`` is the 0-based battlefield while on the board."""
+    """One physical card. ``bf`` is the 0-based battlefield while on the board, else OFF_BOARD."""
 
     __slots__ = (
         "uid", "owner", "cdef", "loc", "face_up", "might", "tokens", "bf", "under",
         "gained_round", "used_round", "leaving",
     )
 
-    def __init__(self, uid: int, owner: int, cdef) -> None:
+    def __init__(self, uid: int, owner: int, cdef: CardDef) -> None:
         self.uid = uid
         self.owner = owner  # 1-based player number
         self.cdef = cdef
@@ -63,7 +70,7 @@ class CardInst:
         self.face_up = False
         self.might = 0
         self.tokens: dict[str, int] = {}
-        self.bf: int | None = None
+        self.bf = OFF_BOARD
         self.under: list[CardInst] = []
         self.gained_round = 0  # last round it gained might from an ability
         self.used_round = 0  # last round its command ability or affixed move token was used
