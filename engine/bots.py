@@ -5,9 +5,15 @@ Both are deterministic given a seed; they use their own SplitMix64, never global
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from .decisions import Decision
 from .game import Game
 from .rng import SplitMix64
+
+
+class Bot(Protocol):
+    def choose(self, g: Game) -> Decision: ...
 
 
 class RandomBot:
@@ -43,8 +49,10 @@ class GreedyBot:
         options = list(g.legal_decisions())
         if len(options) == 1:
             return options[0]
+        assert g.pending is not None  # options came from a pending decision point
         me = g.pending.player
-        best, best_score = [], None
+        best: list[Decision] = []
+        best_score: tuple[int, int] | None = None
         for d in options:
             h = g.clone()
             h.apply(d)
@@ -56,8 +64,8 @@ class GreedyBot:
         return best[self.rng.below(len(best))]
 
 
-def play(g: Game, bots: dict[int, object]) -> Game:
+def play(g: Game, bots: dict[int, Bot]) -> Game:
     """Play a seeded game to the end: ``bots`` maps player number to a bot."""
-    while not g.over:
+    while g.pending is not None:
         g.apply(bots[g.pending.player].choose(g))
     return g

@@ -10,7 +10,7 @@ naming the card and field.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 from .decisions import Kind
 from .game import Ctx, Game
@@ -26,6 +26,14 @@ LISTENING = {"command", "ally_destroyed", "ally_revealed", "opponent_revealed", 
 BF_TRIGGERS = {"deploy", "first_deploy", "reveal", "fill", "end_of_round", "end_of_game"}
 
 
+# What the effect language compiles to: plain callables over (game, resolving effect's context).
+Action = Callable[[Game, Ctx], None]
+Amount = Callable[[Game, Ctx], int]
+Condition = Callable[[Game, Ctx], bool]
+Candidates = Callable[[Game, Ctx], list[CardInst]]
+Selector = tuple[Candidates, str]  # (candidates, pick: "one" or "all")
+
+
 class EffectError(ValueError):
     """A problem in an effect's data; ``field`` is a dotted path inside the card."""
 
@@ -38,7 +46,8 @@ class EffectError(ValueError):
 class Effect:
     __slots__ = ("trigger", "cond", "actions", "once", "index")
 
-    def __init__(self, trigger: str, cond, actions: tuple, once: str | None, index: int) -> None:
+    def __init__(self, trigger: str, cond: Condition | None, actions: tuple[Action, ...],
+                 once: str | None, index: int) -> None:
         self.trigger = trigger
         self.cond = cond
         self.actions = actions
@@ -83,12 +92,12 @@ SELECTOR_KEYS = {"side", "where", "name", "type", "max_cost", "min_cost", "has",
                  "between_type"}
 
 
-def compile_selector(spec: Any, field: str):
+def compile_selector(spec: Any, field: str) -> Selector:
     """Returns (candidates(g, ctx) -> list[CardInst], pick) where pick is 'one' or 'all'."""
     if spec in ("self", "subject", "target"):
         attr = {"self": "source", "subject": "subject", "target": "target"}[spec]
 
-        def fixed(g: Game, ctx: Ctx, _a=attr):
+        def fixed(g: Game, ctx: Ctx, _a: str = attr) -> list[CardInst]:
             # 'self' still finds a card that is being destroyed, so its own "when destroyed"
             # ability can act on it (Zombie Horde returns itself to hand).
             c = getattr(ctx, _a)
@@ -190,7 +199,7 @@ def _is_between(g: Game, c, names: frozenset | None, types: frozenset | None = N
     return any(g.between(c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
 
 
-def _choose_each(g: Game, ctx: Ctx, sel, prompt: str, fn: Callable) -> None:
+def _choose_each(g: Game, ctx: Ctx, sel: Selector, prompt: str, fn: Callable[[CardInst], object]) -> None:
     """Run fn(card) on the selected card(s): all of them, or one the controller chooses."""
     cands, pick = sel
     cs = cands(g, ctx)
@@ -199,7 +208,7 @@ def _choose_each(g: Game, ctx: Ctx, sel, prompt: str, fn: Callable) -> None:
             fn(c)
         return
 
-    def chosen(card):
+    def chosen(card: CardInst) -> None:
         ctx.target = card
         fn(card)
 
@@ -207,7 +216,7 @@ def _choose_each(g: Game, ctx: Ctx, sel, prompt: str, fn: Callable) -> None:
 
 
 # ---------------------------------------------------------------------------- amounts
-def compile_amount(spec: Any, field: str) -> Callable[[Game, Ctx], int]:
+def compile_amount(spec: Any, field: str) -> Amount:
     if isinstance(spec, int) and not isinstance(spec, bool):
         n: int = spec
 
@@ -254,7 +263,7 @@ def compile_amount(spec: Any, field: str) -> Callable[[Game, Ctx], int]:
 
 
 # ---------------------------------------------------------------------------- conditions
-def compile_condition(spec: Any, field: str) -> Callable[[Game, Ctx], bool]:
+def compile_condition(spec: Any, field: str) -> Condition:
     _expect(isinstance(spec, dict) and spec, field, "a condition is a non-empty mapping")
     tests = []
     for key, val in spec.items():
@@ -333,7 +342,7 @@ def _compare(getter, spec: Any, field: str):
 
 
 # ---------------------------------------------------------------------------- actions
-VERBS: dict[str, Callable] = {}
+VERBS: dict[str, Callable[[Any, dict[str, Any], str], Action]] = {}
 
 
 def verb(name: str):
@@ -343,12 +352,12 @@ def verb(name: str):
     return deco
 
 
-def compile_actions(spec: Any, field: str) -> tuple:
+def compile_actions(spec: Any, field: str) -> tuple[Action, ...]:
     _expect(isinstance(spec, list) and spec, field, "expected a non-empty list of actions")
     return tuple(compile_action(a, f"{field}[{i}]") for i, a in enumerate(spec))
 
 
-def compile_action(spec: Any, field: str) -> Callable[[Game, Ctx], None]:
+def compile_action(spec: Any, field: str) -> Action:
     _expect(isinstance(spec, dict) and spec, field, "an action is a mapping like {gain: 2}")
     verbs = [k for k in spec if k in VERBS]
     _expect(len(verbs) == 1, field, "an action needs exactly one verb; unknown verb "
@@ -358,7 +367,7 @@ def compile_action(spec: Any, field: str) -> Callable[[Game, Ctx], None]:
     return VERBS[name](spec[name], spec, f"{field}.{name}")
 
 
-def _args(val: Any, field: str, allowed: set[str], required: frozenset[str] = frozenset()) -> dict[str, Any]:
+def _args(val: Any, field: str, allowed: AbstractSet[str], required: AbstractSet[str] = frozenset()) -> dict[str, Any]:
     _expect(isinstance(val, dict), field, f"expected a mapping with {sorted(allowed)}")
     unknown = set(val) - allowed
     _expect(not unknown, field, f"unknown key(s) {sorted(unknown)}; expected {sorted(allowed)}")
@@ -368,13 +377,17 @@ def _args(val: Any, field: str, allowed: set[str], required: frozenset[str] = fr
 
 
 @verb("gain")
-def _gain(val, spec, field):
+def _gain(val: Any, spec: dict[str, Any], field: str) -> Action:
     amt = compile_amount(val, field)
-    return lambda g, ctx: g.gain_might(ctx.source, amt(g, ctx), ctx) if ctx.source else None
+
+    def act(g: Game, ctx: Ctx) -> None:
+        if ctx.source is not None:
+            g.gain_might(ctx.source, amt(g, ctx), ctx)
+    return act
 
 
 @verb("might")
-def _might(val, spec, field):
+def _might(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target", "add", "sub"}, {"target"})
     _expect(("add" in a) != ("sub" in a), field, "give exactly one of add or sub")
     sel = compile_selector(a["target"], field + ".target")
@@ -389,7 +402,7 @@ def _might(val, spec, field):
 
 
 @verb("essence")
-def _essence(val, spec, field):
+def _essence(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"add", "sub", "who", "when"})
     _expect(("add" in a) != ("sub" in a), field, "give exactly one of add or sub")
     amt = compile_amount(a.get("add", a.get("sub")), field)
@@ -408,10 +421,10 @@ def _essence(val, spec, field):
 
 
 @verb("token")
-def _token(val, spec, field):
+def _token(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"apply", "remove", "target", "count"}, {"target"})
     _expect(("apply" in a) != ("remove" in a), field, "give exactly one of apply or remove")
-    tok = a.get("apply", a.get("remove"))
+    tok: str = a["apply"] if "apply" in a else a["remove"]
     _expect(tok in CARD_TOKENS, field, f"token must be one of {CARD_TOKENS} (stop tokens use the 'stop' verb)")
     sel = compile_selector(a["target"], field + ".target")
     amt = compile_amount(a.get("count", 1), field + ".count")
@@ -427,7 +440,7 @@ def _token(val, spec, field):
 
 
 @verb("stop")
-def _stop(val, spec, field):
+def _stop(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"where"})
     where = a.get("where", "here")
     _expect(where in ("here", "choose"), field + ".where", "expected here or choose")
@@ -442,7 +455,7 @@ def _stop(val, spec, field):
 
 
 @verb("destroy")
-def _destroy(val, spec, field):
+def _destroy(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target", "shift"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
     each = compile_actions(spec["each"], field.rsplit(".", 1)[0] + ".each") if "each" in spec else ()
@@ -459,9 +472,9 @@ def _destroy(val, spec, field):
     return act
 
 
-def _simple_target_verb(name: str, prompt: str, act_on: Callable) -> None:
+def _simple_target_verb(name: str, prompt: str, act_on: Callable[[Game, CardInst], object]) -> None:
     """A verb whose only argument is a target selector: act_on(game, card) for each target."""
-    def compile_(val, spec, field):
+    def compile_(val: Any, spec: dict[str, Any], field: str) -> Action:
         a = _args(val, field, {"target"}, {"target"})
         sel = compile_selector(a["target"], field + ".target")
         return lambda g, ctx: _choose_each(g, ctx, sel, prompt, lambda c: act_on(g, c))
@@ -473,7 +486,7 @@ _simple_target_verb("shift", "shift which card", lambda g, c: g.shift(c))
 
 
 @verb("return")
-def _return(val, spec, field):
+def _return(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
     cands, pick = sel
@@ -485,7 +498,7 @@ def _return(val, spec, field):
 
 
 @verb("move")
-def _move(val, spec, field):
+def _move(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
 
@@ -508,7 +521,7 @@ def _move(val, spec, field):
 
 
 @verb("stack")
-def _stack(val, spec, field):
+def _stack(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"onto"}, {"onto"})
     sel = compile_selector(a["onto"], field + ".onto")
 
@@ -543,7 +556,7 @@ def _hand_filter(a: dict, field: str):
 
 
 @verb("swap")
-def _swap(val, spec, field):
+def _swap(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target", "from", "name", "type", "max_cost"})
     sel = compile_selector(a.get("target", "self"), field + ".target")
     src = a.get("from", "hand")
@@ -566,7 +579,7 @@ def _swap(val, spec, field):
 
 
 @verb("discard")
-def _discard(val, spec, field):
+def _discard(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"count", "who"})
     amt = compile_amount(a.get("count", 1), field + ".count")
     who = a.get("who", "self")
@@ -581,13 +594,13 @@ def _discard(val, spec, field):
 
 
 @verb("draw")
-def _draw(val, spec, field):
+def _draw(val: Any, spec: dict[str, Any], field: str) -> Action:
     amt = compile_amount(val, field)
     return lambda g, ctx: g.draw(ctx.player, amt(g, ctx))
 
 
 @verb("acquire")
-def _acquire(val, spec, field):
+def _acquire(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"name", "type"})
     names = _names(a.get("name"), field + ".name")
     types = _names(a.get("type"), field + ".type")
@@ -601,7 +614,7 @@ def _acquire(val, spec, field):
 
 
 @verb("deploy")
-def _deploy(val, spec, field):
+def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"from", "to", "name", "type", "max_cost", "card"})
     src = a.get("from", "hand")
     _expect(src in ("hand", "discard", "destroyed"), field + ".from", "expected hand, discard or destroyed")
@@ -637,7 +650,7 @@ def _deploy(val, spec, field):
 
 
 @verb("bite")
-def _bite(val, spec, field):
+def _bite(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target", "cost", "amount"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
     cost = _int(a.get("cost", 1), field + ".cost")
@@ -661,7 +674,7 @@ def _bite(val, spec, field):
 
 
 @verb("may")
-def _may(val, spec, field):
+def _may(val: Any, spec: dict[str, Any], field: str) -> Action:
     actions = compile_actions(val, field)
     prompt = spec.get("prompt", "resolve the optional effect")
     _expect(isinstance(prompt, str), field + ".prompt", "expected text")
@@ -669,7 +682,7 @@ def _may(val, spec, field):
 
 
 @verb("if")
-def _if(val, spec, field):
+def _if(val: Any, spec: dict[str, Any], field: str) -> Action:
     cond = compile_condition(val, field)
     base = field.rsplit(".", 1)[0]
     then = compile_actions(spec["then"], base + ".then") if "then" in spec else ()
@@ -679,7 +692,7 @@ def _if(val, spec, field):
 
 
 @verb("for_each")
-def _for_each(val, spec, field):
+def _for_each(val: Any, spec: dict[str, Any], field: str) -> Action:
     cands, _ = compile_selector(val, field)
     base = field.rsplit(".", 1)[0]
     _expect("then" in spec, field, "'for_each' needs 'then: [actions]'")
@@ -694,7 +707,7 @@ def _for_each(val, spec, field):
 
 
 @verb("repeat")
-def _repeat(val, spec, field):
+def _repeat(val: Any, spec: dict[str, Any], field: str) -> Action:
     a = _args(val, field, {"target"}, {"target"})
     sel = compile_selector(a["target"], field + ".target")
 

@@ -13,7 +13,6 @@ compiled card effects call only those.
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable, Iterator
 
 from .decisions import CHANCE, Decision, Kind, Pos
@@ -83,16 +82,13 @@ def _bfname(b: int) -> str:
 class Game(Board):
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
-                 observers: list | None = None, track_rounds: bool = False,
-                 snapshots: bool = False) -> None:
+                 observers: list | None = None, track_rounds: bool = False) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
         self.catalog = catalog
         self._init: tuple[tuple[Any, ...], dict[str, Any]] = (
             (catalog, decks, battlefields),
             {"seed": seed, "first_player": first_player, "deck_names": deck_names})
-        self.snapshots = snapshots  # keep a closure-free copy at each round start (fast clone())
-        self._snapshot: tuple[Game, int] | None = None
         self.n = len(decks)
         if self.n not in ROUNDS:
             raise ValueError("a game has 2 or 3 players")
@@ -118,7 +114,7 @@ class Game(Board):
         self.phase = PH_SETUP
         self.first = first_player or 0  # 1-based once known
         self.order: list[int] = []
-        self.stack: list[tuple] = []
+        self.stack: list[tuple[Any, ...]] = []  # frames: (function, *arguments)
         self.pending: DecisionPoint | None = None
         self.over = False
         self.winner: int | None = None
@@ -176,35 +172,13 @@ class Game(Board):
     def clone(self) -> "Game":
         """An independent copy (for bots looking ahead); catalog data is shared, not copied.
 
-        A pending decision holds closures over this game's objects, which a deep copy cannot
-        rebind; so a clone is rebuilt from a closure-free snapshot (taken at the start of each
-        round when ``snapshots`` is on, else the starting position) by replaying the decisions
-        made since."""
-        if self._snapshot is not None:
-            base, k = self._snapshot
-            g = base._copy()
-            g.snapshots = False  # a look-ahead copy needs no snapshots of its own
-            g._run()  # the snapshot was taken just before a round began: begin it
-        else:
-            g = Game(*self._init[0], **self._init[1])
-            k = 0
-        for d in self.history[k:]:
+        A pending decision holds closures over this game's objects, which no generic copy can
+        rebind; so a clone is the same starting position with every decision made so far replayed
+        (a whole game replays in about a millisecond)."""
+        g = Game(*self._init[0], **self._init[1])
+        for d in self.history:
             g.apply(d)
         return g
-
-    def _copy(self) -> "Game":
-        """Deep copy; only valid while no closure is held (no pending decision, empty stack)."""
-        memo = {id(self.catalog): self.catalog, id(self.observers): [], id(self._init): self._init}
-        for bf in self.bfs:
-            memo[id(bf)] = bf
-        for p in self.players:
-            for c in p.cards:
-                memo[id(c.cdef)] = c.cdef
-        snap, self._snapshot = self._snapshot, None
-        try:
-            return copy.deepcopy(self, memo)
-        finally:
-            self._snapshot = snap
 
     def might_table(self) -> list[list[int]]:
         """might[p-1][b]: total might of player p on battlefield b."""
@@ -238,16 +212,16 @@ class Game(Board):
             else:
                 self._next_phase()
 
-    def push(self, fn, *args) -> None:
+    def push(self, fn: Callable[..., None], *args: Any) -> None:
         self.stack.append((fn, *args))
 
-    def run_actions(self, ctx: Ctx, actions: tuple) -> None:
+    def run_actions(self, ctx: Ctx, actions: tuple[Any, ...]) -> None:
         """Queue an effect's actions to run in order (each may stop for a decision). Each action
         is its own frame; what an action pushes runs before the next action, as it should."""
         if len(actions) == 1:
             self.stack.append((actions[0], ctx))
         else:
-            self.stack.extend([(a, ctx) for a in reversed(actions)])
+            self.stack.extend([(a, ctx) for a in actions[::-1]])
 
     # ------------------------------------------------------------------ round structure
     def _setup(self) -> None:
@@ -305,8 +279,6 @@ class Game(Board):
                 self.push(Game._tally)
                 self._push_trigger_all("end_of_game")
                 return
-            if self.snapshots:  # the stack is empty and nothing is pending: safe to copy
-                self._snapshot = (self._copy(), len(self.history))
             self.round += 1
             self.phase = PH_BEGIN
             for p in self.players:
@@ -729,6 +701,9 @@ class Game(Board):
     def ask_card(self, player: int, kind: Kind, prompt: str, cands: list[CardInst],
                  on_pick: Callable[[CardInst], None]) -> None:
         if not cands:
+            return
+        if len(cands) == 1:  # the only answer: taken by the engine, never asked
+            on_pick(cands[0])
             return
         positions = {self.position(c): c for c in cands}
 

@@ -163,6 +163,7 @@ def _replay(source, consumers, want_record, catalog, keep_game) -> ReplayResult:
     if not g.over:
         pt = _point(g)
         pend = g.pending
+        assert pend is not None  # a game that is not over is waiting for a decision
         who = "chance" if pend.player == CHANCE else f"player {pend.player}"
         rule = f"the log ends before the game is over: {who} still had to decide ({pend.kind.value}: {pend.prompt})"
         return _result(log, g, builder, keep_game, Verdict(

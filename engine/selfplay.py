@@ -5,13 +5,15 @@ Used by the random-play tests, the benchmark and (later) the tournament simulato
 
 from __future__ import annotations
 
-from .bots import GreedyBot, RandomBot, play
+from typing import Callable
+
+from .bots import Bot, GreedyBot, RandomBot, play
 from .catalog import DEFAULT_VERSION, load_catalog
 from .decisions import format_decision
 from .game import Game
 from .rng import ALGORITHM, SplitMix64
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot}
+BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str], seed: int | None,
@@ -51,7 +53,7 @@ def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[s
         pick.shuffle(pool)
         battlefields = pool[: 3 if players == 2 else 4]
     g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in battlefields],
-             seed=seed, deck_names=decks, track_rounds=checkpoints, snapshots=bot == "greedy")
+             seed=seed, deck_names=decks, track_rounds=checkpoints)
     bots = {p: BOTS[bot](seed * 7 + p) for p in range(1, players + 1)}
     play(g, bots)
     return game_log(g, catalog=cat.version, decks=decks, battlefields=battlefields, seed=seed,

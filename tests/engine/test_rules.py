@@ -11,7 +11,7 @@ import pytest
 from engine.catalog import CatalogError
 from engine.decisions import CHANCE, Decision
 from engine.rng import SplitMix64
-from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN
+from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
 
 from rules_helpers import (
     SPECTRES, Kind, Loc, Phase, Recorder, advance, at_phase, battlefield, card, catalog_battlefield,
@@ -676,7 +676,8 @@ def test_token_anchor_card_cannot_move_or_return():
         assert g.phase != Phase.COMMAND  # its move token cannot be used either
     g = hands_game([[SHOVE, F1], [F3]])
     a = place_revealed(g, 1, "Filler 1", 1, tokens={ANCHOR: 1})
-    assert not g.move(a, 2, None) and not g.return_to_hand(a, None)
+    ctx = Ctx(1, None, None)
+    assert not g.move(a, 2, ctx) and not g.return_to_hand(a, ctx)
 
 
 def test_token_anchor_card_is_not_offered_as_a_return_target():
