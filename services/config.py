@@ -51,7 +51,7 @@ class Config:
             api_port=_int(env, "EMPYREAN_API_PORT", cls.api_port, low=0, high=65535),
             worker_concurrency=_int(env, "EMPYREAN_WORKER_CONCURRENCY", cls.worker_concurrency, low=1),
             broker_visibility_timeout=_int(env, "EMPYREAN_BROKER_VISIBILITY_TIMEOUT",
-                                           cls.broker_visibility_timeout, low=10),
+                                           cls.broker_visibility_timeout, low=30),
             db_pool_max_size=_int(env, "EMPYREAN_DB_POOL_MAX_SIZE", cls.db_pool_max_size, low=1),
         )
 
