@@ -55,7 +55,7 @@ class EmbeddedPostgres:
 
     def start(self) -> str:
         pgserver = _import_pgserver()
-        self.pgdata.parent.mkdir(parents=True, exist_ok=True)
+        self.pgdata.mkdir(parents=True, exist_ok=True)
         self._forget_dead_handles()
         # cleanup_mode="stop": pgserver stops the server when its last live handle is cleaned up,
         # which stop() does explicitly (and pgserver's atexit hook does if we never get there).
@@ -71,34 +71,31 @@ class EmbeddedPostgres:
         return self._server.get_pid() if self._server else None
 
     def stop(self) -> None:
+        """Let go of the server; it stops if no other live process holds it (pgserver counts
+        holders, so `empyrean db upgrade` run beside `empyrean up` does not stop up's database)."""
         if self._server is None:
             return
-        pgserver = _import_pgserver()
         server, self._server = self._server, None
-        server.cleanup()  # pg_ctl -w stop (fast shutdown) when we hold the last handle
-        info = pgserver.utils.PostmasterInfo.read_from_pgdata(self.pgdata)
-        if info is not None and info.is_running():
-            # pgserver leaves the server up while another live process holds a handle on it; we
-            # started it for one purpose and are done with it, so stop it regardless.
-            pgserver.pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=server.system_user)
-        if (self.pgdata / "postmaster.pid").exists():
-            raise RuntimeError(f"PostgreSQL in {self.pgdata} did not stop (postmaster.pid remains)")
+        self._forget_dead_handles()
+        server.cleanup()  # pg_ctl -w stop (fast shutdown) when this process was the last holder
+        if not self._holders() and (self.pgdata / "postmaster.pid").exists():
+            raise RuntimeError(f"PostgreSQL in {self.pgdata} did not stop (postmaster.pid remains); "
+                               f"see {self.pgdata / 'log'}")
         self.url = None
-        log.info("embedded PostgreSQL stopped")
+        log.info("embedded PostgreSQL released")
+
+    def _holders(self) -> list[int]:
+        return _import_pgserver().utils.DiskList(self.pgdata / ".handle_pids.json").get()
 
     def _forget_dead_handles(self) -> None:
-        """pgserver counts the processes holding a handle in .handle_pids.json and stops the server
-        only when the last one lets go. A process that was killed never lets go, so prune dead
-        pids first, or no later stop would ever happen."""
-        handles = self.pgdata / ".handle_pids.json"
-        if not handles.exists():
-            return
-        pgserver = _import_pgserver()
-        listed = pgserver.utils.DiskList(handles)
-        pids = listed.get()
-        alive = [pid for pid in pids if psutil.pid_exists(pid) and pid != os.getpid()]
+        """pgserver lists the processes holding the server in .handle_pids.json and stops it only
+        when the last one lets go. A process that was killed never lets go, so drop dead pids, or
+        no later stop would ever happen."""
+        handles = _import_pgserver().utils.DiskList(self.pgdata / ".handle_pids.json")
+        pids = handles.get()
+        alive = [pid for pid in pids if psutil.pid_exists(pid)]
         if alive != pids:
-            listed.put(alive)
+            handles.put(alive)
 
 
 def create_database_if_missing(admin_url: str, name: str) -> None:
@@ -142,14 +139,12 @@ class EmbeddedRedis:
         client.connection_pool.disconnect()
         if pid:
             try:
-                proc = psutil.Process(pid)
-                proc.send_signal(signal.SIGTERM)
-                proc.wait(STOP_TIMEOUT_S)
-            except psutil.NoSuchProcess:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
                 pass
-            except psutil.TimeoutExpired:
+            if wait_until_gone([pid], STOP_TIMEOUT_S):
                 log.warning("redis-server %s ignored SIGTERM for %ss; killing it", pid, STOP_TIMEOUT_S)
-                proc.kill()
+                os.kill(pid, signal.SIGKILL)
         if client.redis_dir:
             shutil.rmtree(client.redis_dir, ignore_errors=True)
         if client.settingregistryfile:
@@ -205,7 +200,8 @@ class EmbeddedStack:
 
 
 def wait_until_gone(pids: list[int], timeout: float = STOP_TIMEOUT_S) -> list[int]:
-    """The pids still running after ``timeout`` seconds (zombies count as gone)."""
+    """The pids still running after ``timeout`` seconds. A zombie counts as gone: a daemon's exit
+    is reaped by init, which may take its time about it."""
     deadline = time.monotonic() + timeout
     left = list(pids)
     while left and time.monotonic() < deadline:
