@@ -15,6 +15,7 @@ database servers are daemons: after a ``kill -9`` they stay up and the next ``up
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import signal
 import subprocess
@@ -22,9 +23,11 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Callable
+
+import psycopg
 
 from services.config import Config
 from services.db import migrate
@@ -100,6 +103,7 @@ class ServiceLauncher:
         self.on_ready = list(on_ready or [])
         self.children: list[Child] = []
         self.stack: EmbeddedStack | None = None
+        self._lock_file = None
 
     # -- the whole run ----------------------------------------------------------------------
     def run(self) -> int:
@@ -138,8 +142,9 @@ class ServiceLauncher:
 
     # -- start ------------------------------------------------------------------------------
     def start(self) -> RunningService:
-        config = self.config
-        data_dir = config.data_dir.resolve()
+        data_dir = self.config.data_dir.resolve()
+        self._lock_data_dir(data_dir)
+        config = self.config = replace(self.config, data_dir=data_dir)
         embedded = [name for name, url in (("PostgreSQL", config.database_url), ("Redis", config.redis_url))
                     if not url]
         if embedded:
@@ -149,7 +154,10 @@ class ServiceLauncher:
         config = self.config = config.with_servers(self.stack.database_url, self.stack.redis_url)
 
         self.echo("applying database migrations …")
-        migrate.upgrade(config.database_url)
+        try:
+            migrate.upgrade(config.database_url)
+        except psycopg.OperationalError as exc:
+            raise StartupError(f"cannot use the database {config.database_url}: {exc}") from None
 
         logs = data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
@@ -162,6 +170,23 @@ class ServiceLauncher:
         self._wait_ready(f"{base}{API_PREFIX}/ready")
         self._ping_worker()
         return RunningService(config, f"{base}{API_PREFIX}", list(self.children))
+
+    def _lock_data_dir(self, data_dir: Path) -> None:
+        """One `up` per data folder: a second would share (and at its stop, shut down) the first's
+        servers. The lock dies with the process, however it ends."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_file = open(data_dir / "up.lock", "a+")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock_file.seek(0)
+            holder = self._lock_file.read().strip() or "another process"
+            self._lock_file.close()
+            raise StartupError(f"empyrean up is already running with the data folder {data_dir} "
+                               f"(pid {holder}); stop it first or set EMPYREAN_DATA_DIR") from None
+        self._lock_file.truncate(0)
+        self._lock_file.write(str(os.getpid()))
+        self._lock_file.flush()
 
     def _spawn(self, name: str, command: list[str], log_path: Path) -> None:
         env = {**os.environ, **self.config.environment()}
@@ -244,6 +269,9 @@ class ServiceLauncher:
         if self.stack is not None:
             self.stack.stop()
             self.stack = None
+        if self._lock_file is not None:
+            self._lock_file.close()  # releases the data folder
+            self._lock_file = None
 
     def _stop_child(self, child: Child) -> None:
         process = child.process

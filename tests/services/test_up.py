@@ -56,11 +56,11 @@ class Output:
 def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
     port = free_port()
     data_dir = tmp_path / "var"
-    up = subprocess.Popen(
-        [sys.executable, "-m", "services.cli", "up"], cwd=tmp_path, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        env=child_env(EMPYREAN_DATA_DIR=str(data_dir), EMPYREAN_API_PORT=str(port),
-                      EMPYREAN_WORKER_CONCURRENCY="1"))
+    env = child_env(EMPYREAN_DATA_DIR=str(data_dir), EMPYREAN_API_PORT=str(port),
+                    EMPYREAN_WORKER_CONCURRENCY="1")
+    up = subprocess.Popen([sys.executable, "-m", "services.cli", "up"], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
     output = Output(up.stdout)
     try:
         output.wait_for("Press Ctrl-C to stop.", up, START_TIMEOUT_S)
@@ -77,6 +77,13 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "gunicorn" in names and "celery" in names
         everything = [postgres_pid, redis_server.pid, *(c.pid for c in children)]
+
+        # A second `up` on the same data folder must refuse, and leave the first one alone.
+        second = subprocess.run([sys.executable, "-m", "services.cli", "up"], cwd=tmp_path, env=env,
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1, second.stdout + second.stderr
+        assert f"already running with the data folder {data_dir}" in second.stdout
+        assert get_json(output.value("ready"))[0] == 200
 
         up.send_signal(signal.SIGINT)
         assert up.wait(60) == 0, output.text
