@@ -182,6 +182,7 @@ class ServiceLauncher:
             self._lock_file.seek(0)
             holder = self._lock_file.read().strip() or "another process"
             self._lock_file.close()
+            self._lock_file = None
             raise StartupError(f"empyrean up is already running with the data folder {data_dir} "
                                f"(pid {holder}); stop it first or set EMPYREAN_DATA_DIR") from None
         self._lock_file.truncate(0)
