@@ -108,5 +108,96 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
     sys.exit(0 if counts.get("valid", 0) == total else 1)
 
 
+@main.command()
+def up() -> None:
+    """Start the whole service: PostgreSQL and Redis (embedded unless DATABASE_URL / REDIS_URL are
+    set), migrations, a Celery worker and the API. Prints the URLs; Ctrl-C stops everything.
+
+    Configured by environment variables only (docs/services.md): EMPYREAN_DATA_DIR (default ./var),
+    EMPYREAN_API_HOST / EMPYREAN_API_PORT (127.0.0.1:8000), EMPYREAN_WORKER_CONCURRENCY (2) …"""
+    from services.config import Config, ConfigError
+    from services.launcher import ServiceLauncher
+
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    # Demo data (a simulated tournament replayed through the real pipeline) joins on_ready with
+    # the upload API (issue 3).
+    launcher = ServiceLauncher(config, echo=click.echo)
+    sys.exit(launcher.run())
+
+
+@main.group()
+def db() -> None:
+    """The database schema: apply or inspect migrations (Alembic).
+
+    Uses DATABASE_URL, or the embedded PostgreSQL in EMPYREAN_DATA_DIR when it is unset."""
+
+
+def _with_database(action) -> None:
+    """Run action(database_url) on DATABASE_URL, or on the embedded server (started for the
+    purpose and let go afterwards; a server that `empyrean up` is using keeps running)."""
+    from services.config import Config, ConfigError
+    from services.embedded import EmbeddedPostgres
+
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if config.database_url:
+        action(config.database_url)
+        return
+    server = EmbeddedPostgres(config.data_dir / "postgres")
+    try:
+        action(server.start())
+    finally:
+        server.stop()
+
+
+@db.command("upgrade")
+@click.argument("revision", default="head")
+def db_upgrade(revision: str) -> None:
+    """Apply migrations up to REVISION (default: the newest). Already there: nothing happens."""
+    from services.db import migrate
+
+    def upgrade(url: str) -> None:
+        migrate.upgrade(url, revision)
+        _echo_revision(url)
+
+    _with_database(upgrade)
+
+
+@db.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Revert migrations down to REVISION ('base' removes every table: all data is lost)."""
+    from services.db import migrate
+
+    def downgrade(url: str) -> None:
+        migrate.downgrade(url, revision)
+        _echo_revision(url)
+
+    _with_database(downgrade)
+
+
+@db.command("current")
+def db_current() -> None:
+    """Print the revision the database is at, and the newest this code knows."""
+    _with_database(_echo_revision)
+
+
+def _echo_revision(url: str) -> None:
+    import psycopg
+
+    from services.db import migrate
+
+    with psycopg.connect(url) as conn:
+        current = migrate.current_revision(conn)
+    head = migrate.head_revision()
+    state = "up to date" if current == head else f"behind: the newest is {head}"
+    click.echo(f"database at revision {current or '(none)'} ({state})")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,58 @@
+"""The HTTP API: a Flask app factory; every endpoint lives in a blueprint under ``/api/v1``.
+
+Run by a WSGI server, e.g. ``gunicorn 'services.api:create_app()'`` (what ``empyrean up`` does);
+configuration comes from the environment (services.config) unless a Config is passed in.
+"""
+
+from __future__ import annotations
+
+import atexit
+from dataclasses import dataclass
+
+import redis
+from flask import Blueprint, Flask
+from psycopg_pool import ConnectionPool
+
+from services.config import Config
+from services.db.migrate import head_revision
+from services.db.pool import create_pool
+
+from . import health
+from .errors import register_error_handlers
+
+API_PREFIX = "/api/v1"
+
+
+@dataclass
+class Resources:
+    """What the app's requests share, at ``app.extensions["empyrean"]``."""
+
+    config: Config
+    db_pool: ConnectionPool
+    redis: redis.Redis
+    schema_head: str  # the migration revision this code expects the database to be at
+
+    def close(self) -> None:
+        self.db_pool.close()
+        self.redis.close()
+
+
+def create_app(config: Config | None = None) -> Flask:
+    config = config or Config.from_env()
+    app = Flask(__name__)
+    app.json.sort_keys = False  # keep bodies in the order they are written (status first)
+
+    resources = Resources(
+        config=config,
+        db_pool=create_pool(config.require_database_url(), max_size=config.db_pool_max_size, name="api"),
+        redis=redis.Redis.from_url(config.require_redis_url(), socket_connect_timeout=2, socket_timeout=2),
+        schema_head=head_revision(),
+    )
+    app.extensions["empyrean"] = resources
+    atexit.register(resources.close)
+
+    api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
+    api.register_blueprint(health.blueprint)
+    app.register_blueprint(api)
+    register_error_handlers(app)
+    return app

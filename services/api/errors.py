@@ -1,0 +1,46 @@
+"""Every error the API returns is JSON: ``{"error": {"status", "title", "message"}}``.
+
+Client mistakes (unknown URL, wrong method, a body that is not JSON …) keep their 4xx status and
+say what was wrong in words; anything unexpected is logged with its traceback and answered 500
+without internals.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, jsonify, request
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+
+log = logging.getLogger(__name__)
+
+
+def error_response(status: int, title: str, message: str, headers=()):
+    response = jsonify({"error": {"status": status, "title": title, "message": message}})
+    response.status_code = status
+    for name, value in headers:
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def _message(exc: HTTPException) -> str:
+    if isinstance(exc, NotFound):
+        return f"there is no {request.path} in this API (see /api/v1/health for a start)"
+    if isinstance(exc, MethodNotAllowed):
+        allowed = ", ".join(sorted(exc.valid_methods or []))
+        return f"{request.path} does not accept {request.method}; it accepts {allowed}"
+    return exc.description or exc.name
+
+
+def register_error_handlers(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        # keeps the exception's headers, e.g. Allow on a 405
+        return error_response(exc.code or 500, exc.name, _message(exc), exc.get_headers())
+
+    @app.errorhandler(Exception)
+    def unexpected_error(exc: Exception):
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        err = InternalServerError()
+        return error_response(500, err.name, "the server failed on this request; it has been logged")

@@ -1,0 +1,117 @@
+"""Service configuration, read only from environment variables.
+
+Every setting has a documented default (see docs/services.md). ``DATABASE_URL`` and ``REDIS_URL`` are
+the exception: unset means "no external server" — ``empyrean up`` (and the test suite) then start an
+embedded PostgreSQL and Redis (services.embedded) and pass their URLs on to the API and the worker
+through these same variables. A process that needs a server but was given none (the API or a worker
+started on its own) fails at start with a message saying which variable to set.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+
+class ConfigError(ValueError):
+    """A setting is missing or not usable; the message names the environment variable."""
+
+
+@dataclass(frozen=True)
+class Config:
+    # PostgreSQL, as a libpq URL or key=value string (psycopg 3 takes either). None: embedded.
+    database_url: str | None = None
+    # Redis, in redis-py's URL forms: redis://host:port/db, rediss://…, unix:///path/to.sock?db=0.
+    redis_url: str | None = None
+    # Where the embedded servers keep their data (and `empyrean up` its logs).
+    data_dir: Path = Path("var")
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    # Worker processes for `empyrean up`'s Celery worker (prefork pool).
+    worker_concurrency: int = 2
+    # Seconds a message taken by a worker may stay unacknowledged before Redis hands it to another
+    # worker. Tasks ack late, so this is how long a game waits after its worker died (kill -9)
+    # before it is retried. Short, so faults heal quickly; every task must finish well within it
+    # (the task time limit is derived from it, see workers.celery_app).
+    broker_visibility_timeout: int = 120
+    # Upper bound of each process's Postgres connection pool.
+    db_pool_max_size: int = 8
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
+        env = os.environ if env is None else env
+        return cls(
+            database_url=env.get("DATABASE_URL") or None,
+            redis_url=env.get("REDIS_URL") or None,
+            data_dir=Path(env.get("EMPYREAN_DATA_DIR") or cls.data_dir),
+            api_host=env.get("EMPYREAN_API_HOST") or cls.api_host,
+            api_port=_int(env, "EMPYREAN_API_PORT", cls.api_port, low=0, high=65535),
+            worker_concurrency=_int(env, "EMPYREAN_WORKER_CONCURRENCY", cls.worker_concurrency, low=1),
+            broker_visibility_timeout=_int(env, "EMPYREAN_BROKER_VISIBILITY_TIMEOUT",
+                                           cls.broker_visibility_timeout, low=30),
+            db_pool_max_size=_int(env, "EMPYREAN_DB_POOL_MAX_SIZE", cls.db_pool_max_size, low=1),
+        )
+
+    def with_servers(self, database_url: str, redis_url: str) -> "Config":
+        return replace(self, database_url=database_url, redis_url=redis_url)
+
+    def require_database_url(self) -> str:
+        if not self.database_url:
+            raise ConfigError("DATABASE_URL is not set: point it at a PostgreSQL database, "
+                              "or start everything with `empyrean up`, which runs an embedded one")
+        return self.database_url
+
+    def require_redis_url(self) -> str:
+        if not self.redis_url:
+            raise ConfigError("REDIS_URL is not set: point it at a Redis server, "
+                              "or start everything with `empyrean up`, which runs an embedded one")
+        return self.redis_url
+
+    @property
+    def celery_broker_url(self) -> str:
+        return redis_url_for_celery(self.require_redis_url())
+
+    def environment(self) -> dict[str, str]:
+        """This configuration as environment variables, for child processes (worker, API)."""
+        env = {
+            "EMPYREAN_DATA_DIR": str(self.data_dir),
+            "EMPYREAN_API_HOST": self.api_host,
+            "EMPYREAN_API_PORT": str(self.api_port),
+            "EMPYREAN_WORKER_CONCURRENCY": str(self.worker_concurrency),
+            "EMPYREAN_BROKER_VISIBILITY_TIMEOUT": str(self.broker_visibility_timeout),
+            "EMPYREAN_DB_POOL_MAX_SIZE": str(self.db_pool_max_size),
+        }
+        if self.database_url:
+            env["DATABASE_URL"] = self.database_url
+        if self.redis_url:
+            env["REDIS_URL"] = self.redis_url
+        return env
+
+
+def redis_url_for_celery(url: str) -> str:
+    """Celery/kombu spell a unix-socket Redis ``redis+socket:///path?virtual_host=N`` where redis-py
+    says ``unix:///path?db=N``; TCP URLs are the same for both."""
+    parts = urlsplit(url)
+    if parts.scheme != "unix":
+        return url
+    query = parse_qs(parts.query)
+    db = query.pop("db", ["0"])[0]
+    rest = {k: v[-1] for k, v in query.items()}
+    return f"redis+socket://{parts.path}?" + urlencode({"virtual_host": db, **rest})
+
+
+def _int(env: Mapping[str, str], name: str, default: int, *, low: int, high: int | None = None) -> int:
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, not {text!r}") from None
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ConfigError(f"{name} must be {bound}, not {value}")
+    return value

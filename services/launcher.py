@@ -1,0 +1,302 @@
+"""``empyrean up``: the whole service in one process tree, on embedded defaults.
+
+Order of start: PostgreSQL and Redis (embedded unless DATABASE_URL / REDIS_URL are set), schema
+migrations, a Celery worker, the API (gunicorn), then it waits until /api/v1/ready answers 200 and a
+ping task comes back from the worker, and prints the URLs. Stop is the reverse: the API (no new
+work), the worker (warm shutdown: running tasks finish; tasks ack late, so one cut short is
+redelivered), then Redis, then PostgreSQL.
+
+The worker and the API run in their own sessions, so a Ctrl-C in the terminal reaches only this
+process, which then stops everything in that order. They are also asked to die with this process
+(Linux PR_SET_PDEATHSIG), so even ``kill -9`` of ``empyrean up`` leaves no worker or API behind. The
+database servers are daemons: after a ``kill -9`` they stay up and the next ``up`` reuses them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+import psycopg
+
+from services.config import Config
+from services.db import migrate
+from services.embedded import EmbeddedStack
+
+READY_TIMEOUT_S = 90
+CHILD_STOP_TIMEOUT_S = 30
+API_PREFIX = "/api/v1"
+
+try:  # resolved before any fork: a preexec_fn should only call, not load
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):  # not Linux
+    _prctl = None
+PR_SET_PDEATHSIG = 1
+
+
+class Shutdown(Exception):
+    """SIGINT or SIGTERM arrived: stop everything and exit 0."""
+
+
+class StartupError(RuntimeError):
+    """Something did not come up; the message says what and where its log is."""
+
+
+@dataclass
+class Child:
+    name: str
+    process: subprocess.Popen
+    log_path: Path
+
+    def log_tail(self, lines: int = 20) -> str:
+        try:
+            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return "(no log)"
+
+
+@dataclass
+class RunningService:
+    """What an ``on_ready`` hook gets: the resolved configuration and the API's base URL."""
+
+    config: Config
+    api_url: str  # e.g. http://127.0.0.1:8000/api/v1
+    children: list[Child] = field(default_factory=list)
+
+
+def api_command(config: Config) -> list[str]:
+    return [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{config.api_host}:{config.api_port}",
+        # Threads per worker: uploads wait on Postgres and Redis, not on the CPU.
+        "--worker-class", "gthread", "--workers", "2", "--threads", "4",
+        "--graceful-timeout", "10",
+        "--access-logfile", "-",
+        # gunicorn's control socket lives at one fixed path in $HOME: two services would collide.
+        "--no-control-socket",
+        "services.api:create_app()",
+    ]
+
+
+def _die_with_parent() -> None:
+    if _prctl is not None:
+        _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class ServiceLauncher:
+    def __init__(self, config: Config, *, echo: Callable[[str], None] = print,
+                 on_ready: list[Callable[[RunningService], None]] | None = None) -> None:
+        self.config = config
+        self.echo = echo
+        # Steps run once the service is ready, before "press Ctrl-C" — where the demo data
+        # (a simulated tournament uploaded through the API, issue 3) will be loaded.
+        self.on_ready = list(on_ready or [])
+        self.children: list[Child] = []
+        self.stack: EmbeddedStack | None = None
+        self._lock_file = None
+
+    # -- the whole run ----------------------------------------------------------------------
+    def run(self) -> int:
+        """Start, wait for a signal, stop. Returns the exit status."""
+        previous = {sig: signal.signal(sig, self._on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+        status = 0
+        try:
+            running = self.start()
+            for hook in self.on_ready:
+                hook(running)
+            self._announce(running)
+            self._watch()
+        except Shutdown:
+            self.echo("stopping …")
+        except StartupError as exc:
+            self.echo(f"error: {exc}")
+            status = 1
+        finally:
+            # A second Ctrl-C must not interrupt the orderly stop.
+            for sig in previous:
+                signal.signal(sig, self._on_signal_while_stopping)
+            try:
+                self.stop()
+            finally:
+                for sig, handler in previous.items():
+                    signal.signal(sig, handler)
+        if status == 0:
+            self.echo("stopped")
+        return status
+
+    def _on_signal(self, signum, frame) -> None:
+        raise Shutdown()
+
+    def _on_signal_while_stopping(self, signum, frame) -> None:
+        self.echo("already stopping; please wait")
+
+    # -- start ------------------------------------------------------------------------------
+    def start(self) -> RunningService:
+        data_dir = self.config.data_dir.resolve()
+        self._lock_data_dir(data_dir)
+        config = self.config = replace(self.config, data_dir=data_dir)
+        embedded = [name for name, url in (("PostgreSQL", config.database_url), ("Redis", config.redis_url))
+                    if not url]
+        if embedded:
+            self.echo(f"starting embedded {' and '.join(embedded)} in {data_dir} …")
+        self.stack = EmbeddedStack(data_dir, config.database_url, config.redis_url)
+        self.stack.start()
+        config = self.config = config.with_servers(self.stack.database_url, self.stack.redis_url)
+
+        self.echo("applying database migrations …")
+        try:
+            migrate.upgrade(config.database_url)
+        except psycopg.OperationalError as exc:
+            raise StartupError(f"cannot use the database {config.database_url}: {exc}") from None
+
+        logs = data_dir / "logs"
+        logs.mkdir(parents=True, exist_ok=True)
+        from workers.celery_app import worker_command
+
+        self._spawn("worker", worker_command(config), logs / "worker.log")
+        self._spawn("api", api_command(config), logs / "api.log")
+
+        base = f"http://{config.api_host}:{config.api_port}"
+        self._wait_ready(f"{base}{API_PREFIX}/ready")
+        self._ping_worker()
+        return RunningService(config, f"{base}{API_PREFIX}", list(self.children))
+
+    def _lock_data_dir(self, data_dir: Path) -> None:
+        """One `up` per data folder: a second would share (and at its stop, shut down) the first's
+        servers. The lock dies with the process, however it ends."""
+        data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_file = open(data_dir / "up.lock", "a+")
+        try:
+            fcntl.flock(self._lock_file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._lock_file.seek(0)
+            holder = self._lock_file.read().strip() or "another process"
+            self._lock_file.close()
+            self._lock_file = None
+            raise StartupError(f"empyrean up is already running with the data folder {data_dir} "
+                               f"(pid {holder}); stop it first or set EMPYREAN_DATA_DIR") from None
+        self._lock_file.truncate(0)
+        self._lock_file.write(str(os.getpid()))
+        self._lock_file.flush()
+
+    def _spawn(self, name: str, command: list[str], log_path: Path) -> None:
+        env = {**os.environ, **self.config.environment()}
+        with open(log_path, "ab") as log_file:
+            log_file.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(command)}\n".encode())
+            log_file.flush()
+            process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+                                       stderr=subprocess.STDOUT, start_new_session=True,
+                                       preexec_fn=_die_with_parent)
+        self.children.append(Child(name, process, log_path))
+
+    def _check_children(self) -> None:
+        for child in self.children:
+            code = child.process.poll()
+            if code is not None:
+                raise StartupError(f"the {child.name} exited with status {code}; the end of its log "
+                                   f"({child.log_path}):\n{child.log_tail()}")
+
+    def _wait_ready(self, url: str) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        last = "no answer yet"
+        while time.monotonic() < deadline:
+            self._check_children()
+            try:
+                with urllib.request.urlopen(url, timeout=5) as response:
+                    if response.status == 200:
+                        return
+            except urllib.error.HTTPError as exc:  # 503: up, but something it needs is not
+                last = exc.read().decode(errors="replace")
+            except (urllib.error.URLError, OSError) as exc:
+                last = str(exc)
+            time.sleep(0.2)
+        raise StartupError(f"{url} was not ready within {READY_TIMEOUT_S} s; last answer: {last}")
+
+    def _ping_worker(self) -> None:
+        from celery.exceptions import TimeoutError as CeleryTimeout
+
+        from workers.celery_app import PING_TASK, make_celery
+
+        app = make_celery(self.config)
+        try:
+            result = app.send_task(PING_TASK)
+            deadline = time.monotonic() + READY_TIMEOUT_S
+            while True:
+                self._check_children()
+                try:
+                    result.get(timeout=1)
+                    return
+                except CeleryTimeout:
+                    if time.monotonic() > deadline:
+                        raise StartupError(f"the worker did not answer a ping within {READY_TIMEOUT_S} s; "
+                                           f"see {self.children[0].log_path}") from None
+        finally:
+            app.close()
+
+    def _announce(self, running: RunningService) -> None:
+        config = running.config
+        pg = "embedded" if self.stack.postgres else "external"
+        rd = "embedded" if self.stack.redis else "external"
+        self.echo("Empyrean Replay is running")
+        self.echo(f"  API       {running.api_url}")
+        self.echo(f"  health    {running.api_url}/health")
+        self.echo(f"  ready     {running.api_url}/ready")
+        self.echo(f"  postgres  {config.database_url} ({pg})")
+        self.echo(f"  redis     {config.redis_url} ({rd})")
+        self.echo(f"  logs      {', '.join(str(c.log_path) for c in self.children)}")
+        self.echo("Press Ctrl-C to stop.")
+
+    def _watch(self) -> None:
+        while True:
+            self._check_children()
+            time.sleep(0.5)
+
+    # -- stop -------------------------------------------------------------------------------
+    def stop(self) -> None:
+        # API first (no new work), then the worker, then the servers they use.
+        for child in sorted(self.children, key=lambda c: c.name != "api"):
+            self._stop_child(child)
+        self.children.clear()
+        if self.stack is not None:
+            self.stack.stop()
+            self.stack = None
+        if self._lock_file is not None:
+            self._lock_file.close()  # releases the data folder
+            self._lock_file = None
+
+    def _stop_child(self, child: Child) -> None:
+        process = child.process
+        if process.poll() is not None:
+            return
+        # SIGTERM to the main process only: gunicorn's master and Celery's main process each stop
+        # their own worker processes gracefully (a pool process killed mid-task would lose it).
+        process.terminate()
+        try:
+            process.wait(CHILD_STOP_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.echo(f"the {child.name} did not stop within {CHILD_STOP_TIMEOUT_S} s; killing it")
+            _signal_group(process.pid, signal.SIGKILL)
+            process.wait()
+        # Anything left in its session (a pool process that outlived its parent) goes too.
+        _signal_group(process.pid, signal.SIGKILL)
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def run_up(config: Config | None = None, echo: Callable[[str], None] = print) -> int:
+    return ServiceLauncher(config or Config.from_env(), echo=echo).run()

@@ -1,0 +1,82 @@
+"""Helpers shared by the service tests (imported by name: pytest puts this folder on sys.path)."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import subprocess
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import psutil
+import psycopg
+from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+from services.config import Config
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def create_fresh_database(server_url: str) -> str:
+    """A new, empty database on the server at ``server_url``; returns its URL."""
+    name = f"empyrean_test_{os.getpid()}_{secrets.token_hex(4)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return make_conninfo(server_url, dbname=name)
+
+
+def drop_database(url: str) -> None:
+    name = conninfo_to_dict(url)["dbname"]
+    with psycopg.connect(make_conninfo(url, dbname="postgres"), autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def child_env(config: Config | None = None, **extra: str) -> dict[str, str]:
+    """Environment for a subprocess: this checkout importable, DATABASE_URL / REDIS_URL only as
+    ``config`` says (none: the child starts embedded servers), plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    if config is not None:
+        env.update(config.environment())
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    env.update(extra)
+    return env
+
+
+def stop_process(process: subprocess.Popen, timeout: float = 30) -> int:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            return process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+    return process.wait()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get_json(url: str, timeout: float = 10) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def processes_mentioning(text: str) -> list[psutil.Process]:
+    """Live (not zombie) processes whose command line contains ``text``."""
+    found = []
+    for proc in psutil.process_iter(["cmdline", "status"]):
+        try:
+            if proc.info["status"] != psutil.STATUS_ZOMBIE and text in " ".join(proc.info["cmdline"] or []):
+                found.append(proc)
+        except psutil.NoSuchProcess:
+            continue
+    return found

@@ -1,0 +1,98 @@
+"""`empyrean up`, the README's first command, run as a user would: in an empty folder, with no
+DATABASE_URL / REDIS_URL, so it starts its own PostgreSQL and Redis. Ctrl-C must stop everything."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import psutil
+from service_helpers import child_env, free_port, get_json, processes_mentioning
+
+from services.embedded import wait_until_gone
+
+START_TIMEOUT_S = 120
+
+
+class Output:
+    """Collects a process's output lines on a thread, so the test can wait for one."""
+
+    def __init__(self, stream) -> None:
+        self.lines: list[str] = []
+        self._thread = threading.Thread(target=self._read, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, text: str, process: subprocess.Popen, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not any(text in line for line in self.lines):
+            assert process.poll() is None, "empyrean up exited early:\n" + self.text
+            assert time.monotonic() < deadline, f"no {text!r} within {timeout} s:\n" + self.text
+            time.sleep(0.1)
+
+    def join(self, timeout: float) -> None:
+        """Wait until the process's output is read to its end."""
+        self._thread.join(timeout)
+
+    def value(self, label: str) -> str:
+        for line in self.lines:
+            match = re.match(rf"\s+{label}\s+(\S+)", line)
+            if match:
+                return match.group(1)
+        raise AssertionError(f"no {label} line in:\n{self.text}")
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
+    port = free_port()
+    data_dir = tmp_path / "var"
+    env = child_env(EMPYREAN_DATA_DIR=str(data_dir), EMPYREAN_API_PORT=str(port),
+                    EMPYREAN_WORKER_CONCURRENCY="1")
+    up = subprocess.Popen([sys.executable, "-m", "services.cli", "up"], cwd=tmp_path, env=env,
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
+    output = Output(up.stdout)
+    try:
+        output.wait_for("Press Ctrl-C to stop.", up, START_TIMEOUT_S)
+        api = output.value("API")
+        assert api == f"http://127.0.0.1:{port}/api/v1"
+        assert get_json(output.value("health")) == (200, {"status": "ok"})
+        status, body = get_json(output.value("ready"))
+        assert status == 200 and body["status"] == "ready", body
+
+        postgres_pid = int((data_dir / "postgres" / "postmaster.pid").read_text().split()[0])
+        redis_socket = output.value("redis").removeprefix("unix://").split("?")[0]
+        [redis_server] = processes_mentioning(redis_socket)
+        children = psutil.Process(up.pid).children(recursive=True)
+        names = " ".join(" ".join(c.cmdline()) for c in children)
+        assert "gunicorn" in names and "celery" in names
+        everything = [postgres_pid, redis_server.pid, *(c.pid for c in children)]
+
+        # A second `up` on the same data folder must refuse, and leave the first one alone.
+        second = subprocess.run([sys.executable, "-m", "services.cli", "up"], cwd=tmp_path, env=env,
+                                stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
+        assert second.returncode == 1, second.stdout + second.stderr
+        assert f"already running with the data folder {data_dir}" in second.stdout
+        assert get_json(output.value("ready"))[0] == 200
+
+        up.send_signal(signal.SIGINT)
+        assert up.wait(60) == 0, output.text
+    finally:
+        if up.poll() is None:
+            up.kill()
+    output.join(10)
+    assert output.lines[-1] == "stopped", output.text
+    assert wait_until_gone(everything, 10) == [], output.text
+    assert not (data_dir / "postgres" / "postmaster.pid").exists()
+    assert processes_mentioning(str(tmp_path)) == []
+    assert processes_mentioning(redis_socket) == []

@@ -1,0 +1,97 @@
+"""The Celery app, configured from services.config (so from the environment).
+
+Start a worker with ``celery -A workers.celery_app worker`` (``empyrean up`` does, see
+``worker_command``); produce tasks from another process with ``make_celery(config)``. The
+module-level ``app`` is built on first access (PEP 562), so importing this module never needs
+REDIS_URL — only using the app does, and then a missing setting is named in the error.
+
+Delivery guarantees (docs/services.md, "Queues"): tasks are acknowledged after they finish
+(``task_acks_late``) and given back to the queue if the worker process dies
+(``task_reject_on_worker_lost``); each worker process reserves one message at a time
+(``worker_prefetch_multiplier=1``) so a long bulk chunk never holds interactive work behind it.
+Postgres stays the source of truth: tasks carry ids, and a sweeper re-sends anything the broker
+lost.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from celery import Celery
+from kombu import Exchange, Queue
+
+from services.config import Config
+
+# Two lanes. A worker consumes both and always empties ``interactive`` first ("priority" queue
+# order: kombu's Redis transport polls the queues in the listed order rather than round-robin).
+QUEUE_INTERACTIVE = "interactive"  # single uploads, dispute checks, health pings
+QUEUE_BULK = "bulk"  # tournament bundles, reprocessing
+QUEUES = (QUEUE_INTERACTIVE, QUEUE_BULK)
+
+TASK_MODULES = ["workers.tasks"]
+PING_TASK = "empyrean.ping"
+
+
+def celery_settings(config: Config) -> dict:
+    broker_url = config.celery_broker_url
+    # A task still running when its message's visibility timeout expires is handed to another
+    # worker as well, so every task is stopped before that: soft limit (exception inside the task)
+    # 20 s before, hard limit (process killed, message redelivered) 10 s before.
+    visibility = config.broker_visibility_timeout
+    return {
+        "broker_url": broker_url,
+        "broker_connection_retry_on_startup": True,
+        "broker_transport_options": {"visibility_timeout": visibility, "queue_order_strategy": "priority"},
+        # Results are kept only for tasks that ask for them (ping); game tasks write to Postgres.
+        "result_backend": broker_url,
+        "task_ignore_result": True,
+        "result_expires": 3600,
+        "task_serializer": "json",
+        "result_serializer": "json",
+        "accept_content": ["json"],
+        "task_acks_late": True,
+        "task_reject_on_worker_lost": True,
+        "worker_prefetch_multiplier": 1,
+        # With late acks, a task cut off by a lost broker connection is redelivered anyway, so
+        # cancel it rather than let it finish and ack on a connection that no longer exists.
+        "worker_cancel_long_running_tasks_on_connection_loss": True,
+        "task_time_limit": visibility - 10,
+        "task_soft_time_limit": visibility - 20,
+        # Each lane its own exchange and routing key: a message sent to one lane lands in that
+        # lane's list only (Queue(name) alone would bind every queue to the default key).
+        "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in QUEUES],
+        "task_default_queue": QUEUE_INTERACTIVE,
+        "task_routes": {PING_TASK: {"queue": QUEUE_INTERACTIVE}},
+    }
+
+
+def make_celery(config: Config | None = None) -> Celery:
+    config = config or Config.from_env()
+    app = Celery("empyrean", include=TASK_MODULES, set_as_current=False)
+    app.conf.update(celery_settings(config))
+    return app
+
+
+def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: str = "INFO") -> list[str]:
+    """The command line of a worker serving both lanes (its environment must carry ``config``)."""
+    return [
+        sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker",
+        "--queues", ",".join(QUEUES),
+        "--concurrency", str(config.worker_concurrency),
+        "--hostname", hostname,
+        "--loglevel", loglevel,
+        # no cluster chatter to wait for at start-up: workers share nothing but the queues
+        "--without-mingle", "--without-gossip",
+    ]
+
+
+_app: Celery | None = None
+
+
+def __getattr__(name: str):
+    global _app
+    if name in ("app", "celery"):
+        if _app is None:
+            _app = make_celery()
+        return _app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
