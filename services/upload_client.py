@@ -1,0 +1,104 @@
+"""The client side of uploads, for ``empyrean upload``: one HTTP session with retries (urllib3's
+Retry, with backoff and Retry-After honoured), single-game posts, and tournament bundles streamed
+as NDJSON so a season of logs is never held in memory at once."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+FINAL_STATES = {"valid", "illegal", "mismatch", "malformed", "error"}
+
+
+class UploadError(RuntimeError):
+    """The API refused the request as a whole (or could not be reached); the message says why."""
+
+
+def as_bytes(raw: object) -> bytes:
+    """A game as read from a file: a decoded JSON value is sent as JSON; undecodable text or bytes
+    go as they are, so the service stores and judges exactly what the file held."""
+    if isinstance(raw, bytes):
+        return raw
+    if isinstance(raw, str):
+        return raw.encode()
+    return json.dumps(raw, ensure_ascii=False).encode()
+
+
+@dataclass
+class ApiClient:
+    base_url: str
+    uploader: str | None = None
+    timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        self.base_url = self.base_url.rstrip("/")
+        retry = Retry(total=5, backoff_factor=0.5, status_forcelist=(429, 502, 503, 504),
+                      allowed_methods=None,  # POST too: a repeated upload is deduplicated by content
+                      respect_retry_after_header=True, raise_on_status=False)
+        self.session = requests.Session()
+        self.session.mount("http://", HTTPAdapter(max_retries=retry))
+        self.session.mount("https://", HTTPAdapter(max_retries=retry))
+        # A streamed bundle cannot be sent twice (its generator is spent), so it gets no retries.
+        self.bundle_session = requests.Session()
+        for session in (self.session, self.bundle_session):
+            if self.uploader:
+                session.headers["X-Uploader"] = self.uploader
+
+    def _request(self, method: str, path: str, *, session: requests.Session | None = None,
+                 **kwargs: Any) -> requests.Response:
+        try:
+            return (session or self.session).request(method, f"{self.base_url}/api/v1{path}",
+                                                     timeout=self.timeout, **kwargs)
+        except requests.RequestException as exc:
+            raise UploadError(f"could not reach the API at {self.base_url}: {exc}") from None
+
+    @staticmethod
+    def _json(response: requests.Response) -> dict:
+        try:
+            body = response.json()
+        except ValueError:
+            raise UploadError(f"the API answered {response.status_code} without JSON") from None
+        if response.status_code >= 400 and not (isinstance(body, dict) and "id" in body):
+            err = body.get("error", {}) if isinstance(body, dict) else {}
+            raise UploadError(f"{response.status_code} {err.get('title', '')}: {err.get('message', body)}")
+        return body
+
+    def post_game(self, raw: bytes) -> dict:
+        """One game; the API's answer (id, status, duplicate …) or, for a refused body, its error."""
+        response = self._request("POST", "/games", data=raw, headers={"Content-Type": "application/json"})
+        if 400 <= response.status_code < 500:
+            try:
+                return {"rejected": True, "status_code": response.status_code, **response.json()}
+            except ValueError:
+                return {"rejected": True, "status_code": response.status_code}
+        return self._json(response)
+
+    def game(self, game_id: int) -> dict:
+        return self._json(self._request("GET", f"/games/{game_id}"))
+
+    def wait(self, game_id: int, timeout: float = 60.0) -> dict:
+        deadline = time.monotonic() + timeout
+        while True:
+            body = self.game(game_id)
+            if body.get("status") in FINAL_STATES or time.monotonic() > deadline:
+                return body
+            time.sleep(0.2)
+
+    def event(self, name: str) -> dict:
+        """Create the event, or find the one of that name."""
+        return self._json(self._request("POST", "/events", json={"name": name}))
+
+    def post_bundle(self, event_id: int, games: Iterable[bytes]) -> dict:
+        """Stream every game as one NDJSON line (chunked transfer: no Content-Length needed)."""
+        def lines() -> Iterator[bytes]:
+            for raw in games:
+                yield raw.replace(b"\n", b" ") + b"\n"  # a JSON text's newlines are only whitespace
+        response = self._request("POST", f"/events/{event_id}/games", data=lines(), session=self.bundle_session,
+                                 headers={"Content-Type": "application/x-ndjson"})
+        return self._json(response)
