@@ -26,7 +26,8 @@ def send_replay(celery: Celery, game_ids: list[int], *, queue: str = QUEUE_INTER
     sent = []
     for game_id in game_ids:
         try:
-            celery.send_task(REPLAY_TASK, args=[game_id], queue=queue,
+            # ignore_result: no result-backend subscription (it retries a dead Redis for 20 s)
+            celery.send_task(REPLAY_TASK, args=[game_id], queue=queue, ignore_result=True,
                              retry=True, retry_policy=SEND_RETRY_POLICY)
         except Exception as exc:  # kombu/redis raise many types; any failure means "not sent"
             log.warning("could not send the replay of game %s (the sweeper will): %s", game_id, exc)

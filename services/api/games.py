@@ -97,8 +97,9 @@ def get_game(game_id: int):
     if game_id > MAX_BIGINT:
         return _no_game(game_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        conn.row_factory = dict_row
-        game = conn.execute(
+        # a cursor's row factory, not the connection's: pooled connections are shared by requests
+        cur = conn.cursor(row_factory=dict_row)
+        game = cur.execute(
             """SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, g.event_id, e.name AS event,
                       g.match_id, g.catalog_version, g.engine_version, g.played_on, g.attempts,
                       g.received_at, g.queued_at, g.replay_started_at, g.finished_at, d.id AS dispute_id
@@ -107,11 +108,11 @@ def get_game(game_id: int):
                WHERE g.id = %s""", (game_id,)).fetchone()
         if game is None:
             return _no_game(game_id)
-        verdict = conn.execute(
+        verdict = cur.execute(
             """SELECT status, message, decision_index, round, phase, player, decision, rule, legal, errors,
                       board, engine_version, catalog_version, replayed_at
                FROM verdicts WHERE game_id = %s""", (game_id,)).fetchone()
-        record = _record(conn, game_id)
+        record = _record(cur, game_id)
     body = {
         "id": game["id"], "status": game["status"], "message": game["status_message"],
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
@@ -138,27 +139,27 @@ def _no_game(game_id: int):
     return error_response(404, "Not Found", f"there is no game {game_id}")
 
 
-def _record(conn, game_id: int) -> dict | None:
-    rec = conn.execute(
+def _record(cur, game_id: int) -> dict | None:
+    rec = cur.execute(
         """SELECT players, battlefields, first_player, winner, margin, decisions, played_on, event_id, counted
            FROM game_records WHERE game_id = %s""", (game_id,)).fetchone()
     if rec is None:
         return None
-    seats = conn.execute(
+    seats = cur.execute(
         """SELECT seat, player_name, deck, is_first_player, won, final_might, battlefields_won
            FROM game_players WHERE game_id = %s ORDER BY seat""", (game_id,)).fetchall()
     by_seat = {s["seat"]: {**s, "battlefields": [], "cards": []} for s in seats}
-    for bf in conn.execute(
+    for bf in cur.execute(
             """SELECT seat, position, battlefield, might, won FROM game_player_battlefields
                WHERE game_id = %s ORDER BY seat, position""", (game_id,)):
         by_seat[bf.pop("seat")]["battlefields"].append(bf)
-    for card in conn.execute(
+    for card in cur.execute(
             """SELECT seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned,
                       might_gained, might_at_end, on_board_at_end
                FROM game_player_cards WHERE game_id = %s ORDER BY seat, card""", (game_id,)):
         by_seat[card.pop("seat")]["cards"].append(card)
     rounds: dict[int, dict] = {}
-    for r in conn.execute(
+    for r in cur.execute(
             """SELECT round, seat, is_first_player, essence_available, essence_spent, essence_unspent, might
                FROM game_player_rounds WHERE game_id = %s ORDER BY round, seat""", (game_id,)):
         entry = rounds.setdefault(r["round"], {"round": r["round"], "first_player": None, "seats": []})
