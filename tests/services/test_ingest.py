@@ -15,6 +15,7 @@ from service_helpers import child_env, stop_process
 
 from engine.selfplay import self_play
 from services.api import create_app
+from services.db import migrate
 from services.db.pool import create_pool
 from workers.celery_app import QUEUES, make_celery, worker_command
 from workers.replay import replay_stored_game
@@ -24,9 +25,12 @@ AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_
 
 
 @pytest.fixture(scope="module")
-def ingest_config(config):
-    # A quick sweeper, so the test of a lost message does not wait minutes.
-    return dataclasses.replace(config, sweep_after_s=2, sweep_interval_s=1)
+def ingest_config(config, fresh_database):
+    # A database of its own (the aggregates these tests fill must not leak into other modules'
+    # tests) and a quick sweeper, so the test of a lost message does not wait minutes.
+    url = fresh_database()
+    migrate.upgrade(url)
+    return dataclasses.replace(config, database_url=url, sweep_after_s=2, sweep_interval_s=1)
 
 
 @pytest.fixture(scope="module")
