@@ -163,7 +163,7 @@ class ServiceLauncher:
         logs.mkdir(parents=True, exist_ok=True)
         from workers.celery_app import worker_command
 
-        self._spawn("worker", worker_command(config), logs / "worker.log")
+        self._spawn("worker", worker_command(config, beat=True), logs / "worker.log")
         self._spawn("api", api_command(config), logs / "api.log")
 
         base = f"http://{config.api_host}:{config.api_port}"

@@ -28,8 +28,10 @@ QUEUE_INTERACTIVE = "interactive"  # single uploads, dispute checks, health ping
 QUEUE_BULK = "bulk"  # tournament bundles, reprocessing
 QUEUES = (QUEUE_INTERACTIVE, QUEUE_BULK)
 
-TASK_MODULES = ["workers.tasks"]
+TASK_MODULES = ["workers.tasks", "workers.replay"]
 PING_TASK = "empyrean.ping"
+REPLAY_TASK = "empyrean.replay_game"  # one game, by id (single uploads; the sweeper's re-sends)
+SWEEP_TASK = "empyrean.sweep"  # periodic: re-send games left behind (workers.replay)
 
 
 def celery_settings(config: Config) -> dict:
@@ -61,7 +63,9 @@ def celery_settings(config: Config) -> dict:
         # lane's list only (Queue(name) alone would bind every queue to the default key).
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in QUEUES],
         "task_default_queue": QUEUE_INTERACTIVE,
-        "task_routes": {PING_TASK: {"queue": QUEUE_INTERACTIVE}},
+        "task_routes": {name: {"queue": QUEUE_INTERACTIVE} for name in (PING_TASK, REPLAY_TASK, SWEEP_TASK)},
+        # The sweeper, run by the beat scheduler embedded in `empyrean up`'s worker (worker -B).
+        "beat_schedule": {"sweep": {"task": SWEEP_TASK, "schedule": float(config.sweep_interval_s)}},
     }
 
 
@@ -72,8 +76,14 @@ def make_celery(config: Config | None = None) -> Celery:
     return app
 
 
-def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: str = "INFO") -> list[str]:
-    """The command line of a worker serving both lanes (its environment must carry ``config``)."""
+def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: str = "INFO",
+                   beat: bool = False) -> list[str]:
+    """The command line of a worker serving both lanes (its environment must carry ``config``).
+
+    ``beat``: also run the periodic scheduler (the sweeper) inside this worker. Exactly one process
+    of a deployment should do so — `empyrean up` runs one worker, so it is that one.
+    """
+    extra = ["--beat", "--schedule", str(config.data_dir / "celerybeat-schedule")] if beat else []
     return [
         sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker",
         "--queues", ",".join(QUEUES),
@@ -82,6 +92,7 @@ def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: s
         "--loglevel", loglevel,
         # no cluster chatter to wait for at start-up: workers share nothing but the queues
         "--without-mingle", "--without-gossip",
+        *extra,
     ]
 
 

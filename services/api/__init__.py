@@ -10,14 +10,16 @@ import atexit
 from dataclasses import dataclass
 
 import redis
+from celery import Celery
 from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
 from services.config import Config
 from services.db.migrate import head_revision
 from services.db.pool import create_pool
+from workers.celery_app import make_celery
 
-from . import disputes, health
+from . import disputes, games, health
 from .errors import register_error_handlers
 
 API_PREFIX = "/api/v1"
@@ -31,10 +33,12 @@ class Resources:
     db_pool: ConnectionPool
     redis: redis.Redis
     schema_head: str  # the migration revision this code expects the database to be at
+    celery: Celery  # a producer only: sends replay tasks after the storing transaction commits
 
     def close(self) -> None:
         self.db_pool.close()
         self.redis.close()
+        self.celery.close()
 
 
 def create_app(config: Config | None = None) -> Flask:
@@ -47,12 +51,14 @@ def create_app(config: Config | None = None) -> Flask:
         db_pool=create_pool(config.require_database_url(), max_size=config.db_pool_max_size, name="api"),
         redis=redis.Redis.from_url(config.require_redis_url(), socket_connect_timeout=2, socket_timeout=2),
         schema_head=head_revision(),
+        celery=make_celery(config),
     )
     app.extensions["empyrean"] = resources
     atexit.register(resources.close)
 
     api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
     api.register_blueprint(health.blueprint)
+    api.register_blueprint(games.blueprint)
     api.register_blueprint(disputes.blueprint)
     app.register_blueprint(api)
     register_error_handlers(app)

@@ -15,8 +15,9 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 log = logging.getLogger(__name__)
 
 
-def error_response(status: int, title: str, message: str, headers=()):
-    response = jsonify({"error": {"status": status, "title": title, "message": message}})
+def error_response(status: int, title: str, message: str, headers=(), **extra):
+    """``extra`` adds fields to the error object, e.g. ``pointer`` (the JSON pointer at fault)."""
+    response = jsonify({"error": {"status": status, "title": title, "message": message, **extra}})
     response.status_code = status
     for name, value in headers:
         if name.lower() != "content-type":

@@ -1,0 +1,67 @@
+"""Dispute detection for a match (one event, tournament round, table and set of players).
+
+Games are unique by content hash, so two games of one match are always two different logs: any
+second upload of a match opens a dispute. The reason says, in words, what the uploads disagree on
+— the log alone, the claimed winner, the engine's verdict — and is rewritten each time a game of
+the match gets a verdict. A resolved dispute stays resolved (an organiser decided it).
+"""
+
+from __future__ import annotations
+
+from psycopg import Connection
+
+from engine.log import LogFormatError, parse_log
+
+
+def check_match(conn: Connection, match_id: int) -> int | None:
+    """Open or update the match's dispute if it has more than one game; returns its id or None."""
+    # Serialise the checks of one match: two workers finishing its two games at once must not
+    # each miss the other's verdict.
+    conn.execute("SELECT id FROM event_matches WHERE id = %s FOR UPDATE", (match_id,))
+    games = conn.execute(
+        """SELECT g.id, g.raw_log, v.status FROM games g LEFT JOIN verdicts v ON v.game_id = g.id
+           WHERE g.match_id = %s ORDER BY g.id""", (match_id,)).fetchall()
+    if len(games) < 2:
+        return None
+    reason = describe([(gid, _claimed_winner(bytes(raw)), verdict) for gid, raw, verdict in games])
+    row = conn.execute(
+        """INSERT INTO disputes (match_id, reason) VALUES (%s, %s)
+           ON CONFLICT ON CONSTRAINT disputes_match_key DO UPDATE
+               SET reason = EXCLUDED.reason, updated_at = now()
+               WHERE disputes.status = 'open'
+           RETURNING id""", (match_id, reason)).fetchone()
+    if row is None:  # resolved already: left as the organiser decided
+        row = conn.execute("SELECT id FROM disputes WHERE match_id = %s", (match_id,)).fetchone()
+    return row[0]
+
+
+def _claimed_winner(raw: bytes) -> str:
+    """Who the log says won, by player name when the log names the players (seat numbers differ
+    between uploads that list the seats in another order)."""
+    try:
+        log = parse_log(raw)
+    except LogFormatError:
+        return "unreadable (malformed log)"
+    if log.result is None:
+        return "no result claimed"
+    if log.result.winner is None:
+        return "a draw"
+    names = log.meta.get("players", ())
+    seat = log.result.winner
+    return names[seat - 1] if seat <= len(names) else f"player {seat}"
+
+
+def describe(sides: list[tuple[int, str, str | None]]) -> str:
+    """sides: (game id, claimed winner, verdict status or None while not yet replayed)."""
+    parts = [f"{len(sides)} different logs were uploaded for this match"]
+    claims = {claim for _, claim, _ in sides}
+    if len(claims) > 1:
+        parts.append("they claim different results (" +
+                     ", ".join(f"game {gid}: {claim}" for gid, claim, _ in sides) + ")")
+    verdicts = {verdict for _, _, verdict in sides if verdict is not None}
+    if len(verdicts) > 1:
+        parts.append("the engine's verdicts differ (" +
+                     ", ".join(f"game {gid}: {verdict or 'not replayed yet'}" for gid, _, verdict in sides) + ")")
+    if len(parts) == 1:
+        parts.append("they agree on the result and the verdict but not on the decisions or details")
+    return "; ".join(parts)

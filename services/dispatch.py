@@ -1,0 +1,54 @@
+"""Sending replay tasks for stored games — always after the storing transaction has committed.
+
+Why after: a task sent before the commit could reach a worker before the row is visible (the worker
+would find no game), and a task sent for a transaction that then rolls back would name a game that
+does not exist. Postgres is the source of truth, so a send that fails (broker down) loses nothing:
+the game stays ``received`` and the sweeper (workers.replay.sweep) sends it later.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Celery
+from psycopg_pool import ConnectionPool
+
+from workers.celery_app import QUEUE_INTERACTIVE, REPLAY_TASK
+
+log = logging.getLogger(__name__)
+
+# An upload must answer at once even when Redis is down: try the broker once, briefly.
+SEND_RETRY_POLICY = {"max_retries": 0, "interval_start": 0, "interval_step": 0, "interval_max": 0}
+
+
+def send_replay(celery: Celery, game_ids: list[int], *, queue: str = QUEUE_INTERACTIVE) -> list[int]:
+    """Send one replay task per game; returns the ids actually handed to the broker."""
+    sent = []
+    for game_id in game_ids:
+        try:
+            # ignore_result: no result-backend subscription (it retries a dead Redis for 20 s)
+            celery.send_task(REPLAY_TASK, args=[game_id], queue=queue, ignore_result=True,
+                             retry=True, retry_policy=SEND_RETRY_POLICY)
+        except Exception as exc:  # kombu/redis raise many types; any failure means "not sent"
+            log.warning("could not send the replay of game %s (the sweeper will): %s", game_id, exc)
+            break  # the broker is down: do not wait on it once per game
+        sent.append(game_id)
+    return sent
+
+
+def mark_queued(pool: ConnectionPool, game_ids: list[int]) -> None:
+    """Record that a task was sent. Only games still ``received`` move: a worker may already have
+    taken the game (``replaying`` or a verdict), and that state must not be overwritten."""
+    if not game_ids:
+        return
+    with pool.connection() as conn:
+        conn.execute(
+            """UPDATE games SET status = 'queued', status_message = 'waiting for a worker',
+                                queued_at = now(), updated_at = now()
+               WHERE id = ANY(%s) AND status = 'received'""", (game_ids,))
+
+
+def enqueue_stored(pool: ConnectionPool, celery: Celery, game_ids: list[int]) -> list[int]:
+    sent = send_replay(celery, game_ids)
+    mark_queued(pool, sent)
+    return sent

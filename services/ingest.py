@@ -1,0 +1,117 @@
+"""Storing one uploaded game log: the first step of the ingest path (docs/services.md, "Ingest").
+
+The bytes are stored exactly as received, keyed by the log's canonical content hash, before anything
+else happens to them; the replay task is sent by the caller only after this transaction commits
+(``services.dispatch``). A log that cannot be parsed is stored too, already judged ``malformed``
+(the engine's JSON-pointer errors are its verdict; replaying it again could only say the same).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import Connection
+from psycopg.types.json import Jsonb
+
+from engine.log import GameLog, LogFormatError, canonical_hash, parse_log
+from engine.replay import ENGINE_VERSION, replay
+
+
+class NotAnObject(ValueError):
+    """The body is not a JSON object at all: rejected before storage (400), nothing stored."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    id: int
+    status: str
+    duplicate: bool  # the same content was stored before: this is that row
+
+
+@dataclass(frozen=True)
+class Parsed:
+    raw: bytes
+    content_hash: str
+    log: GameLog | None  # None: malformed
+    errors: list[dict]  # the engine's [{path, message}] when malformed
+
+
+def parse_upload(raw: bytes) -> Parsed:
+    """Parse a body; raise NotAnObject for bodies that are not a JSON object (nothing to store)."""
+    try:
+        log = parse_log(raw)
+    except LogFormatError as exc:
+        # Only now pay for a second decode: to tell "not JSON / not an object" (rejected) from
+        # "a JSON object that is not a valid log" (stored as malformed).
+        try:
+            value = json.loads(raw)
+        except (ValueError, RecursionError) as decode_error:
+            raise NotAnObject(f"the body is not valid JSON: {decode_error}") from None
+        if not isinstance(value, dict):
+            raise NotAnObject(f"the body must be a JSON object (a game log), not {_json_kind(value)}") from None
+        return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors)
+    return Parsed(raw, canonical_hash(log), log, [])
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "an array", str: "a string", bool: "true/false", type(None): "null"}.get(
+        type(value), "a number")
+
+
+def store_upload(conn: Connection, parsed: Parsed, uploader: str | None) -> Stored:
+    """Insert the game (or find the one with the same content) in the caller's transaction."""
+    meta = parsed.log.meta if parsed.log is not None else {}
+    event_id = find_or_create_event(conn, meta["event"]) if "event" in meta else None
+    match_id = None
+    if event_id is not None and all(k in meta for k in ("round", "table", "players")):
+        match_id = find_or_create_match(conn, event_id, meta["round"], meta["table"], meta["players"])
+    # replay() on bytes that do not parse gives the engine's malformed verdict, in its own words
+    verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
+    status = "received" if verdict is None else "malformed"
+    message = "stored; waiting to be replayed" if verdict is None else verdict.message
+    row = conn.execute(
+        """INSERT INTO games (content_hash, raw_log, uploader, event_id, match_id, catalog_version,
+                              played_on, status, status_message, finished_at, engine_version)
+           VALUES (%(hash)s, %(raw)s, %(uploader)s, %(event)s, %(match)s, %(catalog)s, %(date)s,
+                   %(status)s, %(message)s,
+                   CASE WHEN %(status)s = 'malformed' THEN now() END, %(engine)s)
+           ON CONFLICT (content_hash) DO NOTHING
+           RETURNING id""",
+        {"hash": parsed.content_hash, "raw": parsed.raw, "uploader": uploader, "event": event_id,
+         "match": match_id, "catalog": parsed.log.catalog if parsed.log else None,
+         "date": meta.get("date"), "status": status, "message": message,
+         "engine": ENGINE_VERSION if parsed.log is None else None},
+    ).fetchone()
+    if row is None:
+        # Another upload of the same content won (ON CONFLICT waited for it to commit, so this new
+        # statement sees its row).
+        game_id, current = conn.execute("SELECT id, status FROM games WHERE content_hash = %s",
+                                        (parsed.content_hash,)).fetchone()
+        return Stored(game_id, current, True)
+    game_id = row[0]
+    if verdict is not None:
+        conn.execute(
+            """INSERT INTO verdicts (game_id, status, message, errors, engine_version)
+               VALUES (%s, %s, %s, %s, %s)""",
+            (game_id, verdict.status, verdict.message, Jsonb(verdict.errors), ENGINE_VERSION))
+    return Stored(game_id, status, False)
+
+
+def find_or_create_event(conn: Connection, name: str) -> int:
+    # DO UPDATE (a no-op write) rather than DO NOTHING so RETURNING always yields the id, also
+    # when a concurrent upload created the event a moment ago.
+    return conn.execute(
+        """INSERT INTO events (name) VALUES (%s)
+           ON CONFLICT ON CONSTRAINT events_name_key DO UPDATE SET name = EXCLUDED.name
+           RETURNING id""", (name,)).fetchone()[0]
+
+
+def find_or_create_match(conn: Connection, event_id: int, round_: int, table: Any, players: Any) -> int:
+    # Players sorted: uploads that list the seats in another order are the same match.
+    return conn.execute(
+        """INSERT INTO event_matches (event_id, round, table_label, players) VALUES (%s, %s, %s, %s)
+           ON CONFLICT ON CONSTRAINT event_matches_key DO UPDATE SET round = EXCLUDED.round
+           RETURNING id""", (event_id, round_, str(table), sorted(players))).fetchone()[0]
