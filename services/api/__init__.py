@@ -17,7 +17,7 @@ from services.config import Config
 from services.db.migrate import head_revision
 from services.db.pool import create_pool
 
-from . import health
+from . import health, stats
 from .errors import register_error_handlers
 
 API_PREFIX = "/api/v1"
@@ -53,6 +53,7 @@ def create_app(config: Config | None = None) -> Flask:
 
     api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
     api.register_blueprint(health.blueprint)
+    api.register_blueprint(stats.blueprint)
     app.register_blueprint(api)
     register_error_handlers(app)
     return app
