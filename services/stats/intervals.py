@@ -47,8 +47,11 @@ def wilson_intervals(successes: Sequence[int], n: Sequence[int],
             low, high = proportion_confint(count[present], nobs[present], alpha=1 - confidence, method=METHOD)
         indexes = np.flatnonzero(present)
         for i, lo, hi in zip(indexes, np.atleast_1d(low), np.atleast_1d(high)):
-            # the bounds are in [0, 1] mathematically; clip float rounding (e.g. -1e-17 at k = 0)
-            out[i] = (min(max(float(lo), 0.0), 1.0), min(max(float(hi), 0.0), 1.0))
+            # Float rounding only: the bounds lie in [0, 1], the lower is exactly 0 when k = 0 and
+            # the upper exactly 1 when k = n (statsmodels can give -1e-17 or 0.9999999999999999).
+            lo = 0.0 if successes[i] == 0 else min(max(float(lo), 0.0), 1.0)
+            hi = 1.0 if successes[i] == n[i] else min(max(float(hi), 0.0), 1.0)
+            out[i] = (lo, hi)
     return out
 
 
