@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Sequence
 
 import numpy as np
-from statsmodels.stats.proportion import proportion_confint
 
 CONFIDENCE = 0.95
 METHOD = "wilson"  # Wilson score interval without continuity correction
@@ -42,6 +41,10 @@ def wilson_intervals(successes: Sequence[int], n: Sequence[int],
     present = nobs > 0
     out: list[tuple[float, float] | tuple[None, None]] = [(None, None)] * len(n)
     if present.any():
+        # imported on first use: statsmodels brings scipy and pandas (about a second), which the
+        # API's start-up, health checks and the CLI should not pay for
+        from statsmodels.stats.proportion import proportion_confint
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             low, high = proportion_confint(count[present], nobs[present], alpha=1 - confidence, method=METHOD)
