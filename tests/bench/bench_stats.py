@@ -34,7 +34,7 @@ from services.embedded import EmbeddedPostgres  # noqa: E402
 
 FILL = """
 WITH day_event AS (
-    SELECT e AS event_id, DATE '2026-01-01' + ((e * 7) % 363 + d) AS played_on
+    SELECT e AS event_id, DATE '2026-01-01' + ((e * 7) %% 363 + d) AS played_on
     FROM generate_series(1, %(events)s) e, generate_series(0, 1) d
 ), decks AS (SELECT 'Deck ' || i AS deck FROM generate_series(1, %(decks)s) i),
    cards AS (SELECT 'Card ' || i AS card FROM generate_series(1, 24) i),
