@@ -1,0 +1,171 @@
+"""The filters every statistic takes, parsed from query parameters with errors that name them.
+
+    from, to    ISO dates (YYYY-MM-DD), inclusive; the day a game was played (its log's date, else
+                the day it was received). Either may be left out.
+    event       event ids, repeatable or a comma list (event=3&event=5, event=3,5); "none" selects
+                games uploaded without an event. Left out: every event and none.
+    players     table size, 2 or 3 (default 2). Statistics never mix table sizes.
+    deck        deck names, repeatable: only rows of these decks (meta shares stay shares of all
+                decks' games).
+    min_games   rows with fewer games (their n) are flagged "thin": true — kept, not dropped.
+                Default 30.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+DEFAULT_PLAYERS = 2
+DEFAULT_MIN_GAMES = 30
+MAX_MIN_GAMES = 1_000_000_000
+MAX_LIST = 500  # events or decks in one filter
+PARAMETERS = ("from", "to", "event", "players", "deck", "min_games")
+
+
+class FilterError(ValueError):
+    """A query parameter that cannot be used; ``parameter`` names it."""
+
+    def __init__(self, parameter: str, message: str):
+        super().__init__(message)
+        self.parameter = parameter
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Filters:
+    date_from: dt.date | None = None
+    date_to: dt.date | None = None
+    events: tuple[int, ...] | None = None  # None: no event filter
+    no_event: bool = False                 # with an event filter: also games without an event
+    players: int = DEFAULT_PLAYERS
+    decks: tuple[str, ...] | None = None   # None: every deck
+    min_games: int = DEFAULT_MIN_GAMES
+
+    def as_json(self) -> dict:
+        """The filters as applied, for the response's ``filters``."""
+        event: list | None = None
+        if self.events is not None:
+            event = [*self.events, *(["none"] if self.no_event else [])]
+        return {
+            "from": self.date_from.isoformat() if self.date_from else None,
+            "to": self.date_to.isoformat() if self.date_to else None,
+            "event": event,
+            "players": self.players,
+            "deck": list(self.decks) if self.decks is not None else None,
+            "min_games": self.min_games,
+        }
+
+    def where(self, *, decks: bool = True) -> tuple[str, dict]:
+        """A WHERE condition over an agg_* table's key columns and its parameters (always bound,
+        never formatted in). ``decks=False`` leaves the deck filter out (for totals over all decks)."""
+        conditions = ["players = %(players)s"]
+        params: dict = {"players": self.players}
+        if self.date_from is not None:
+            conditions.append("played_on >= %(date_from)s")
+            params["date_from"] = self.date_from
+        if self.date_to is not None:
+            conditions.append("played_on <= %(date_to)s")
+            params["date_to"] = self.date_to
+        if self.events is not None:
+            either = []
+            if self.events:
+                either.append("event_id = ANY(%(events)s)")
+                params["events"] = list(self.events)
+            if self.no_event:
+                either.append("event_id IS NULL")
+            conditions.append("(" + " OR ".join(either) + ")")
+        if decks and self.decks is not None:
+            conditions.append("deck = ANY(%(decks)s)")
+            params["decks"] = list(self.decks)
+        return " AND ".join(conditions), params
+
+
+def parse_filters(args) -> Filters:
+    """Filters from a werkzeug MultiDict (``request.args``); FilterError names the bad parameter."""
+    unknown = sorted(set(args.keys()) - set(PARAMETERS))
+    if unknown:
+        raise FilterError(unknown[0], f"unknown parameter {unknown[0]!r}; the statistics take "
+                          + ", ".join(PARAMETERS))
+    date_from = _date(args, "from")
+    date_to = _date(args, "to")
+    if date_from and date_to and date_from > date_to:
+        raise FilterError("from", f"'from' ({date_from}) is after 'to' ({date_to})")
+    events, no_event = _events(args)
+    players = _int(args, "players", DEFAULT_PLAYERS, allowed=(2, 3))
+    min_games = _int(args, "min_games", DEFAULT_MIN_GAMES, low=0, high=MAX_MIN_GAMES)
+    decks = _decks(args)
+    return Filters(date_from, date_to, events, no_event, players, decks, min_games)
+
+
+def _single(args, name: str) -> str | None:
+    values = args.getlist(name)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise FilterError(name, f"'{name}' is given {len(values)} times; give it once")
+    return values[0].strip()
+
+
+def _date(args, name: str) -> dt.date | None:
+    value = _single(args, name)
+    if value is None or value == "":
+        return None if value is None else _bad_date(name, value)
+    try:
+        if len(value) != 10:
+            raise ValueError
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return _bad_date(name, value)
+
+
+def _bad_date(name: str, value: str):
+    raise FilterError(name, f"'{name}' must be a date written YYYY-MM-DD, e.g. 2026-03-01; got {value!r}")
+
+
+def _int(args, name: str, default: int, *, allowed=None, low=None, high=None) -> int:
+    value = _single(args, name)
+    if value is None:
+        return default
+    try:
+        number = int(value, 10)
+    except ValueError:
+        number = None
+    if allowed is not None:
+        if number not in allowed:
+            raise FilterError(name, f"'{name}' must be one of {', '.join(map(str, allowed))}; got {value!r}")
+    elif number is None or number < low or number > high:
+        raise FilterError(name, f"'{name}' must be a whole number from {low} to {high}; got {value!r}")
+    return number
+
+
+def _events(args) -> tuple[tuple[int, ...] | None, bool]:
+    tokens = [t.strip() for v in args.getlist("event") for t in v.split(",")]
+    if not tokens:
+        return None, False
+    ids: list[int] = []
+    no_event = False
+    for token in tokens:
+        if token.lower() == "none":
+            no_event = True
+            continue
+        if not (token.isascii() and token.isdigit()) or int(token) < 1 or int(token) > 2**63 - 1:
+            raise FilterError("event", "'event' takes event ids (whole numbers from 1), repeated or "
+                              f"comma-separated, or 'none' for games without an event; got {token!r}")
+        if int(token) not in ids:
+            ids.append(int(token))
+    if len(ids) > MAX_LIST:
+        raise FilterError("event", f"'event' lists {len(ids)} events; at most {MAX_LIST}")
+    return tuple(sorted(ids)), no_event
+
+
+def _decks(args) -> tuple[str, ...] | None:
+    values = [v.strip() for v in args.getlist("deck")]
+    if not values:
+        return None
+    for v in values:
+        if not v or len(v) > 200 or "\x00" in v:
+            raise FilterError("deck", f"'deck' must be a deck name (1 to 200 characters); got {v!r}")
+    if len(values) > MAX_LIST:
+        raise FilterError("deck", f"'deck' lists {len(values)} decks; at most {MAX_LIST}")
+    return tuple(dict.fromkeys(values))

@@ -1,0 +1,274 @@
+"""The statistics: SQL over the aggregate tables (agg_*) only, and the rows each statistic returns.
+
+Each agg_* row holds counts and sums for one day × event × table size × key (migrations 0001,
+0002); a statistic sums the rows inside the filters (``Filters.where``) with GROUP BY and computes
+rates, Wilson intervals, shares and means from the sums (``services.stats.intervals``). Raw game
+tables are never read: at a million games the aggregates are what keeps every query fast.
+
+Every function takes an open psycopg connection and the Filters and returns JSON-ready rows; the
+API (services.api.stats) and the dashboards share them. ``read_snapshot`` makes the several
+queries of one statistic see one consistent snapshot.
+
+Counting conventions (docs/services.md, "Statistics API"):
+- a deck's ``games`` are seat-games: a mirror match counts twice for that deck, once per seat;
+- a win rate is wins / games; a draw is a game not won (draws are reported beside it);
+- meta share = the deck's seat-games / all decks' seat-games in the filter.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+
+from .filters import Filters
+from .intervals import difference, mean, rate, rates, share, sort_key_lower_bound
+
+# ---------------------------------------------------------------------------------------------
+# SQL. ``{where}`` is replaced by Filters.where() (fixed text over key columns, values bound as
+# parameters); nothing from a request is ever formatted into the text.
+
+# Monday of the ISO week, by date arithmetic (date_trunc on a date goes through timestamptz and
+# the session time zone).
+WEEK_START = "(played_on - (extract(isodow FROM played_on)::int - 1))"
+
+DECKS_SQL = """
+SELECT deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_deck_results
+WHERE {where}
+GROUP BY deck
+"""
+
+SEAT_GAMES_SQL = """
+SELECT coalesce(sum(games), 0)::bigint
+FROM agg_deck_results
+WHERE {where}
+"""
+
+MATCHUPS_SQL = """
+SELECT deck, opponent_deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_matchups
+WHERE {where}
+GROUP BY deck, opponent_deck
+ORDER BY deck, opponent_deck
+"""
+
+BATTLEFIELD_DECKS_SQL = """
+SELECT battlefield, deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint,
+       sum(battlefield_wins)::bigint, sum(might_sum)::bigint
+FROM agg_battlefield_decks
+WHERE {where}
+GROUP BY battlefield, deck
+ORDER BY battlefield, deck
+"""
+
+BATTLEFIELD_FIRST_PLAYER_SQL = """
+SELECT battlefield, sum(games)::bigint, sum(first_player_battlefield_wins)::bigint,
+       sum(first_player_game_wins)::bigint, sum(draws)::bigint
+FROM agg_battlefield_first_player
+WHERE {where}
+GROUP BY battlefield
+ORDER BY battlefield
+"""
+
+FIRST_PLAYER_WEEKS_SQL = f"""
+SELECT {WEEK_START} AS week_start, sum(games)::bigint, sum(first_player_wins)::bigint, sum(draws)::bigint
+FROM agg_first_player
+WHERE {{where}}
+GROUP BY week_start
+ORDER BY week_start
+"""
+
+CARDS_SQL = """
+WITH cards AS (
+    SELECT deck, card, sum(deployed_games)::bigint AS deployed_games,
+           sum(deployed_wins)::bigint AS deployed_wins, sum(deploys)::bigint AS deploys,
+           sum(first_deployed_round_sum)::bigint AS first_round_sum, sum(destroyed)::bigint AS destroyed,
+           sum(might_gained_sum)::bigint AS might_gained_sum, sum(might_at_end_sum)::bigint AS might_at_end_sum
+    FROM agg_card_metrics
+    WHERE {where}
+    GROUP BY deck, card
+), decks AS (
+    SELECT deck, sum(games)::bigint AS games, sum(wins)::bigint AS wins
+    FROM agg_deck_results
+    WHERE {where}
+    GROUP BY deck
+)
+SELECT cards.deck, cards.card, coalesce(decks.games, 0), coalesce(decks.wins, 0),
+       cards.deployed_games, cards.deployed_wins, cards.deploys, cards.first_round_sum,
+       cards.destroyed, cards.might_gained_sum, cards.might_at_end_sum
+FROM cards LEFT JOIN decks ON decks.deck = cards.deck
+ORDER BY cards.deck, cards.card
+"""
+
+TRENDS_SQL = f"""
+SELECT {WEEK_START} AS week_start, deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_deck_results
+WHERE {{where}}
+GROUP BY week_start, deck
+ORDER BY week_start, deck
+"""
+
+WEEK_SEAT_GAMES_SQL = f"""
+SELECT {WEEK_START} AS week_start, sum(games)::bigint
+FROM agg_deck_results
+WHERE {{where}}
+GROUP BY week_start
+"""
+
+ALL_SQL = {
+    name: text for name, text in globals().items() if name.endswith("_SQL") and isinstance(text, str)
+}
+
+
+def read_snapshot(conn) -> None:
+    """Start the connection's transaction read-only, on one snapshot for all of a statistic's
+    queries (a worker committing between two of them cannot make the numbers disagree)."""
+    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+
+
+def _fetch(conn, template: str, filters: Filters, *, decks: bool = True) -> list[tuple]:
+    where, params = filters.where(decks=decks)
+    return conn.execute(template.format(where=where), params).fetchall()
+
+
+def iso_week(week_start: dt.date) -> str:
+    year, week, _ = week_start.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def _thin(n: int, filters: Filters) -> bool:
+    return n < filters.min_games
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def deck_stats(conn, filters: Filters) -> list[dict]:
+    """Per deck: games, wins, draws, win rate (n, Wilson interval), meta share; highest lower
+    bound first (a deck with few games cannot top the list on luck)."""
+    rows = _fetch(conn, DECKS_SQL, filters)
+    total = _seat_games(conn, filters, rows)
+    win_rates = rates([(wins, games) for _, games, wins, _ in rows])
+    out = [
+        {"deck": deck, "games": games, "wins": wins, "draws": draws, "win_rate": wr,
+         "meta_share": share(games, total), "thin": _thin(games, filters)}
+        for (deck, games, wins, draws), wr in zip(rows, win_rates)
+    ]
+    out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["deck"]))
+    return out
+
+
+def _seat_games(conn, filters: Filters, rows) -> int:
+    if filters.decks is None:  # the rows are every deck: their sum is the total
+        return sum(r[1] for r in rows)
+    return _fetch(conn, SEAT_GAMES_SQL, filters, decks=False)[0][0]
+
+
+def matchup_stats(conn, filters: Filters) -> list[dict]:
+    """Deck × opponent deck: games, wins, draws and the deck's win rate against that opponent.
+    The deck filter selects the first deck; a mirror match is marked ``mirror``."""
+    rows = _fetch(conn, MATCHUPS_SQL, filters)
+    win_rates = rates([(wins, games) for _, _, games, wins, _ in rows])
+    return [
+        {"deck": deck, "opponent_deck": opponent, "mirror": deck == opponent, "games": games,
+         "wins": wins, "draws": draws, "win_rate": wr, "thin": _thin(games, filters)}
+        for (deck, opponent, games, wins, draws), wr in zip(rows, win_rates)
+    ]
+
+
+def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
+    """(battlefield × deck rows, per-battlefield first-player rows).
+
+    Battlefield × deck: the deck's games with that battlefield in play, its win rate there, how
+    far that is from the deck's overall win rate in the same filter (``difference``), how often the
+    deck won that battlefield, and its average might on it at the end.
+    Per battlefield: how often the first player won that battlefield, and the game, when it was in
+    play."""
+    rows = _fetch(conn, BATTLEFIELD_DECKS_SQL, filters)
+    overall = {deck: (games, wins) for deck, games, wins, _ in _fetch(conn, DECKS_SQL, filters)}
+    deck_rates = dict(zip(overall, rates([(w, g) for g, w in overall.values()])))
+    here = rates([(r[3], r[2]) for r in rows])
+    bf_wins = rates([(r[5], r[2]) for r in rows])
+    no_games = rate(0, 0)
+    out = []
+    for (battlefield, deck, games, wins, draws, battlefield_wins, might_sum), wr, bw in zip(rows, here, bf_wins):
+        deck_rate = deck_rates.get(deck, no_games)
+        out.append({
+            "battlefield": battlefield, "deck": deck, "games": games, "wins": wins, "draws": draws,
+            "win_rate": wr, "deck_win_rate": deck_rate,
+            "difference": difference(wr["rate"], deck_rate["rate"]),
+            "battlefield_win_rate": bw, "average_might": mean(might_sum, games),
+            "thin": _thin(games, filters),
+        })
+    fp_rows = _fetch(conn, BATTLEFIELD_FIRST_PLAYER_SQL, filters, decks=False)
+    fp_bf = rates([(r[2], r[1]) for r in fp_rows])
+    fp_game = rates([(r[3], r[1]) for r in fp_rows])
+    first_player = [
+        {"battlefield": battlefield, "games": games, "draws": draws,
+         "first_player_battlefield_win_rate": bw, "first_player_game_win_rate": gw,
+         "thin": _thin(games, filters)}
+        for (battlefield, games, _, _, draws), bw, gw in zip(fp_rows, fp_bf, fp_game)
+    ]
+    return out, first_player
+
+
+def first_player_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
+    """(overall, per ISO week): how often the first player won the game. ``baseline`` is what a
+    seat order without advantage would give (1 / players). The deck filter does not apply."""
+    weeks = _fetch(conn, FIRST_PLAYER_WEEKS_SQL, filters, decks=False)
+    games = sum(w[1] for w in weeks)
+    wins = sum(w[2] for w in weeks)
+    draws = sum(w[3] for w in weeks)
+    baseline = 1 / filters.players
+    overall = {"games": games, "first_player_wins": wins, "draws": draws, "win_rate": rate(wins, games),
+               "baseline": baseline, "thin": _thin(games, filters)}
+    week_rates = rates([(w[2], w[1]) for w in weeks])
+    rows = [
+        {"week": iso_week(start), "week_start": start.isoformat(), "games": g, "first_player_wins": k,
+         "draws": d, "win_rate": wr, "baseline": baseline, "thin": _thin(g, filters)}
+        for (start, g, k, d), wr in zip(weeks, week_rates)
+    ]
+    return overall, rows
+
+
+def card_stats(conn, filters: Filters) -> list[dict]:
+    """Per deck and card: games where the card was deployed, the deck's win rate in those games
+    and in its other games (each with n and interval), how often it is deployed, average might it
+    contributed (its might on the board at the end) and gained, average round first deployed."""
+    rows = _fetch(conn, CARDS_SQL, filters)
+    deployed = rates([(r[5], r[4]) for r in rows])
+    not_deployed = rates([(r[3] - r[5], r[2] - r[4]) for r in rows])
+    out = []
+    for r, dep, nd in zip(rows, deployed, not_deployed):
+        (deck, card, deck_games, _, deployed_games, _, deploys, first_round_sum, destroyed,
+         might_gained_sum, might_at_end_sum) = r
+        out.append({
+            "deck": deck, "card": card, "deck_games": deck_games, "games_deployed": deployed_games,
+            "deploy_rate": share(deployed_games, deck_games),
+            "win_rate_deployed": dep, "win_rate_not_deployed": nd,
+            "difference": difference(dep["rate"], nd["rate"]),
+            "deploys": deploys, "destroyed": destroyed,
+            "average_might_contributed": mean(might_at_end_sum, deployed_games),
+            "average_might_gained": mean(might_gained_sum, deployed_games),
+            "average_first_deploy_round": mean(first_round_sum, deployed_games),
+            "thin": _thin(deployed_games, filters),
+        })
+    return out
+
+
+def trend_stats(conn, filters: Filters) -> list[dict]:
+    """Per ISO week and deck: meta share (of that week's seat-games) and win rate with n."""
+    rows = _fetch(conn, TRENDS_SQL, filters)
+    if filters.decks is None:
+        totals: dict = defaultdict(int)
+        for start, _, games, _, _ in rows:
+            totals[start] += games
+    else:
+        totals = dict(_fetch(conn, WEEK_SEAT_GAMES_SQL, filters, decks=False))
+    win_rates = rates([(wins, games) for _, _, games, wins, _ in rows])
+    return [
+        {"week": iso_week(start), "week_start": start.isoformat(), "deck": deck, "games": games,
+         "wins": wins, "draws": draws, "meta_share": share(games, totals.get(start, 0)),
+         "win_rate": wr, "thin": _thin(games, filters)}
+        for (start, deck, games, wins, draws), wr in zip(rows, win_rates)
+    ]
