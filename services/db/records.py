@@ -91,6 +91,22 @@ AGGREGATE_SQL = [
             destroyed = a.destroyed + EXCLUDED.destroyed,
             might_gained_sum = a.might_gained_sum + EXCLUDED.might_gained_sum,
             might_at_end_sum = a.might_at_end_sum + EXCLUDED.might_at_end_sum""",
+    # Per battlefield in play: did the first player (alone) have the most might there, and the game?
+    """INSERT INTO agg_battlefield_first_player AS a (played_on, event_id, players, battlefield, games,
+                                                     first_player_battlefield_wins, first_player_game_wins, draws)
+        SELECT r.played_on, r.event_id, r.players, b.battlefield, %(sign)s * count(*),
+               %(sign)s * count(*) FILTER (WHERE b.won),
+               %(sign)s * count(*) FILTER (WHERE r.winner IS NOT DISTINCT FROM r.first_player),
+               %(sign)s * count(*) FILTER (WHERE r.winner IS NULL)
+        FROM game_records r
+        JOIN game_player_battlefields b ON b.game_id = r.game_id AND b.seat = r.first_player
+        WHERE r.game_id = %(game)s
+        GROUP BY r.played_on, r.event_id, r.players, b.battlefield
+        ON CONFLICT ON CONSTRAINT agg_battlefield_first_player_key DO UPDATE SET
+            games = a.games + EXCLUDED.games,
+            first_player_battlefield_wins = a.first_player_battlefield_wins + EXCLUDED.first_player_battlefield_wins,
+            first_player_game_wins = a.first_player_game_wins + EXCLUDED.first_player_game_wins,
+            draws = a.draws + EXCLUDED.draws""",
 ]
 
 

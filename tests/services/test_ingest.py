@@ -21,7 +21,8 @@ from workers.celery_app import QUEUES, make_celery, worker_command
 from workers.replay import replay_stored_game
 
 FINAL = {"valid", "illegal", "mismatch", "malformed", "error"}
-AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics"]
+AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
+              "agg_battlefield_first_player"]
 
 
 @pytest.fixture(scope="module")
@@ -228,6 +229,15 @@ def test_replaying_a_game_twice_never_counts_it_twice(client, db, ingest_config)
             for k, c in recount.items()} == dict(after["agg_deck_results"])
     assert {k: tuple(c[f] for f in ("games", "fp_wins", "draws")) for k, c in first.items()} == \
         dict(after["agg_first_player"])
+    per_bf: defaultdict = defaultdict(Counter)
+    for played_on, event, players, bf, bf_won, fp_won, draw in db.execute(
+            """SELECT r.played_on, r.event_id, r.players, b.battlefield, b.won,
+                      r.winner IS NOT DISTINCT FROM r.first_player, r.winner IS NULL
+               FROM game_records r JOIN game_player_battlefields b
+                 ON b.game_id = r.game_id AND b.seat = r.first_player WHERE r.counted"""):
+        per_bf[(played_on, event, players, bf)].update(games=1, bf_wins=bf_won, fp_wins=fp_won, draws=draw)
+    assert {k: tuple(c[f] for f in ("games", "bf_wins", "fp_wins", "draws")) for k, c in per_bf.items()} == \
+        dict(after["agg_battlefield_first_player"])
 
 
 def test_an_exception_in_the_pipeline_leaves_the_game_in_error(client, db, ingest_config, monkeypatch):
