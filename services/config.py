@@ -41,6 +41,8 @@ class Config:
     db_pool_max_size: int = 8
     # Largest single-game upload (POST /api/v1/games) in bytes; a real log is 5-30 KB.
     max_upload_bytes: int = 1_048_576
+    # Largest tournament bundle (POST /api/v1/events/{id}/games), decompressed, in bytes.
+    max_bundle_bytes: int = 512 * 1_048_576
     # The sweeper re-sends games left in received/queued/replaying this many seconds after their
     # last change (longer than a task may run, so a game still being replayed is not re-sent) ...
     sweep_after_s: int = 300
@@ -61,6 +63,7 @@ class Config:
                                            cls.broker_visibility_timeout, low=30),
             db_pool_max_size=_int(env, "EMPYREAN_DB_POOL_MAX_SIZE", cls.db_pool_max_size, low=1),
             max_upload_bytes=_int(env, "EMPYREAN_MAX_UPLOAD_BYTES", cls.max_upload_bytes, low=1024),
+            max_bundle_bytes=_int(env, "EMPYREAN_MAX_BUNDLE_BYTES", cls.max_bundle_bytes, low=1024),
             sweep_after_s=_int(env, "EMPYREAN_SWEEP_AFTER", cls.sweep_after_s, low=1),
             sweep_interval_s=_int(env, "EMPYREAN_SWEEP_INTERVAL", cls.sweep_interval_s, low=1),
         )
@@ -94,6 +97,7 @@ class Config:
             "EMPYREAN_BROKER_VISIBILITY_TIMEOUT": str(self.broker_visibility_timeout),
             "EMPYREAN_DB_POOL_MAX_SIZE": str(self.db_pool_max_size),
             "EMPYREAN_MAX_UPLOAD_BYTES": str(self.max_upload_bytes),
+            "EMPYREAN_MAX_BUNDLE_BYTES": str(self.max_bundle_bytes),
             "EMPYREAN_SWEEP_AFTER": str(self.sweep_after_s),
             "EMPYREAN_SWEEP_INTERVAL": str(self.sweep_interval_s),
         }

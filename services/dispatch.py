@@ -13,7 +13,7 @@ import logging
 from celery import Celery
 from psycopg_pool import ConnectionPool
 
-from workers.celery_app import QUEUE_INTERACTIVE, REPLAY_TASK
+from workers.celery_app import QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK, REPLAY_TASK
 
 log = logging.getLogger(__name__)
 
@@ -52,3 +52,24 @@ def enqueue_stored(pool: ConnectionPool, celery: Celery, game_ids: list[int]) ->
     sent = send_replay(celery, game_ids)
     mark_queued(pool, sent)
     return sent
+
+
+BULK_CHUNK = 100  # games per bulk task: ~0.5 s of work, far inside the task time limit
+
+
+def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], chunk: int = BULK_CHUNK) -> list[int]:
+    """Send a bundle's stored games in chunks on the bulk lane; returns the ids handed to the broker
+    (the rest stay ``received`` for the sweeper)."""
+    sent: list[int] = []
+    for start in range(0, len(game_ids), chunk):
+        ids = game_ids[start:start + chunk]
+        try:
+            celery.send_task(REPLAY_CHUNK_TASK, args=[ids], queue=QUEUE_BULK, ignore_result=True,
+                             retry=True, retry_policy=SEND_RETRY_POLICY)
+        except Exception as exc:  # as in send_replay: any failure means "not sent"
+            log.warning("could not send a bundle chunk of %d games (the sweeper will): %s", len(ids), exc)
+            break
+        sent.extend(ids)
+    mark_queued(pool, sent)
+    return sent
+

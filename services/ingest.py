@@ -49,9 +49,9 @@ def parse_upload(raw: bytes) -> Parsed:
         try:
             value = json.loads(raw)
         except (ValueError, RecursionError) as decode_error:
-            raise NotAnObject(f"the body is not valid JSON: {decode_error}") from None
+            raise NotAnObject(f"the log is not valid JSON: {decode_error}") from None
         if not isinstance(value, dict):
-            raise NotAnObject(f"the body must be a JSON object (a game log), not {_json_kind(value)}") from None
+            raise NotAnObject(f"a game log must be a JSON object, not {_json_kind(value)}") from None
         return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors)
     return Parsed(raw, canonical_hash(log), log, [])
 
@@ -61,10 +61,14 @@ def _json_kind(value: Any) -> str:
         type(value), "a number")
 
 
-def store_upload(conn: Connection, parsed: Parsed, uploader: str | None) -> Stored:
-    """Insert the game (or find the one with the same content) in the caller's transaction."""
+def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, event_id: int | None = None) -> Stored:
+    """Insert the game (or find the one with the same content) in the caller's transaction.
+
+    ``event_id``: the event the game was uploaded into (a tournament bundle); else the event its
+    log names in ``meta.event``, if any."""
     meta = parsed.log.meta if parsed.log is not None else {}
-    event_id = find_or_create_event(conn, meta["event"]) if "event" in meta else None
+    if event_id is None and "event" in meta:
+        event_id = find_or_create_event(conn, meta["event"])
     match_id = None
     if event_id is not None and all(k in meta for k in ("round", "table", "players")):
         match_id = find_or_create_match(conn, event_id, meta["round"], meta["table"], meta["players"])

@@ -31,6 +31,7 @@ QUEUES = (QUEUE_INTERACTIVE, QUEUE_BULK)
 TASK_MODULES = ["workers.tasks", "workers.replay"]
 PING_TASK = "empyrean.ping"
 REPLAY_TASK = "empyrean.replay_game"  # one game, by id (single uploads; the sweeper's re-sends)
+REPLAY_CHUNK_TASK = "empyrean.replay_games"  # a chunk of a bundle's games, by id (bulk lane)
 SWEEP_TASK = "empyrean.sweep"  # periodic: re-send games left behind (workers.replay)
 
 
@@ -63,7 +64,8 @@ def celery_settings(config: Config) -> dict:
         # lane's list only (Queue(name) alone would bind every queue to the default key).
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in QUEUES],
         "task_default_queue": QUEUE_INTERACTIVE,
-        "task_routes": {name: {"queue": QUEUE_INTERACTIVE} for name in (PING_TASK, REPLAY_TASK, SWEEP_TASK)},
+        "task_routes": {**{name: {"queue": QUEUE_INTERACTIVE} for name in (PING_TASK, REPLAY_TASK, SWEEP_TASK)},
+                        REPLAY_CHUNK_TASK: {"queue": QUEUE_BULK}},
         # The sweeper, run by the beat scheduler embedded in `empyrean up`'s worker (worker -B).
         "beat_schedule": {"sweep": {"task": SWEEP_TASK, "schedule": float(config.sweep_interval_s)}},
     }

@@ -29,7 +29,7 @@ from services.db.pool import create_pool
 from services.db.records import remove_record, write_record
 from services.dispatch import send_replay
 
-from .celery_app import QUEUE_BULK, REPLAY_TASK, SWEEP_TASK
+from .celery_app import QUEUE_BULK, REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +57,18 @@ def worker_pool() -> ConnectionPool:
 def replay_game(game_id: int) -> str | None:
     # retry_backoff_max stays below the broker's visibility timeout (no countdown may exceed it).
     return replay_stored_game(worker_pool(), game_id)
+
+
+@shared_task(name=REPLAY_CHUNK_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
+             retry_backoff_max=60, retry_jitter=True, max_retries=6)
+def replay_games(game_ids: list[int]) -> int:
+    """A chunk of a tournament bundle: one task per chunk, not per game, so Celery's own overhead
+    does not dominate a bulk upload. Each game is still its own transaction; a retry after a lost
+    connection replays the chunk again, which replay_stored_game makes harmless."""
+    pool = worker_pool()
+    for game_id in game_ids:
+        replay_stored_game(pool, game_id)
+    return len(game_ids)
 
 
 def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:

@@ -19,7 +19,7 @@ from services.db.migrate import head_revision
 from services.db.pool import create_pool
 from workers.celery_app import make_celery
 
-from . import disputes, games, health, stats
+from . import disputes, events, games, health, stats
 from .errors import register_error_handlers
 
 API_PREFIX = "/api/v1"
@@ -59,6 +59,7 @@ def create_app(config: Config | None = None) -> Flask:
     api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
     api.register_blueprint(health.blueprint)
     api.register_blueprint(games.blueprint)
+    api.register_blueprint(events.blueprint)
     api.register_blueprint(disputes.blueprint)
     api.register_blueprint(stats.blueprint)
     app.register_blueprint(api)

@@ -7,6 +7,7 @@ import os
 import secrets
 import socket
 import subprocess
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -80,3 +81,16 @@ def processes_mentioning(text: str) -> list[psutil.Process]:
         except psutil.NoSuchProcess:
             continue
     return found
+
+
+FINAL = {"valid", "illegal", "mismatch", "malformed", "error"}
+
+
+def wait_final(client, game_id: int, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get(f"/api/v1/games/{game_id}").get_json()
+        if body["status"] in FINAL:
+            return body
+        assert time.monotonic() < deadline, f"game {game_id} still {body['status']}: {body['message']}"
+        time.sleep(0.1)

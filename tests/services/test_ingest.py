@@ -5,81 +5,24 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import subprocess
 import time
 from collections import Counter, defaultdict
 
-import psycopg
 import pytest
-from service_helpers import child_env, stop_process
+from service_helpers import wait_final
 
 from engine.selfplay import self_play
 from services.api import create_app
-from services.db import migrate
 from services.db.pool import create_pool
-from workers.celery_app import QUEUES, make_celery, worker_command
 from workers.replay import replay_stored_game
 
-FINAL = {"valid", "illegal", "mismatch", "malformed", "error"}
 AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
               "agg_battlefield_first_player"]
-
-
-@pytest.fixture(scope="module")
-def ingest_config(config, fresh_database):
-    # A database of its own (the aggregates these tests fill must not leak into other modules'
-    # tests) and a quick sweeper, so the test of a lost message does not wait minutes.
-    url = fresh_database()
-    migrate.upgrade(url)
-    return dataclasses.replace(config, database_url=url, sweep_after_s=2, sweep_interval_s=1)
-
-
-@pytest.fixture(scope="module")
-def worker(ingest_config, tmp_path_factory):
-    producer = make_celery(ingest_config)
-    with producer.connection_for_write() as conn:  # the session's Redis is shared: start empty
-        for queue in QUEUES:
-            conn.default_channel.queue_purge(queue)
-    producer.close()
-    logs = tmp_path_factory.mktemp("ingestworker")
-    with open(logs / "worker.log", "wb") as log:
-        process = subprocess.Popen(worker_command(ingest_config, hostname="ingest@%h", beat=True),
-                                   env=child_env(ingest_config), stdout=log, stderr=subprocess.STDOUT)
-    yield process
-    assert stop_process(process) == 0, (logs / "worker.log").read_text()[-3000:]
-
-
-@pytest.fixture(scope="module")
-def app(ingest_config, worker):
-    app = create_app(ingest_config)
-    yield app
-    app.extensions["empyrean"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def db(ingest_config):
-    with psycopg.connect(ingest_config.database_url, autocommit=True) as conn:
-        yield conn
 
 
 def upload(client, log, **headers):
     data = log if isinstance(log, bytes) else json.dumps(log).encode()
     return client.post("/api/v1/games", data=data, content_type="application/json", headers=headers)
-
-
-def wait_final(client, game_id: int, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        body = client.get(f"/api/v1/games/{game_id}").get_json()
-        if body["status"] in FINAL:
-            return body
-        assert time.monotonic() < deadline, f"game {game_id} still {body['status']}: {body['message']}"
-        time.sleep(0.1)
 
 
 def aggregates(db) -> dict[str, Counter]:

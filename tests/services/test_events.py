@@ -1,0 +1,137 @@
+"""Events and tournament bundles end to end (real PostgreSQL, Redis and Celery worker), and the
+`empyrean upload` client against a real HTTP server."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+import time
+from collections import Counter, defaultdict
+
+import pytest
+from click.testing import CliRunner
+from werkzeug.serving import make_server
+
+from engine.selfplay import self_play
+from services.cli import main as cli
+
+BUNDLE_GAMES = 500
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def make_event(client, name: str) -> int:
+    response = client.post("/api/v1/events", json={"name": name})
+    assert response.status_code in (200, 201), response.get_json()
+    return response.get_json()["id"]
+
+
+def test_creating_an_event_twice_answers_the_same_event(client):
+    first = client.post("/api/v1/events", json={"name": "Spring Open", "starts_on": "2026-04-01"})
+    again = client.post("/api/v1/events", json={"name": "Spring Open"})
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first.get_json()["id"] == again.get_json()["id"] and again.get_json()["created"] is False
+    assert first.get_json()["starts_on"] == "2026-04-01"
+    for body, pointer in (({"name": ""}, "/name"), ({"name": "x", "starts_on": "April"}, "/starts_on"),
+                          ({"name": "x", "colour": 1}, "/colour"), ([1], "")):
+        response = client.post("/api/v1/events", json=body)
+        assert response.status_code == 400 and response.get_json()["error"]["pointer"] == pointer
+    assert client.get("/api/v1/events/987654321").status_code == 404
+
+
+def _poll_event_done(client, event_id: int, expect: int, timeout: float = 120) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        body = client.get(f"/api/v1/events/{event_id}").get_json()
+        pending = sum(n for s, n in body["games"].items() if s in ("received", "queued", "replaying"))
+        if sum(body["games"].values()) >= expect and not pending:
+            return body
+        assert time.monotonic() < deadline, body
+        time.sleep(0.5)
+
+
+def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
+    event_id = make_event(client, "Bundle Cup")
+    logs = [self_play(seed, meta={"date": f"2026-05-{1 + seed % 28:02d}"}) for seed in range(BUNDLE_GAMES)]
+    lines = [json.dumps(log) for log in logs]
+    lines[10] = lines[3]  # the same game twice in one bundle: a duplicate
+    lines += ['{"format": "empyrean-log"}', "[1, 2]", "not json at all"]
+    body = gzip.compress(("\n".join(lines) + "\n").encode())
+    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                           headers={"Content-Encoding": "gzip"})
+    assert response.status_code == 202, response.get_json()
+    report = response.get_json()
+    assert (report["accepted"], report["duplicates"], report["malformed"], report["rejected"]) == (
+        BUNDLE_GAMES - 1, 1, 1, 2)
+    games = report["games"]
+    assert [g["index"] for g in games] == list(range(len(lines)))
+    assert games[10]["duplicate"] and games[10]["id"] == games[3]["id"]
+    assert games[BUNDLE_GAMES]["status"] == "malformed" and games[BUNDLE_GAMES]["errors"]
+    assert games[-2]["status"] == "rejected" and "must be a JSON object, not an array" in games[-2]["error"]
+    assert "not valid JSON" in games[-1]["error"]
+
+    summary = _poll_event_done(client, event_id, BUNDLE_GAMES)
+    assert summary["games"] == {"malformed": 1, "valid": BUNDLE_GAMES - 1}
+
+    # the aggregates equal a recount from the game records of this event
+    recount: defaultdict = defaultdict(Counter)
+    for deck, won in db.execute(
+            """SELECT p.deck, p.won FROM game_records r JOIN game_players p USING (game_id)
+               WHERE r.counted AND r.event_id = %s""", (event_id,)):
+        recount[deck].update(games=1, wins=won)
+    agg = {deck: (games, wins) for deck, games, wins in db.execute(
+        """SELECT deck, sum(games), sum(wins) FROM agg_deck_results WHERE event_id = %s
+           GROUP BY deck HAVING sum(games) <> 0""", (event_id,))}
+    assert agg == {deck: (c["games"], c["wins"]) for deck, c in recount.items()}
+    assert sum(g for g, _ in agg.values()) == 2 * (BUNDLE_GAMES - 1)
+
+    # the same bundle again: nothing new
+    again = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                        headers={"Content-Encoding": "gzip"}).get_json()
+    assert (again["accepted"], again["duplicates"]) == (0, BUNDLE_GAMES + 1)  # + the repeat inside it
+    assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == BUNDLE_GAMES
+
+
+def test_bundles_refused_as_a_whole_store_nothing(client, db):
+    event_id = make_event(client, "Refusals")
+    for data, ctype, status in ((b"[]", "text/csv", 415), (b"", "application/json", 400),
+                                (gzip.compress(b"[" + b" " * 30_000_000 + b"]"), "application/json", 413)):
+        response = client.post(f"/api/v1/events/{event_id}/games", data=data, content_type=ctype)
+        assert response.status_code == status and response.get_json()["error"]["message"]
+    assert client.post("/api/v1/events/424242424/games", data=b"[]", content_type="application/json").status_code == 404
+    assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == 0
+
+
+@pytest.fixture
+def served(app):
+    """The app behind a real HTTP server on a free port, for the command-line client."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for seed in (900, 901):
+        (folder / f"game{seed}.json").write_text(json.dumps(self_play(seed)))
+    (folder / "broken.json").write_text("[1, 2]")
+    runner = CliRunner()
+    result = runner.invoke(cli, ["upload", "--api", served, "--wait", str(folder)])
+    assert result.exit_code == 1, result.output  # the broken file was refused
+    assert result.output.count("VALID") == 2 and "broken.json[0]: REFUSED (400)" in result.output
+
+    bundle = tmp_path / "season.ndjson"
+    bundle.write_text("\n".join(json.dumps(self_play(seed)) for seed in range(910, 915)) + "\n")
+    result = runner.invoke(cli, ["upload", "--api", served, "--event", "CLI Cup", str(bundle)])
+    assert result.exit_code == 0, result.output
+    assert "(CLI Cup): accepted 5, duplicates 0, malformed 0, rejected 0" in result.output
+
+    result = runner.invoke(cli, ["upload", "--api", "http://127.0.0.1:9", str(bundle)])
+    assert result.exit_code == 2 and "could not reach the API" in result.output
