@@ -109,9 +109,12 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
 
 
 @main.command()
-def up() -> None:
+@click.option("--demo/--no-demo", default=True, envvar="EMPYREAN_DEMO", show_default=True,
+              help="Load the demo league (simulated games, uploaded through the API) if it is not there yet.")
+def up(demo: bool) -> None:
     """Start the whole service: PostgreSQL and Redis (embedded unless DATABASE_URL / REDIS_URL are
-    set), migrations, a Celery worker and the API. Prints the URLs; Ctrl-C stops everything.
+    set), migrations, a Celery worker and the API, and the demo data. Prints the URLs; Ctrl-C stops
+    everything.
 
     Configured by environment variables only (docs/services.md): EMPYREAN_DATA_DIR (default ./var),
     EMPYREAN_API_HOST / EMPYREAN_API_PORT (127.0.0.1:8000), EMPYREAN_WORKER_CONCURRENCY (2) …"""
@@ -122,10 +125,20 @@ def up() -> None:
         config = Config.from_env()
     except ConfigError as exc:
         raise click.UsageError(str(exc)) from None
-    # Demo data (a simulated tournament replayed through the real pipeline) joins on_ready with
-    # the upload API (issue 3).
-    launcher = ServiceLauncher(config, echo=click.echo)
+    launcher = ServiceLauncher(config, echo=click.echo, on_ready=[_load_demo] if demo else [])
     sys.exit(launcher.run())
+
+
+def _load_demo(running) -> None:
+    """A simulated league uploaded through the real API (services.demo); a failure is reported, and
+    the service keeps running without it."""
+    from services.demo import load_demo
+    from services.upload_client import UploadError
+
+    try:
+        load_demo(running.api_url.removesuffix("/api/v1"), click.echo)
+    except UploadError as exc:
+        click.echo(f"demo data: not loaded ({exc})")
 
 
 @main.group()

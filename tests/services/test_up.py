@@ -7,12 +7,16 @@ import re
 import signal
 import subprocess
 import sys
+import json
 import threading
 import time
+import urllib.request
 
 import psutil
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
+from engine.selfplay import self_play
+from services.demo import DEMO_EVENT
 from services.embedded import wait_until_gone
 
 START_TIMEOUT_S = 120
@@ -70,6 +74,20 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         status, body = get_json(output.value("ready"))
         assert status == 200 and body["status"] == "ready", body
 
+        # a user uploads a game and sees its verdict
+        request = urllib.request.Request(f"{api}/games", data=json.dumps(self_play(4242)).encode(),
+                                         headers={"Content-Type": "application/json"}, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.status == 202
+            game_url = json.load(response)["status_url"]
+        assert _poll(lambda: get_json(f"http://127.0.0.1:{port}{game_url}")[1]["status"] == "valid")
+        # the demo league went through the same pipeline: verdicts, including the flawed games
+        assert "demo data:" in output.text and DEMO_EVENT in output.text
+        events = get_json(f"{api}/events")[1]["events"]
+        [demo] = [e for e in events if e["name"] == DEMO_EVENT]
+        assert _poll(lambda: {"illegal", "mismatch", "valid"} <= set(get_json(demo["url"].replace(
+            "/api/v1", api, 1))[1]["games"]))
+
         postgres_pid = int((data_dir / "postgres" / "postmaster.pid").read_text().split()[0])
         redis_socket = output.value("redis").removeprefix("unix://").split("?")[0]
         [redis_server] = processes_mentioning(redis_socket)
@@ -96,3 +114,13 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
     assert not (data_dir / "postgres" / "postmaster.pid").exists()
     assert processes_mentioning(str(tmp_path)) == []
     assert processes_mentioning(redis_socket) == []
+
+
+def _poll(ok, timeout: float = 90) -> bool:
+    deadline = time.monotonic() + timeout
+    while not ok():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.5)
+    return True
+

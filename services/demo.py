@@ -1,0 +1,77 @@
+"""Demo data for ``empyrean up``: a small simulated tournament, uploaded through the real API as a
+bundle (so it is stored, replayed by the workers and counted exactly like real uploads), with a few
+deliberately flawed games so that verification and disputes have something to show:
+
+- an illegal game (a deploy to a battlefield that does not exist),
+- a game whose log claims the wrong winner (``mismatch``),
+- that same match uploaded a second time, as the loser tells it (a dispute).
+
+The games are seeded self-play (engine.selfplay), spread over several weeks so that trends show.
+Loading is skipped when the demo event already has games (a restart of ``up`` on the same data).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from typing import Callable
+
+from engine.catalog import load_catalog
+from engine.rng import SplitMix64
+from engine.selfplay import self_play
+from services.upload_client import ApiClient
+
+DEMO_EVENT = "Demo League (simulated games)"
+PLAYERS = [f"Player {chr(ord('A') + i)}" for i in range(12)]
+ROUNDS = 8  # one round a week
+FIRST_DAY = dt.date(2026, 9, 5)
+
+
+def demo_games(seed: int = 2026) -> list[dict]:
+    """Every round: the players paired at random, each with a deck of their own for the league."""
+    rng = SplitMix64(seed)
+    decks = sorted(load_catalog().decks)
+    deck_of = {p: decks[rng.below(len(decks))] for p in PLAYERS}
+    games = []
+    for rnd in range(1, ROUNDS + 1):
+        order = list(PLAYERS)
+        rng.shuffle(order)
+        day = FIRST_DAY + dt.timedelta(weeks=rnd - 1)
+        for table in range(len(order) // 2):
+            a, b = order[2 * table], order[2 * table + 1]
+            meta = {"event": DEMO_EVENT, "round": rnd, "table": str(table + 1), "players": [a, b],
+                    "date": day.isoformat()}
+            games.append(self_play(seed * 1000 + len(games), decks=[deck_of[a], deck_of[b]], meta=meta))
+    return games
+
+
+def flawed_games(games: list[dict]) -> list[dict]:
+    """Three extra uploads that verification must catch (see the module docstring)."""
+    illegal = copy.deepcopy(games[0])
+    for i, decision in enumerate(illegal["decisions"]):
+        if " deploy " in decision:
+            illegal["decisions"][i] = decision.rsplit(" to ", 1)[0] + " to B9"
+            break
+    illegal["meta"] = {**illegal["meta"], "table": "99", "players": ["Late Entry 1", "Late Entry 2"]}
+
+    wrong_claim = copy.deepcopy(games[1])
+    winner = wrong_claim["result"]["winner"]
+    wrong_claim["result"] = {"winner": 3 - winner} if winner in (1, 2) else {"winner": 1}
+    # uploaded as the loser remembers it: the same match as games[1], so it opens a dispute
+    return [illegal, wrong_claim]
+
+
+def load_demo(api_url: str, echo: Callable[[str], None] = print) -> dict | None:
+    """Upload the demo league through the API at ``api_url`` (the service's base URL)."""
+    client = ApiClient(api_url, uploader="demo data")
+    event = client.event(DEMO_EVENT)
+    if sum(event.get("games", {}).values()):
+        echo(f"demo data: already loaded ({DEMO_EVENT})")
+        return None
+    games = demo_games()
+    bundle = games + flawed_games(games)
+    report = client.post_bundle(event["id"], (json.dumps(g).encode() for g in bundle))
+    echo(f"demo data: {report['accepted']} games of '{DEMO_EVENT}' uploaded "
+         f"({len(games)} simulated, plus an illegal game and a disputed result); the workers are replaying them")
+    return report
