@@ -141,6 +141,40 @@ def _load_demo(running) -> None:
         click.echo(f"demo data: not loaded ({exc})")
 
 
+@main.command()
+@click.option("--event", "event_id", type=click.IntRange(min=1), help="Only this event's games (its id).")
+def reprocess(event_id: int | None) -> None:
+    """Replay every stored game again (e.g. after an engine or catalog update), on the bulk lane.
+
+    Uses DATABASE_URL and REDIS_URL, or the servers of the `empyrean up` running in EMPYREAN_DATA_DIR."""
+    from services.config import Config, ConfigError
+    from services.db.pool import create_pool
+    from services.launcher import running_service_urls
+    from services.reprocess import reprocess as reprocess_games
+    from workers.celery_app import make_celery
+
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not (config.database_url and config.redis_url):
+        urls = running_service_urls(config.data_dir)
+        if urls is None:
+            raise click.UsageError("set DATABASE_URL and REDIS_URL, or start `empyrean up` "
+                                   f"(none is running with the data folder {config.data_dir})")
+        config = config.with_servers(config.database_url or urls["database_url"], config.redis_url or urls["redis_url"])
+    pool = create_pool(config.require_database_url(), max_size=1, name="reprocess")
+    pool.wait()
+    celery = make_celery(config)
+    try:
+        marked, sent = reprocess_games(pool, celery, event_id=event_id)
+    finally:
+        pool.close()
+        celery.close()
+    click.echo(f"{marked} games marked for replay, {sent} sent to the workers (bulk lane)"
+               + ("" if sent == marked else "; the sweeper sends the rest"))
+
+
 @main.group()
 def db() -> None:
     """The database schema: apply or inspect migrations (Alembic).

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import json
 import os
 import signal
 import subprocess
@@ -245,6 +246,9 @@ class ServiceLauncher:
 
     def _announce(self, running: RunningService) -> None:
         config = running.config
+        # Where other commands (empyrean reprocess) find this running service's servers.
+        (config.data_dir / SERVICE_FILE).write_text(json.dumps(
+            {"api_url": running.api_url, "database_url": config.database_url, "redis_url": config.redis_url}))
         pg = "embedded" if self.stack.postgres else "external"
         rd = "embedded" if self.stack.redis else "external"
         self.echo("Empyrean Replay is running")
@@ -263,6 +267,7 @@ class ServiceLauncher:
 
     # -- stop -------------------------------------------------------------------------------
     def stop(self) -> None:
+        (self.config.data_dir / SERVICE_FILE).unlink(missing_ok=True)
         # API first (no new work), then the worker, then the servers they use.
         for child in sorted(self.children, key=lambda c: c.name != "api"):
             self._stop_child(child)
@@ -296,6 +301,17 @@ def _signal_group(pgid: int, sig: int) -> None:
         os.killpg(pgid, sig)
     except ProcessLookupError:
         pass
+
+
+SERVICE_FILE = "service.json"
+
+
+def running_service_urls(data_dir: Path) -> dict | None:
+    """The URLs an `empyrean up` running with this data folder announced, if one is running."""
+    try:
+        return json.loads((Path(data_dir) / SERVICE_FILE).read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def run_up(config: Config | None = None, echo: Callable[[str], None] = print) -> int:

@@ -15,6 +15,9 @@ from werkzeug.serving import make_server
 
 from engine.selfplay import self_play
 from services.cli import main as cli
+from services.db.pool import create_pool
+from services.reprocess import reprocess
+from workers.celery_app import make_celery
 
 BUNDLE_GAMES = 500
 
@@ -135,3 +138,27 @@ def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
 
     result = runner.invoke(cli, ["upload", "--api", "http://127.0.0.1:9", str(bundle)])
     assert result.exit_code == 2 and "could not reach the API" in result.output
+
+
+def test_reprocessing_an_event_replays_its_games_and_counts_them_once(client, db, ingest_config):
+    event_id = make_event(client, "Reprocess Cup")
+    body = "\n".join(json.dumps(self_play(seed)) for seed in range(700, 706)).encode()
+    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson")
+    assert response.get_json()["accepted"] == 6
+    _poll_event_done(client, event_id, 6)
+    counted = "SELECT deck, sum(games), sum(wins) FROM agg_deck_results WHERE event_id = %s GROUP BY deck ORDER BY deck"
+    before = db.execute(counted, (event_id,)).fetchall()
+    first_replay = db.execute("SELECT max(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
+                              "WHERE g.event_id = %s", (event_id,)).fetchone()[0]
+    pool, celery = create_pool(ingest_config.database_url, max_size=1, name="test-reprocess"), make_celery(ingest_config)
+    try:
+        assert reprocess(pool, celery, event_id=event_id) == (6, 6)
+    finally:
+        pool.close()
+        celery.close()
+    assert _poll_event_done(client, event_id, 6)["games"] == {"valid": 6}
+    replayed = db.execute("SELECT min(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
+                          "WHERE g.event_id = %s", (event_id,)).fetchone()[0]
+    assert replayed > first_replay
+    assert db.execute(counted, (event_id,)).fetchall() == before
+
