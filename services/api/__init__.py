@@ -19,7 +19,7 @@ from services.db.migrate import head_revision
 from services.db.pool import create_pool
 from workers.celery_app import make_celery
 
-from . import disputes, events, games, health, stats
+from . import disputes, events, games, health, openapi, stats
 from .errors import register_error_handlers
 
 API_PREFIX = "/api/v1"
@@ -62,6 +62,7 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(events.blueprint)
     api.register_blueprint(disputes.blueprint)
     api.register_blueprint(stats.blueprint)
+    api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
     register_error_handlers(app)
     return app

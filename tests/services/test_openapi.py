@@ -1,0 +1,146 @@
+"""services/api/openapi.yaml: a valid OpenAPI 3.1 document, in sync with the app's URL map both
+ways, served at GET /api/v1/openapi.json, and its schemas describe what the API really answers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from jsonschema import Draft202012Validator
+from openapi_spec_validator import OpenAPIV31SpecValidator, validate
+
+from services.api import API_PREFIX, create_app
+from services.api.openapi import document
+
+IGNORED_METHODS = {"HEAD", "OPTIONS"}
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+@pytest.fixture(scope="module")
+def app(config):
+    app = create_app(config)
+    yield app
+    app.extensions["empyrean"].close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+def app_operations(app) -> set[tuple[str, str]]:
+    """(path relative to /api/v1 in OpenAPI form, method) for every URL rule under /api/v1."""
+    operations = set()
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith(API_PREFIX + "/"):
+            continue
+        path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule[len(API_PREFIX):])
+        operations |= {(path, method.lower()) for method in rule.methods - IGNORED_METHODS}
+    return operations
+
+
+def documented_operations(doc: dict) -> set[tuple[str, str]]:
+    return {(path, method) for path, item in doc["paths"].items() for method in item if method in HTTP_METHODS}
+
+
+def test_the_document_is_valid_openapi_3_1():
+    doc = document()
+    assert doc["openapi"].startswith("3.1.")
+    validate(doc, cls=OpenAPIV31SpecValidator)
+
+
+def test_the_server_url_is_the_api_prefix():
+    assert document()["servers"] == [{"url": API_PREFIX}]
+
+
+def test_every_route_of_the_app_is_documented(app):
+    missing = app_operations(app) - documented_operations(document())
+    assert not missing, f"routes not in services/api/openapi.yaml: {sorted(missing)}"
+
+
+def test_every_documented_operation_exists_in_the_app(app):
+    extra = documented_operations(document()) - app_operations(app)
+    assert not extra, f"documented in services/api/openapi.yaml but not served: {sorted(extra)}"
+
+
+def test_path_parameters_match_the_url_rules():
+    doc = document()
+    for path, item in doc["paths"].items():
+        in_path = set(re.findall(r"{([^}]+)}", path))
+        for method in HTTP_METHODS & set(item):
+            declared = {p["name"] for p in map(lambda p: _resolve(doc, p), item[method].get("parameters", []))
+                        if p["in"] == "path"}
+            assert declared == in_path, (path, method)
+
+
+def test_the_document_is_served_as_json(client):
+    response = client.get(f"{API_PREFIX}/openapi.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert response.get_json() == document()
+
+
+def _resolve(doc: dict, node: dict) -> dict:
+    """Follow local ``$ref``s ("#/components/...") to what they name."""
+    while "$ref" in node:
+        target = doc
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part]
+        node = target
+    return node
+
+
+# The schemas against real answers (read-only requests on the session's database).
+def response_validator(path: str, method: str, status: int) -> Draft202012Validator:
+    """A JSON Schema validator for the documented application/json body of that response; the
+    document's components ride along so its ``#/components/...`` references resolve."""
+    doc = document()
+    response = _resolve(doc, doc["paths"][path][method]["responses"][str(status)])
+    schema = response["content"]["application/json"]["schema"]
+    return Draft202012Validator({**schema, "components": doc["components"]})
+
+
+@pytest.mark.parametrize(("path", "query", "status"), [
+    ("/health", "", 200),
+    ("/ready", "", 200),
+    ("/events", "", 200),
+    ("/disputes", "", 200),
+    ("/disputes", "status=all&limit=5", 200),
+    ("/disputes", "limit=0", 400),
+    ("/games/{game_id}", "", 404),
+    ("/events/{event_id}", "", 404),
+    ("/disputes/{dispute_id}", "", 404),
+    *[(f"/stats/{name}", "", 200)
+      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends")],
+    ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=A&min_games=0", 200),
+    ("/stats/decks", "from=notadate", 400),
+    ("/stats/cards", "colour=blue", 400),
+])
+def test_answers_match_their_documented_schemas(client, path, query, status):
+    url = API_PREFIX + re.sub(r"{[^}]+}", "999999999", path) + (f"?{query}" if query else "")
+    response = client.get(url)
+    assert response.status_code == status, response.get_json()
+    validator = response_validator(path, "get", status)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(response.get_json())]
+    assert not errors, errors
+
+
+def test_a_bad_event_body_matches_the_error_schema(client):
+    response = client.post(f"{API_PREFIX}/events", json={"name": "Open", "colour": "blue"})
+    assert response.status_code == 400
+    response_validator("/events", "post", 400).validate(response.get_json())
+    assert response.get_json()["error"]["pointer"] == "/colour"
+
+
+def test_the_schemas_reject_wrong_shapes():
+    """The schemas say something: an answer missing a required key or of the wrong type fails."""
+    validator = response_validator("/stats/decks", "get", 200)
+    good = {"filters": {"from": None, "to": None, "event": None, "players": 2, "deck": None, "min_games": 30},
+            "rows": [{"deck": "A", "games": 1, "wins": 1, "draws": 0, "meta_share": 1.0, "thin": True,
+                      "win_rate": {"successes": 1, "n": 1, "rate": 1.0, "low": 0.2, "high": 1.0}}],
+            "generated_at": "2026-03-01T00:00:00+00:00"}
+    assert validator.is_valid(good)
+    no_rate = {**good, "rows": [{**good["rows"][0], "win_rate": {"successes": 1, "n": 1}}]}
+    assert not validator.is_valid(no_rate)
+    assert not validator.is_valid({**good, "rows": "none"})
+    assert not response_validator("/health", "get", 200).is_valid({"status": "up"})
