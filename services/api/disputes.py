@@ -95,6 +95,8 @@ def _summary(r: dict) -> dict:
 
 @blueprint.get("/disputes/<int:dispute_id>")
 def get_dispute(dispute_id: int):
+    if dispute_id > 2**63 - 1:
+        return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         cur = conn.cursor(row_factory=dict_row)
         head = cur.execute("""

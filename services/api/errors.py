@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import logging
 
+import psycopg
+from psycopg_pool import PoolTimeout
+
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
@@ -34,7 +37,17 @@ def _message(exc: HTTPException) -> str:
     return exc.description or exc.name
 
 
+def database_unavailable(exc: Exception):
+    """PostgreSQL unreachable (pool timeout, lost connection): 503 with Retry-After, never a 500."""
+    log.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
+    return error_response(503, "Service Unavailable", "the database is not reachable right now; nothing "
+                          "was stored — please try again shortly", headers=[("Retry-After", "5")])
+
+
 def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(PoolTimeout, database_unavailable)
+    app.register_error_handler(psycopg.OperationalError, database_unavailable)
+
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         # keeps the exception's headers, e.g. Allow on a 405

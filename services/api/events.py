@@ -16,21 +16,17 @@ from __future__ import annotations
 
 import datetime as dt
 
-import psycopg
 from flask import Blueprint, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
-from psycopg_pool import PoolTimeout
 
 from services.bundles import BundleError, BundleLimits, read_bundle
 from services.dispatch import enqueue_bundle
 from services.ingest import NotAnObject, find_or_create_event, parse_upload, store_upload
 
 from .errors import error_response
-from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS, database_unavailable
+from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS
 
 blueprint = Blueprint("events", __name__)
-blueprint.register_error_handler(PoolTimeout, database_unavailable)
-blueprint.register_error_handler(psycopg.OperationalError, database_unavailable)
 
 STORE_BATCH = 500  # games per storing transaction: a failure costs at most one batch's work
 MAX_NAME_CHARS = 200

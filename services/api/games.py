@@ -12,10 +12,8 @@ a JSON object that is not a valid log is stored, as ``malformed`` with the engin
 
 from __future__ import annotations
 
-import psycopg
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
-from psycopg_pool import PoolTimeout
 
 from services.dispatch import enqueue_stored
 from services.ingest import NotAnObject, parse_upload, store_upload
@@ -31,14 +29,6 @@ MAX_BIGINT = 2**63 - 1
 
 def _resources():
     return current_app.extensions["empyrean"]
-
-
-@blueprint.errorhandler(PoolTimeout)
-@blueprint.errorhandler(psycopg.OperationalError)
-def database_unavailable(exc):
-    current_app.logger.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
-    return error_response(503, "Service Unavailable", "the database is not reachable right now; "
-                          "nothing was stored — please try again shortly")
 
 
 @blueprint.post("/games")
