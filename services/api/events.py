@@ -91,34 +91,34 @@ def create_event():
                ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
             (name.strip(), starts, ends)).fetchone() is not None
         event_id = find_or_create_event(conn, name.strip())
-        row, counts, disputes = _load_event(cur, event_id)
+        [(row, counts, disputes)] = _load_events(cur, event_id)
     response = jsonify(_event_body(row, counts, disputes) | {"created": created})
     response.status_code = 201 if created else 200
     response.headers["Location"] = url_for("api_v1.events.get_event", event_id=event_id)
     return response
 
 
-def _load_event(cur, event_id: int):
-    row = cur.execute("SELECT id, name, starts_on, ends_on, created_at FROM events WHERE id = %s",
-                      (event_id,)).fetchone()
-    if row is None:
-        return None, {}, 0
-    counts = {r["status"]: r["n"] for r in cur.execute(
-        "SELECT status, count(*) AS n FROM games WHERE event_id = %s GROUP BY status ORDER BY status",
-        (event_id,))}
-    disputes = cur.execute(
-        """SELECT count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
-           WHERE m.event_id = %s AND d.status = 'open'""", (event_id,)).fetchone()["n"]
-    return row, counts, disputes
+def _load_events(cur, event_id: int | None = None, limit: int = 1000) -> list[tuple[dict, dict, int]]:
+    """Events (one, or the newest ``limit``) with their game counts by status and open disputes:
+    three set-based queries, whatever the number of events."""
+    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at FROM events
+                          WHERE %(id)s::bigint IS NULL OR id = %(id)s ORDER BY id DESC LIMIT %(limit)s""",
+                       {"id": event_id, "limit": limit}).fetchall()
+    ids = [r["id"] for r in rows]
+    counts: dict[int, dict[str, int]] = {i: {} for i in ids}
+    for r in cur.execute("""SELECT event_id, status, count(*) AS n FROM games WHERE event_id = ANY(%s)
+                            GROUP BY event_id, status ORDER BY status""", (ids,)):
+        counts[r["event_id"]][r["status"]] = r["n"]
+    disputes = {r["event_id"]: r["n"] for r in cur.execute(
+        """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
+           WHERE m.event_id = ANY(%s) AND d.status = 'open' GROUP BY m.event_id""", (ids,))}
+    return [(r, counts[r["id"]], disputes.get(r["id"], 0)) for r in rows]
 
 
 @blueprint.get("/events")
 def list_events():
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        events = []
-        for row in cur.execute("SELECT id FROM events ORDER BY id DESC LIMIT 1000").fetchall():
-            events.append(_event_body(*_load_event(cur, row["id"])))
+        events = [_event_body(*e) for e in _load_events(conn.cursor(row_factory=dict_row))]
     return jsonify({"events": events})
 
 
@@ -127,10 +127,10 @@ def get_event(event_id: int):
     if event_id > MAX_BIGINT:
         return _no_event(event_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        row, counts, disputes = _load_event(conn.cursor(row_factory=dict_row), event_id)
-    if row is None:
+        found = _load_events(conn.cursor(row_factory=dict_row), event_id)
+    if not found:
         return _no_event(event_id)
-    return jsonify(_event_body(row, counts, disputes))
+    return jsonify(_event_body(*found[0]))
 
 
 def _no_event(event_id: int):
