@@ -12,9 +12,8 @@ import subprocess
 
 import psycopg
 import pytest
-from service_helpers import child_env, create_fresh_database, drop_database, stop_process
+from service_helpers import child_env, create_fresh_database, drop_database, running_app, stop_process
 
-from services.api import create_app
 from services.config import Config
 from services.db import migrate
 from services.embedded import EmbeddedStack
@@ -86,9 +85,8 @@ def worker(ingest_config, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def app(ingest_config, worker):
-    app = create_app(ingest_config)
-    yield app
-    app.extensions["empyrean"].close()
+    with running_app(ingest_config) as app:
+        yield app
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import secrets
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -94,3 +95,16 @@ def wait_final(client, game_id: int, timeout: float = 60) -> dict:
             return body
         assert time.monotonic() < deadline, f"game {game_id} still {body['status']}: {body['message']}"
         time.sleep(0.1)
+
+
+@contextmanager
+def running_app(config: Config):
+    """The API app for ``config``; its connection pool and Redis client are closed afterwards."""
+    from services.api import create_app
+
+    app = create_app(config)
+    try:
+        yield app
+    finally:
+        app.extensions["empyrean"].close()
+

@@ -8,15 +8,14 @@ import uuid
 
 import psycopg
 import pytest
+from service_helpers import running_app
 
-from services.api import create_app
 
 
 @pytest.fixture
 def client(config):
-    app = create_app(config)
-    yield app.test_client()
-    app.extensions["empyrean"].close()
+    with running_app(config) as app:
+        yield app.test_client()
 
 
 def _game(cur, match_id, raw: bytes, status: str, **verdict) -> int:

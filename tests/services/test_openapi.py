@@ -8,8 +8,9 @@ import re
 import pytest
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import OpenAPIV31SpecValidator, validate
+from service_helpers import running_app
 
-from services.api import API_PREFIX, create_app
+from services.api import API_PREFIX
 from services.api.openapi import document
 
 IGNORED_METHODS = {"HEAD", "OPTIONS"}
@@ -18,9 +19,8 @@ HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "tra
 
 @pytest.fixture(scope="module")
 def app(config):
-    app = create_app(config)
-    yield app
-    app.extensions["empyrean"].close()
+    with running_app(config) as app:
+        yield app
 
 
 @pytest.fixture

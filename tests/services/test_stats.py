@@ -20,6 +20,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
+from service_helpers import running_app
 
 from services.api import create_app
 from services.db import migrate
@@ -126,9 +127,8 @@ def stats_database(fresh_database) -> str:
 
 @pytest.fixture(scope="module")
 def app(config, stats_database):
-    app = create_app(dataclasses.replace(config, database_url=stats_database))
-    yield app
-    app.extensions["empyrean"].close()
+    with running_app(dataclasses.replace(config, database_url=stats_database)) as app:
+        yield app
 
 
 @pytest.fixture(scope="module")
