@@ -7,6 +7,11 @@ replay that needs no record (plain verification) builds nothing.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the game imports nothing of this module; only the type checker needs these
+    from .game import Game
+    from .state import CardInst
 
 
 @dataclass
@@ -55,78 +60,69 @@ class RecordBuilder:
         self.record: GameRecord | None = None
         self._round_first = 0
 
-    def _stats(self, card) -> CardStats:
-        per = self.record.cards[card.owner - 1]
+    def _stats(self, card: CardInst) -> CardStats:
+        per = self._rec().cards[card.owner - 1]
         st = per.get(card.cdef.name)
         if st is None:
             st = per[card.cdef.name] = CardStats()
         return st
 
-    def __call__(self, event: str, g, *args) -> None:
+    def _rec(self) -> GameRecord:
+        rec = self.record
+        assert rec is not None  # made by the first event, which comes before any other work
+        return rec
+
+    def __call__(self, event: str, g: Game, *args: Any) -> None:
         if self.record is None:
             self.record = GameRecord(
                 players=g.n, decks=[p.deck_name for p in g.players],
                 battlefields=[bf.name for bf in g.bfs], first_player=g.first,
                 cards=[{} for _ in range(g.n)])
-        handler = _HANDLERS.get(event)
-        if handler is not None:
-            handler(self, g, *args)
+        # A chain of string tests rather than a table of unbound methods: compiled, it is a
+        # direct call per event (the table cost a generic call with an argument tuple).
+        if event == "might":
+            if args[1] > 0:
+                self._stats(args[0]).might_gained += args[1]
+        elif event == "deploy":
+            st = self._stats(args[0])
+            st.deploys += 1
+            st.deploy_rounds.append(g.round)
+        elif event == "reveal":
+            self._stats(args[0]).reveals += 1
+        elif event == "move":
+            self._stats(args[0]).moves += 1
+        elif event == "destroy":
+            self._stats(args[0]).destroys += 1
+        elif event == "return":
+            self._stats(args[0]).returns += 1
+        elif event == "round_start":
+            self._round_first = g.first
+        elif event == "round_end":
+            self._round_end(g)
+        elif event == "game_end":
+            self._game_end(g)
 
-    def _round_start(self, g) -> None:
-        self._round_first = g.first
-
-    def _round_end(self, g) -> None:
-        self.record.rounds.append(RoundStats(
+    def _round_end(self, g: Game) -> None:
+        self._rec().rounds.append(RoundStats(
             round=g.round, first_player=self._round_first, might=g.might_table(),
             essence=[{"available": p.spent + p.essence, "spent": p.spent, "unspent": p.essence}
                      for p in g.players]))
 
-    def _deploy(self, g, card, b, by_ability) -> None:
-        st = self._stats(card)
-        st.deploys += 1
-        st.deploy_rounds.append(g.round)
-
-    def _reveal(self, g, card) -> None:
-        self._stats(card).reveals += 1
-
-    def _move(self, g, card, frm, to) -> None:
-        self._stats(card).moves += 1
-
-    def _destroy(self, g, card, source) -> None:
-        self._stats(card).destroys += 1
-
-    def _return(self, g, card) -> None:
-        self._stats(card).returns += 1
-
-    def _might(self, g, card, delta, source) -> None:
-        if delta > 0:
-            self._stats(card).might_gained += delta
-
-    def _game_end(self, g) -> None:
-        rec = self.record
+    def _game_end(self, g: Game) -> None:
+        rec = self._rec()
+        final = g.final_might
+        assert final is not None  # the tally set it just before this event
         rec.winner = g.winner
-        rec.final_might = g.final_might
+        rec.final_might = final
         for b in range(g.nbf):
-            col = [g.final_might[p][b] for p in range(g.n)]
+            col = [final[p][b] for p in range(g.n)]
             top = max(col)
             rec.battlefield_winners.append(col.index(top) + 1 if col.count(top) == 1 else None)
         if g.winner is not None:
-            mine = sum(g.final_might[g.winner - 1])
-            rec.margin = mine - max(sum(r) for i, r in enumerate(g.final_might) if i != g.winner - 1)
+            mine = sum(final[g.winner - 1])
+            rec.margin = mine - max(sum(r) for i, r in enumerate(final) if i != g.winner - 1)
         for card in g.board_cards():
             st = self._stats(card)
             st.final_might += card.might
             st.on_board_at_end += 1
 
-
-_HANDLERS = {
-    "round_start": RecordBuilder._round_start,
-    "round_end": RecordBuilder._round_end,
-    "deploy": RecordBuilder._deploy,
-    "reveal": RecordBuilder._reveal,
-    "move": RecordBuilder._move,
-    "destroy": RecordBuilder._destroy,
-    "return": RecordBuilder._return,
-    "might": RecordBuilder._might,
-    "game_end": RecordBuilder._game_end,
-}
