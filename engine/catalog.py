@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NoReturn
 
 import yaml
 
@@ -28,7 +28,7 @@ from .state import CARD_TOKENS
 # five 1-cost, four 2-cost, four 3-cost, three 4-cost, three 5-cost, two 6-cost, two 7-cost, one 8-cost
 TEMPLATE = {1: 5, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1}
 ABILITY_TYPES = ("instant", "conditional", "passive", "none")
-DEFAULT_VERSION = "2026.1"
+DEFAULT_VERSION = "2026.2"
 CARD_KEYS = {"name", "type", "cost", "might", "max_might", "copies", "ability", "tokens", "text", "effects"}
 BF_KEYS = {"name", "zones", "text", "rules", "effects"}
 
@@ -91,7 +91,7 @@ class Catalog:
         return problems
 
 
-def _fail(file, card, fld, msg):
+def _fail(file: str, card: str | None, fld: str | None, msg: str) -> NoReturn:
     raise CatalogError(file, card, fld, msg)
 
 
@@ -207,13 +207,23 @@ def _read_yaml(path: Path) -> Any:
         raise CatalogError(path.name, None, None, f"not valid YAML: {e}") from None
 
 
-def load_deck_file(path: Path) -> tuple[str, list[tuple[CardDef, int]]]:
+def load_deck_file(path: Path, errata: dict[str, tuple[Any, str]] | None = None
+                   ) -> tuple[str, list[tuple[CardDef, int]]]:
+    """One deck file, compiled; ``errata`` (card name -> (definition, file)) replaces cards."""
     raw = _read_yaml(path)
     file = path.name
     if not isinstance(raw, dict) or not isinstance(raw.get("deck"), str) or not isinstance(raw.get("cards"), list):
         raise CatalogError(file, None, None, "a deck file needs 'deck: <name>' and 'cards: [...]'")
     deck = raw["deck"]
-    cards = [compile_card(c, deck, file, i) for i, c in enumerate(raw["cards"])]
+    cards = []
+    for i, c in enumerate(raw["cards"]):
+        name = c.get("name") if isinstance(c, dict) else None
+        fixed = errata.get(name) if errata and isinstance(name, str) else None
+        if fixed is None:
+            cards.append(compile_card(c, deck, file, i))
+        else:  # an erratum is a whole card definition; it keeps the original's copies unless it says
+            erratum, efile = fixed
+            cards.append(compile_card({"copies": c.get("copies", 1), **erratum}, deck, efile, i))
     got: Counter[int] = Counter()
     for cdef, copies in cards:
         got[cdef.cost] += copies
@@ -229,32 +239,87 @@ def load_deck_file(path: Path) -> tuple[str, list[tuple[CardDef, int]]]:
     return deck, cards
 
 
-def load_catalog_dir(root: Path) -> Catalog:
+@dataclass
+class _Sources:
+    """The files a catalog version is made of, after following ``extends``: deck files by file
+    name, battlefield definitions by name (in order), card errata by name — each with its file."""
+
+    meta: dict
+    deck_files: dict[str, Path]
+    battlefields: dict[str, tuple[Any, str]]
+    errata: dict[str, tuple[Any, str]]
+
+
+def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
+    """A version folder's sources. ``extends: <version>`` in catalog.yaml starts from that version:
+    a deck file of the same file name replaces the base's, a battlefield of the same name replaces
+    the base's, ``errata.yaml`` replaces single cards; everything else is inherited unchanged."""
     meta = _read_yaml(root / "catalog.yaml")
     if not isinstance(meta, dict) or not isinstance(meta.get("version"), str):
         raise CatalogError("catalog.yaml", None, "version", "catalog.yaml needs a version")
+    base_version = meta.get("extends")
+    if base_version is None:
+        src = _Sources(meta, {}, {}, {})
+    else:
+        base = root.parent / str(base_version)
+        if not isinstance(base_version, str) or not (base / "catalog.yaml").exists():
+            raise CatalogError("catalog.yaml", None, "extends", f"there is no catalog version {base_version!r} to extend")
+        if base_version in seen:
+            raise CatalogError("catalog.yaml", None, "extends", f"versions extend each other in a loop: {seen}")
+        src = _sources(base, seen + (meta["version"],))
+        src.meta = meta
+    for path in sorted((root / "decks").glob("*.yaml")):
+        src.deck_files[path.name] = path
+    bf_path = root / "battlefields.yaml"
+    if bf_path.exists():
+        bfs_raw = _read_yaml(bf_path)
+        if not isinstance(bfs_raw, dict) or not isinstance(bfs_raw.get("battlefields"), list):
+            raise CatalogError("battlefields.yaml", None, None, "needs 'battlefields: [...]'")
+        names_here: set[str] = set()
+        for i, raw in enumerate(bfs_raw["battlefields"]):
+            name = raw.get("name") if isinstance(raw, dict) else None
+            if not isinstance(name, str):
+                _fail("battlefields.yaml", None, f"battlefields[{i}]", "a battlefield is a mapping with name, text, effects")
+            if name in names_here:
+                raise CatalogError("battlefields.yaml", name, "name", "battlefield names must be unique")
+            names_here.add(name)
+            src.battlefields[name] = (raw, "battlefields.yaml")
+    errata_path = root / "errata.yaml"
+    if errata_path.exists():
+        raw = _read_yaml(errata_path)
+        if not isinstance(raw, dict) or not isinstance(raw.get("cards", []), list):
+            raise CatalogError("errata.yaml", None, None, "needs 'cards: [...]' (whole card definitions)")
+        for i, card in enumerate(raw.get("cards", [])):
+            if not isinstance(card, dict) or not isinstance(card.get("name"), str):
+                _fail("errata.yaml", None, f"cards[{i}].name", "an erratum is a whole card definition with its name")
+            src.errata[card["name"]] = (card, "errata.yaml")
+    return src
+
+
+def load_catalog_dir(root: Path) -> Catalog:
+    src = _sources(root)
     cards: dict[str, CardDef] = {}
     decks: dict[str, tuple[CardDef, ...]] = {}
-    for path in sorted((root / "decks").glob("*.yaml")):
-        deck, entries = load_deck_file(path)
+    for file, path in sorted(src.deck_files.items()):
+        deck, entries = load_deck_file(path, src.errata)
         if deck in decks:
-            raise CatalogError(path.name, None, "deck", f"deck {deck!r} is defined twice")
+            raise CatalogError(file, None, "deck", f"deck {deck!r} is defined twice")
         listing = []
         for cdef, copies in entries:
             if cdef.name in cards:
-                raise CatalogError(path.name, cdef.name, "name", "card names must be unique in a catalog")
+                raise CatalogError(file, cdef.name, "name", "card names must be unique in a catalog")
             cards[cdef.name] = cdef
             listing.extend([cdef] * copies)
         decks[deck] = tuple(listing)
-    bfs_raw = _read_yaml(root / "battlefields.yaml")
-    if not isinstance(bfs_raw, dict) or not isinstance(bfs_raw.get("battlefields"), list):
-        raise CatalogError("battlefields.yaml", None, None, "needs 'battlefields: [...]'")
+    unused = set(src.errata) - set(cards)
+    if unused:
+        name = sorted(unused)[0]
+        raise CatalogError(src.errata[name][1], name, "name", "an erratum must name a card of the catalog")
     battlefields: dict[str, BattlefieldDef] = {}
-    for i, raw in enumerate(bfs_raw["battlefields"]):
-        bf = compile_battlefield(raw, "battlefields.yaml", i)
-        if bf.name in battlefields:
-            raise CatalogError("battlefields.yaml", bf.name, "name", "battlefield names must be unique")
+    for i, (raw, file) in enumerate(src.battlefields.values()):
+        bf = compile_battlefield(raw, file, i)
         battlefields[bf.name] = bf
+    meta = src.meta
     return Catalog(meta["version"], str(meta.get("title", "")), str(meta.get("notice", "")),
                    cards, decks, battlefields)
 
