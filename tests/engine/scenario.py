@@ -67,6 +67,20 @@ def _load() -> Catalog:
 
 
 CATALOG = _load()
+NEXT_ROOT = Path(_catalog_mod.__file__).parent / "data" / "catalog" / "2026.2"
+
+
+def catalog_with(*deck_files: str) -> Catalog:
+    """The card-test catalog plus the named deck files of catalog 2026.2's ``decks/`` (a test module
+    loads only the decks it is about, so a deck being written elsewhere cannot break it)."""
+    cards, decks = dict(CATALOG.cards), dict(CATALOG.decks)
+    for f in deck_files:
+        deck, entries = load_deck_file(NEXT_ROOT / "decks" / f)
+        decks[deck] = tuple(c for c, copies in entries for _ in range(copies))
+        for c, _ in entries:
+            assert c.name not in cards, f"duplicate card name {c.name}"
+            cards[c.name] = c
+    return Catalog("2026.2", "card tests", "", cards, decks, dict(CATALOG.battlefields))
 
 # The default trio for card tests: battlefields whose effects stay out of the way (The Closing
 # Walls: five zones, acts in rounds 7-8; Oasis of Plenty: only when a side fills up; The Sirens'
@@ -75,13 +89,15 @@ QUIET = ("The Closing Walls", "Oasis of Plenty", "The Sirens' Shore")
 
 
 def new_game(p1: str = CAV, p2: str = SPE, bfs=QUIET, *, first_player: int = 1,
-             hands: dict[int, list[str]] | None = None, essence: int = 0) -> Game:
+             hands: dict[int, list[str]] | None = None, essence: int = 0,
+             catalog: Catalog = CATALOG) -> Game:
     """A recorded-chance game stopped at the first player's round-1 deploy decision.
 
     ``hands[p]`` names (some of) player p's four opening cards; the rest are the first legal draw.
-    ``essence`` is added to both players' round-1 essence (direct set-up)."""
-    g = Game(CATALOG, [list(CATALOG.decks[p1]), list(CATALOG.decks[p2])],
-             [CATALOG.battlefields[b] for b in bfs], first_player=first_player)
+    ``essence`` is added to both players' round-1 essence (direct set-up). ``catalog`` is the
+    card-test catalog unless given (e.g. ``catalog_with("samurai.yaml")``)."""
+    g = Game(catalog, [list(catalog.decks[p1]), list(catalog.decks[p2])],
+             [catalog.battlefields[b] for b in bfs], first_player=first_player)
     for ps in g.players:
         ps.next_adjust = essence
     hands = {p: list(v) for p, v in (hands or {}).items()}
