@@ -28,21 +28,34 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Looks one decision ahead: the option after which its own position scores best (battlefields
-    led, then might margin), ties broken by its seeded generator."""
+    """Looks one decision ahead: tries every legal answer on a clone of the game and keeps the one
+    after which its own position scores best — battlefields it would control, then its might margin
+    — ties broken by its seeded generator.
+
+    Might is *projected*: a face-down card counts with its reveal might, since that is what it
+    will bring when revealed. Without this, every deploy (face down) would look like a pass and the
+    bot could not tell a strong deploy from a weak one."""
 
     def __init__(self, seed: int) -> None:
         self.rng = SplitMix64(seed)
 
     @staticmethod
-    def score(g: Game, me: int) -> tuple[int, int]:
-        might = g.might_table()
+    def projected_might(g: Game) -> list[list[int]]:
+        """might[p-1][b] with face-down cards at their reveal might."""
+        return [[sum(c.might if c.face_up else c.cdef.might for c in g.board[b][p]) for b in range(g.nbf)]
+                for p in range(g.n)]
+
+    @classmethod
+    def score(cls, g: Game, me: int) -> tuple[int, int]:
+        might = cls.projected_might(g)
         led = margin = 0
         for b in range(g.nbf):
             mine = might[me - 1][b]
             best_other = max(might[q][b] for q in range(g.n) if q != me - 1)
             led += (mine > best_other) - (mine < best_other)
             margin += mine - best_other
+        if g.over:  # a finished game is scored by its result, which is what counts
+            led += 100 if g.winner == me else -100 if g.winner is not None else 0
         return led, margin
 
     def choose(self, g: Game) -> Decision:
