@@ -3,6 +3,7 @@ works on a laptop with no database, broker or web stack installed."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import sys
 from pathlib import Path
@@ -10,7 +11,8 @@ from typing import Iterator
 
 import click
 
-LOG_SUFFIXES = (".json", ".ndjson", ".jsonl")
+LOG_SUFFIXES = (".json", ".ndjson", ".jsonl", ".gz")  # .gz: gzip of any of the others
+GZIP_MAGIC = b"\x1f\x8b"
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -42,6 +44,10 @@ def iter_games(text: str, source: str) -> Iterator[tuple[str, object]]:
         yield source, value
 
 
+class Unreadable(str):
+    """A source that could not even be read as text (the reason, in words): reported, never sent."""
+
+
 def iter_sources(paths: tuple[str, ...]) -> Iterator[tuple[str, object]]:
     for p in paths:
         if p == "-":
@@ -51,6 +57,12 @@ def iter_sources(paths: tuple[str, ...]) -> Iterator[tuple[str, object]]:
         files = sorted(f for f in path.rglob("*") if f.suffix in LOG_SUFFIXES) if path.is_dir() else [path]
         for f in files:
             data = f.read_bytes()
+            if data.startswith(GZIP_MAGIC):  # a gzipped bundle, e.g. from `empyrean simulate`
+                try:
+                    data = gzip.decompress(data)
+                except (OSError, EOFError) as exc:
+                    yield str(f), Unreadable(f"the file looks like gzip but cannot be decompressed ({exc})")
+                    continue
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -80,15 +92,17 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
     """Replay game logs (files, folders, '-' for stdin; JSON or NDJSON) and say if each was legal.
 
     Exit status: 0 all valid, 1 some not valid, 2 usage error."""
-    from engine.replay import replay
+    from engine.replay import Verdict, replay
 
     for p in paths:
         if p != "-" and not Path(p).exists():
             raise click.UsageError(f"no such file or folder: {p}")
     counts: dict[str, int] = {}
     for label, raw in iter_sources(paths):
-        result = replay(raw, record=False)
-        v = result.verdict
+        if isinstance(raw, Unreadable):
+            v = Verdict("malformed", raw, errors=[{"path": "", "message": str(raw)}])
+        else:
+            v = replay(raw, record=False).verdict
         counts[v.status] = counts.get(v.status, 0) + 1
         if as_json:
             click.echo(json.dumps({"source": label, **v.to_dict()}))
@@ -272,8 +286,18 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
     try:
         if event:
             ev = client.event(event)
-            report = client.post_bundle(ev["id"], (as_bytes(raw) for _, raw in
-                                                  tqdm(games, desc="uploading", unit="game", leave=False)))
+            unreadable = []
+
+            def readable():
+                for label, raw in tqdm(games, desc="uploading", unit="game", leave=False):
+                    if isinstance(raw, Unreadable):
+                        unreadable.append(f"{label}: NOT SENT: {raw}")
+                    else:
+                        yield as_bytes(raw)
+            report = client.post_bundle(ev["id"], readable())
+            for line in unreadable:
+                ok = False
+                click.echo(line)
             for entry in report.get("games", []):
                 if entry.get("error") or entry.get("status") == "malformed":
                     ok = False
@@ -287,6 +311,10 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
                 click.echo(f"the bundle stopped early: {report['error']}")
         else:
             for label, raw in tqdm(list(games), desc="uploading", unit="game", leave=False):
+                if isinstance(raw, Unreadable):
+                    ok = False
+                    click.echo(f"{label}: NOT SENT: {raw}")
+                    continue
                 body = client.post_game(as_bytes(raw))
                 if body.get("rejected"):
                     ok = False
@@ -305,3 +333,9 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
         sys.exit(2)
     sys.exit(0 if ok else 1)
 
+
+
+# The catalog and game-generation commands live in their own module (cards, catalog, simulate, balance).
+from services.cli_tools import register  # noqa: E402  (after main is defined)
+
+register(main)

@@ -1,0 +1,99 @@
+"""The catalog as a reference (`empyrean cards`, `empyrean catalog check`, docs/catalog.md) and
+the balance report's counting (`services.balance`)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from engine.catalog import catalog_root, load_catalog
+from services import balance
+from services.catalog_ref import render_markdown
+from services.cli import main as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_docs_catalog_md_is_generated_from_the_current_data():
+    """Regenerate with `empyrean catalog docs` when this fails."""
+    assert (ROOT / "docs" / "catalog.md").read_text(encoding="utf-8") == render_markdown(load_catalog())
+
+
+def test_catalog_md_lists_every_card_and_battlefield_with_its_text():
+    cat = load_catalog()
+    text = render_markdown(cat)
+    for card in cat.cards.values():
+        assert f"| {card.name.replace('|', chr(92) + '|')} | {card.cost} |" in text
+    for bf in cat.battlefields.values():
+        assert bf.name in text and bf.text[0].split()[0] in text
+
+
+def test_cards_searches_names_types_and_text():
+    runner = CliRunner()
+    result = runner.invoke(cli, ["cards", "fountain", "janus"])
+    assert result.exit_code == 0 and "The Fountain of Janus — battlefield" in result.output
+    assert "Apply 1 extra might" in result.output
+    result = runner.invoke(cli, ["cards", "Eater", "of", "Souls"])
+    assert "Eater of Souls — Spectres of the Necropolis; cost" in result.output and "×2" in result.output
+    assert runner.invoke(cli, ["cards", "no-such-thing-anywhere"]).exit_code == 1
+    assert runner.invoke(cli, ["cards", "--catalog", "1900.1"]).exit_code == 2
+
+
+def test_catalog_check_accepts_a_good_deck_and_names_file_card_and_field_of_a_bad_one(tmp_path):
+    deck = yaml.safe_load((catalog_root() / "2026.1" / "decks" / "vampires.yaml").read_text())
+    deck["deck"] = "Vampires Reprinted"
+    for card in deck["cards"]:
+        card["name"] = card["name"] + " (reprint)"
+    good = tmp_path / "reprint.yaml"
+    good.write_text(yaml.safe_dump(deck, sort_keys=False))
+    runner = CliRunner()
+    result = runner.invoke(cli, ["catalog", "check", str(good)])
+    assert result.exit_code == 0 and "deck 'Vampires Reprinted' valid" in result.output
+
+    deck["cards"][2]["effects"][0]["do"] = [{"explode": 3}]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(deck, sort_keys=False))
+    result = runner.invoke(cli, ["catalog", "check", str(bad)])
+    assert result.exit_code == 1
+    assert f"bad.yaml, card '{deck['cards'][2]['name']}', field effects[0].do[0]" in result.output
+
+    deck["cards"][2]["effects"][0]["do"] = [{"gain": 1}]
+    deck["cards"][0]["name"] = "Mesmerist"  # a card of the catalog's own Vampires deck
+    clash = tmp_path / "clash.yaml"
+    clash.write_text(yaml.safe_dump(deck, sort_keys=False))
+    result = runner.invoke(cli, ["catalog", "check", str(clash)])
+    assert result.exit_code == 1 and "card 'Mesmerist', field name" in result.output
+
+
+def test_catalog_check_reads_battlefield_files_and_whole_versions(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(cli, ["catalog", "check", str(catalog_root() / "2026.1" / "battlefields.yaml"),
+                                 str(catalog_root() / "2026.2")])
+    assert result.exit_code == 0, result.output
+    assert "battlefield(s) valid" in result.output and "catalog 2026.2:" in result.output
+    broken = tmp_path / "battlefields.yaml"
+    shutil.copy(catalog_root() / "2026.1" / "battlefields.yaml", broken)
+    data = yaml.safe_load(broken.read_text())
+    data["battlefields"][1]["zones"] = 12
+    broken.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = runner.invoke(cli, ["catalog", "check", str(broken)])
+    assert result.exit_code == 1
+    assert f"battlefields.yaml, card '{data['battlefields'][1]['name']}', field zones" in result.output
+
+
+def test_balance_counts_every_game_twice_once_per_deck_and_renders_a_row_per_deck():
+    tallies = balance.run(40, bot="random", seed=3, jobs=1)
+    assert sum(t.games for t in tallies.values()) == 80
+    for t in tallies.values():
+        assert t.wins + t.draws + t.losses == t.games
+        assert sum(g for g, _ in t.against.values()) == t.games and t.deck not in t.against
+    wins = sum(t.wins for t in tallies.values())
+    draws = sum(t.draws for t in tallies.values())
+    assert wins + draws // 2 == 40
+    text = balance.render(tallies, games=40, bot="random", seed=3, catalog="2026.2", command="x", seconds=1)
+    for deck in tallies:
+        assert f"| {deck} | {tallies[deck].games} |" in text
+    assert balance.run(40, bot="random", seed=3, jobs=1)["Vampires of the Evernight"] == tallies["Vampires of the Evernight"]

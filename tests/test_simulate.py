@@ -1,0 +1,111 @@
+"""The tournament simulator (services/simulate.py, `empyrean simulate`): Swiss pairings, events over
+weeks, deliberately flawed uploads whose verification counts are known in advance."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+from collections import Counter, defaultdict
+
+from click.testing import CliRunner
+
+from engine.replay import replay
+from engine.rng import SplitMix64
+from services.cli import main as cli
+from services.simulate import SimConfig, simulate, swiss_pairs
+
+
+def test_a_64_player_6_round_event_verifies_with_the_expected_counts(tmp_path):
+    out, expected = tmp_path / "open.ndjson.gz", tmp_path / "expected.json"
+    result = CliRunner().invoke(cli, ["simulate", "--players", "64", "--rounds", "6", "--bot", "random",
+                                      "--flawed", "0.25", "--seed", "5", "--out", str(out),
+                                      "--expected", str(expected)])
+    assert result.exit_code == 0, result.output
+    want = json.loads(expected.read_text())
+    assert want["matches"] == 64 // 2 * 6
+    assert all(want["flaws"][kind] > 0 for kind in ("illegal", "wrong_result", "duplicate", "dispute"))
+    verify = CliRunner().invoke(cli, ["verify", "--json", str(out)])
+    assert verify.exit_code == 1  # some games are not valid, on purpose
+    verdicts = [json.loads(line) for line in verify.output.splitlines() if line.startswith("{")]
+    assert len(verdicts) == want["uploads"]
+    assert dict(Counter(v["status"] for v in verdicts)) == {k: n for k, n in want["verify"].items() if n}
+    # every illegal game names the decision at fault and the rule it breaks
+    assert all(v["index"] is not None and v["rule"] for v in verdicts if v["status"] == "illegal")
+
+
+def _bundle(**kw):
+    return simulate(SimConfig(**{"players": 16, "rounds": 4, "bot": "random", "seed": 9, **kw}))
+
+
+def test_swiss_rounds_pair_everyone_once_with_no_rematch_and_equal_scores_on_top():
+    logs = _bundle().uploads
+    by_round = defaultdict(list)
+    for log in logs:
+        by_round[log["meta"]["round"]].append(log["meta"]["players"])
+    met = set()
+    scores = Counter()
+    for rnd in sorted(by_round):
+        pairs = by_round[rnd]
+        seated = [p for pair in pairs for p in pair]
+        assert sorted(seated) == sorted(set(seated)) and len(seated) == 16  # each player once
+        for pair in pairs:
+            assert frozenset(pair) not in met, f"rematch in round {rnd}: {pair}"
+            met.add(frozenset(pair))
+        if rnd == 2:  # after one round: winners meet winners wherever the count allows
+            gaps = [abs(scores[a] - scores[b]) for a, b in pairs]
+            assert sum(g > 0 for g in gaps) <= 1
+        for log, (a, b) in zip([lg for lg in logs if lg["meta"]["round"] == rnd], pairs):
+            w = log["result"]["winner"]
+            scores[a] += 1 if w == 1 else 0.5 if w is None else 0
+            scores[b] += 1 if w == 2 else 0.5 if w is None else 0
+
+
+def test_an_odd_player_gets_a_bye_and_it_goes_to_the_lowest_placed():
+    standings = {"A": 2.0, "B": 2.0, "C": 1.0, "D": 0.0, "E": 1.0}
+    pairs, bye = swiss_pairs(standings, set(), SplitMix64(1))
+    assert bye == "D" and len(pairs) == 2
+    assert sorted(p for pair in pairs for p in pair) == ["A", "B", "C", "E"]
+    assert ("A", "B") in pairs  # the two leaders meet
+
+
+def test_events_are_a_week_apart_and_the_simulation_is_deterministic():
+    first = _bundle(events=3, players=8, rounds=2, start=dt.date(2026, 1, 3))
+    dates = sorted({(log["meta"]["event"], log["meta"]["date"]) for log in first.uploads})
+    assert dates == [("Simulated Open #1", "2026-01-03"), ("Simulated Open #2", "2026-01-10"),
+                     ("Simulated Open #3", "2026-01-17")]
+    again = _bundle(events=3, players=8, rounds=2, start=dt.date(2026, 1, 3))
+    assert again.uploads == first.uploads
+    assert _bundle(events=3, players=8, rounds=2, seed=10).uploads != first.uploads
+
+
+def test_each_flaw_gives_the_verdict_it_promises():
+    bundle = _bundle(flawed=1.0, players=12, rounds=3)
+    statuses = Counter(replay(log, record=False).verdict.status for log in bundle.uploads)
+    want = bundle.expected()["verify"]
+    assert statuses == Counter({k: n for k, n in want.items() if n})
+    hashes = Counter(json.dumps(log, sort_keys=True) for log in bundle.uploads)
+    assert sum(n - 1 for n in hashes.values()) == bundle.flaws["duplicate"]
+
+
+def test_the_bundle_is_written_as_a_json_array_too(tmp_path):
+    out = tmp_path / "b.json"
+    result = CliRunner().invoke(cli, ["simulate", "--players", "4", "--rounds", "1", "--bot", "random",
+                                      "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(out.read_text())) == 2
+
+
+def test_simulate_refuses_unknown_decks_naming_them(tmp_path):
+    result = CliRunner().invoke(cli, ["simulate", "--deck", "Gnomes of Nowhere", "--out", str(tmp_path / "x.json")])
+    assert result.exit_code == 2 and "Gnomes of Nowhere" in result.output
+
+
+def test_verify_reads_gzip_and_reports_a_broken_gzip_file(tmp_path):
+    good = tmp_path / "g.ndjson.gz"
+    good.write_bytes(gzip.compress((json.dumps(_bundle(players=2, rounds=1).uploads[0]) + "\n").encode()))
+    assert CliRunner().invoke(cli, ["verify", str(good)]).exit_code == 0
+    broken = tmp_path / "b.ndjson.gz"
+    broken.write_bytes(good.read_bytes()[:30])
+    result = CliRunner().invoke(cli, ["verify", str(broken)])
+    assert result.exit_code == 1 and "cannot be decompressed" in result.output
