@@ -5,9 +5,10 @@ Battlefield 1 is the one under test unless a test says otherwise."""
 
 from __future__ import annotations
 
+import pytest
 import yaml
 
-from engine.catalog import Catalog, compile_battlefield, load_catalog
+from engine.catalog import Catalog, CatalogError, compile_battlefield, load_catalog
 from engine.decisions import Kind, parse_decision
 from engine.replay import replay
 from engine.selfplay import self_play
@@ -452,9 +453,8 @@ def test_phase_triggers_begin_before_the_draft_and_draft_after_each_players_own_
     seen: list[tuple] = []
 
     def watch(event, game_, *args):
-        if event in ("draw", "draft"):
-            p = args[0] if event == "draft" else args[0]
-            seen.append((event, p, game_.players[0].essence))
+        if event in ("draw", "draft"):  # both name the player first
+            seen.append((event, args[0], game_.players[0].essence))
     g.observers.append(watch)
     deploy_round(g, {1: [("Zombie Horde", 1), ("Soul of the Living", 2), ("Soul of the Living", 2)]})
     settle(g)
@@ -479,9 +479,6 @@ def test_phase_trigger_command_resolves_before_the_players_command_decisions():
 
 
 def test_compare_condition_and_below_subject_selector_are_checked_at_load():
-    import pytest
-    from engine.catalog import CatalogError
-
     bad = {"name": "X", "text": ["a", "b"],
            "effects": [{"when": "draft", "if": {"compare": [1, "bigger", 2]}, "do": [{"draw": 1}]}]}
     with pytest.raises(CatalogError, match=r"card 'X', field effects\[0\].if.compare: compare is"):
