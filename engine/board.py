@@ -240,6 +240,8 @@ class Board:
         for q in self.players:
             if q.num != p:
                 q.stops[b] += 1
+        if "stop" in self.bfs[b].effects:  # a battlefield's "whenever you place a Stop token here"
+            self._fire_bf(b, "stop", p, None)
 
     def destroy(self, cards: list[CardInst], ctx: Ctx, each: tuple = (), shift: bool = False) -> None:
         """Destroy cards one at a time, lowest zone first; see _destroy_one for the steps."""

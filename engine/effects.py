@@ -23,7 +23,10 @@ CARD_TRIGGERS = {
 }
 LISTENING = {"command", "ally_destroyed", "ally_revealed", "opponent_revealed", "ally_moved", "ally_discarded",
              "end_of_round", "end_of_game"}
-BF_TRIGGERS = {"deploy", "first_deploy", "reveal", "fill", "end_of_round", "end_of_game"}
+BF_TRIGGERS = {"deploy", "first_deploy", "reveal", "fill", "end_of_round", "end_of_game",
+               # Battlefield phase triggers (catalog 2026.2 battlefields): the begin phase, after each
+               # player's draft, the start of each player's command turn, and a Stop token placed here.
+               "begin_of_round", "draft", "command", "stop"}
 
 
 # What the effect language compiles to: plain callables over (game, resolving effect's context).
@@ -90,6 +93,8 @@ def _int(v: Any, field: str) -> int:
 SELECTOR_KEYS = {"side", "where", "name", "type", "max_cost", "min_cost", "has", "lacks",
                  "include_self", "pick", "gained_this_round", "min_might", "max_might", "between",
                  "between_type"}
+WHERE = ("here", "anywhere", "adjacent", "other", "subject_bf", "between",
+         "below_subject")  # below_subject: the zone just below the subject (2026.2 battlefields)
 
 
 def compile_selector(spec: Any, field: str) -> Selector:
@@ -110,8 +115,7 @@ def compile_selector(spec: Any, field: str) -> Selector:
     side = spec.get("side", "any")
     _expect(side in ("ally", "opponent", "any"), field + ".side", "expected ally, opponent or any")
     where = spec.get("where", "anywhere")
-    _expect(where in ("here", "anywhere", "adjacent", "other", "subject_bf", "between"),
-            field + ".where", "expected here, anywhere, adjacent, other, subject_bf or between")
+    _expect(where in WHERE, field + ".where", "expected " + ", ".join(WHERE))
     names = _names(spec.get("name"), field + ".name")
     types = _names(spec.get("type"), field + ".type")
     max_cost = spec.get("max_cost")
@@ -138,12 +142,18 @@ def compile_selector(spec: Any, field: str) -> Selector:
         me = ctx.player
         src = ctx.source
         bfs: list[int]
+        below: CardInst | None = None
         if where in ("here", "other"):
             if ctx.bf is None:
                 return []
             bfs = [b for b in range(g.nbf) if (b == ctx.bf) == (where == "here")]
         elif where == "subject_bf":
             bfs = [ctx.subject.bf] if ctx.subject is not None and ctx.subject.bf != OFF_BOARD else []
+        elif where == "below_subject":
+            below = _below_subject(g, ctx)
+            if below is None:
+                return []
+            bfs = [below.bf]
         else:
             bfs = list(range(g.nbf))
         out: list[CardInst] = []
@@ -185,10 +195,22 @@ def compile_selector(spec: Any, field: str) -> Selector:
                         continue
                     if where == "between" and not _is_between(g, c, between, between_types):
                         continue
+                    if below is not None and c is not below:
+                        continue
                     out.append(c)
         return out
 
     return cands, pick
+
+
+def _below_subject(g: Game, ctx: Ctx) -> CardInst | None:
+    """The card in the zone just below the subject's, on the same side of its battlefield."""
+    s = ctx.subject
+    if s is None or s.loc != AT_BOARD:
+        return None
+    side = g.board[s.bf][s.owner - 1]
+    i = side.index(s)
+    return side[i - 1] if i > 0 else None
 
 
 def _is_between(g: Game, c, names: frozenset | None, types: frozenset | None = None) -> bool:
@@ -308,15 +330,36 @@ def compile_condition(spec: Any, field: str) -> Condition:
         elif key == "might_here":
             tests.append(_compare(lambda g, ctx: sum(c.might for c in g.board[ctx.bf][ctx.player - 1])
                                   if ctx.bf is not None else 0, val, f))
+        elif key == "compare":
+            tests.append(_compare_amounts(val, f))
         elif key == "not":
             inner = compile_condition(val, f)
             tests.append(lambda g, ctx, i=inner: not i(g, ctx))
         else:
             raise EffectError(f, "unknown condition; known: count, tokens, might, hand, essence, round, "
-                              "full, subject, subject_owner, first_player, leading, might_here, not")
+                              "full, subject, subject_owner, first_player, leading, might_here, compare, not")
     if len(tests) == 1:
         return tests[0]
     return lambda g, ctx: all(t(g, ctx) for t in tests)
+
+
+# compare: [AMOUNT, OP, AMOUNT] — two amounts against each other (The Scales of Judgement, 2026.2).
+COMPARE_OPS: dict[str, Callable[[int, int], bool]] = {
+    "lt": lambda a, b: a < b, "lte": lambda a, b: a <= b, "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b, "gte": lambda a, b: a >= b, "gt": lambda a, b: a > b,
+}
+
+
+def _compare_amounts(val: Any, field: str) -> Condition:
+    _expect(isinstance(val, list) and len(val) == 3 and val[1] in COMPARE_OPS, field,
+            f"compare is [AMOUNT, OP, AMOUNT] with OP one of {', '.join(COMPARE_OPS)}")
+    left = compile_amount(val[0], field + "[0]")
+    right = compile_amount(val[2], field + "[2]")
+    op = COMPARE_OPS[val[1]]
+
+    def test(g: Game, ctx: Ctx) -> bool:
+        return op(left(g, ctx), right(g, ctx))
+    return test
 
 
 def _leading_here(g: Game, ctx: Ctx) -> bool:

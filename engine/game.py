@@ -110,6 +110,11 @@ class Game(Board):
         self.board: list[list[list[CardInst]]] = [[[] for _ in range(self.n)] for _ in self.bfs]
         self.zones = [bf.zones for bf in self.bfs]
         self.any_cost_rules = any(bf.cost_rules for bf in self.bfs)
+        # Every battlefield trigger in play: the phase triggers (begin_of_round, draft, command)
+        # cost one set lookup a phase when no battlefield has them.
+        self.bf_triggers: set[str] = set()
+        for bf in self.bfs:
+            self.bf_triggers.update(bf.effects)
         self.round = 0
         self.phase = PH_SETUP
         self.first = first_player or 0  # 1-based once known
@@ -288,11 +293,21 @@ class Game(Board):
                 p.deploy_order = []
             if self.observers:
                 self.emit("round_start")
+            if "begin_of_round" in self.bf_triggers:
+                # Begin phase, once essence is set: battlefield order, first player first.
+                self._push_trigger_all("begin_of_round")
         elif ph in _TURN_PHASES:
             # Draft, command, deploy and reveal: each player's turn in first-player order.
             self.phase, turn, args = _TURN_PHASES[ph]
+            bft = self.bf_triggers
+            after = "draft" if self.phase == PH_DRAFT and "draft" in bft else ""
+            before = "command" if self.phase == PH_COMMAND and "command" in bft else ""
             for num in reversed(self.order):
+                if after:  # under the turn: resolves once this player's draft is done
+                    self._push_bf_player(after, num)
                 self.stack.append((turn, num, *args))
+                if before:  # over the turn: resolves at the start of this player's command turn
+                    self._push_bf_player(before, num)
         elif ph == PH_REVEAL:
             self.phase = PH_END
             self.push(Game._end_round)
@@ -313,6 +328,12 @@ class Game(Board):
                 for p in reversed(self.order):
                     self._fire_bf(b, trigger, p, None)
         self.stack.extend(reversed(frames))
+
+    def _push_bf_player(self, trigger: str, p: int) -> None:
+        """One player's battlefield effects for ``trigger``, battlefield 1 first."""
+        for b in reversed(range(self.nbf)):
+            if trigger in self.bfs[b].effects:
+                self._fire_bf(b, trigger, p, None)
 
     def _end_round(self) -> None:
         if self.round_might is not None:
