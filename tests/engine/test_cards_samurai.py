@@ -48,7 +48,7 @@ def test_ashigaru_deploys_itself_for_free_from_the_discard_pile_when_discarded()
     ash = at(g, "P1:B2Z1")
     assert ash.face_up and ash.might == 1  # revealed at once, with its reveal might
     assert piles(g, 1)["discard"] == []
-    assert might(g, "P1:B1Z1") == 1 + 2
+    assert might(g, "P1:B1Z1") == 2 + 2
 
 
 def test_ashigaru_may_stay_in_the_discard_pile():
@@ -76,9 +76,9 @@ def test_sohei_gains_one_might_for_each_card_you_discard():
     set_hand(g, 1, "Kagemusha", "Yamabushi", "Itako")
     deploy_round(g, {1: [("Sohei", 1), ("Ronin", 2), ("Kensei", 3)]})
     play(g, "P1 choose Kagemusha")  # Ronin's discard
-    assert might(g, "P1:B1Z1") == 1 + 1
+    assert might(g, "P1:B1Z1") == 2 + 1
     play(g, "P1 yes", "P1 choose Yamabushi", "P1 yes")  # Kensei discards twice (Itako is the last)
-    assert might(g, "P1:B1Z1") == 1 + 3
+    assert might(g, "P1:B1Z1") == 2 + 3
     assert piles(g, 1)["discard"] == ["Itako", "Kagemusha", "Yamabushi"]
 
 
@@ -90,20 +90,19 @@ def test_sohei_maximum_might_is_six():
                          ("Oni", 3)]})
     play(g, "P1 choose Kagemusha")                                         # Ronin: 1 discard
     play(g, "P1 yes", "P1 choose Yamabushi", "P1 yes", "P1 choose Itako")  # Kensei: 2
-    assert might(g, "P1:B1Z1") == 1 + 3
+    assert might(g, "P1:B1Z1") == 2 + 3
     play(g, "P1 yes", "P1 choose Daimyo")                                  # Ninja: 1
+    assert might(g, "P1:B1Z1") == 2 + 4
     play(g, "C draw P1 Sohei", "P1 choose Sohei")                          # Tea Master: 1
-    assert might(g, "P1:B1Z1") == 1 + 5
-    play(g, "P1 yes")                                                      # Oni: the Shogun
-    assert len(g.players[0].discard) == 6
-    assert might(g, "P1:B1Z1") == 6  # 1 + 6 discards, capped at 6
+    assert len(g.players[0].discard) == 5
+    assert might(g, "P1:B1Z1") == 6  # 2 + 5 discards, capped at 6
 
 
 def test_ronin_discards_a_card_and_gains_two_might():
     g = game()
     set_hand(g, 1, "Kagemusha")
     deploy_round(g, {1: [("Ronin", 1)]})
-    assert might(g, "P1:B1Z1") == 1 + 2
+    assert might(g, "P1:B1Z1") == 2 + 2
     assert piles(g, 1)["discard"] == ["Kagemusha"] and hand(g, 1) == []
 
 
@@ -111,7 +110,7 @@ def test_ronin_with_an_empty_hand_gains_nothing():
     g = game()
     set_hand(g, 1)
     deploy_round(g, {1: [("Ronin", 1)]})
-    assert might(g, "P1:B1Z1") == 1
+    assert might(g, "P1:B1Z1") == 2
     assert piles(g, 1)["discard"] == []
 
 
@@ -224,7 +223,7 @@ def test_hatamoto_applies_one_might_to_another_ally_here_whenever_you_discard():
     deploy_round(g, {1: [("Ikko-Ikki", 1), ("Hatamoto", 1), ("Ronin", 2)]})
     assert might(g, "P1:B1Z1") == 1 + 1  # Ikko-Ikki (the only other ally card here)
     assert might(g, "P1:B1Z2") == 3
-    assert might(g, "P1:B2Z1") == 1 + 2  # the Ronin on another battlefield gets nothing
+    assert might(g, "P1:B2Z1") == 2 + 2  # the Ronin on another battlefield gets nothing
 
 
 # ============================================================================ 5-cost
@@ -234,7 +233,7 @@ def test_oni_may_discard_at_the_end_of_each_round_to_gain_two_might():
     deploy_round(g, {1: [("Oni", 1)]})
     assert kind(g) == Kind.MAY and g.pending.player == 1  # the end phase
     play(g, "P1 yes", "P1 choose Kagemusha")
-    assert might(g, "P1:B1Z1") == 3 + 2
+    assert might(g, "P1:B1Z1") == 4 + 2
     assert piles(g, 1)["discard"] == ["Kagemusha"]
 
 
@@ -242,7 +241,7 @@ def test_oni_maximum_might_is_nine():
     assert G.cards["Oni"].max_might == 9
     g = game()
     deploy_round(g, {1: [("Oni", 1)]})
-    for i in range(4):  # four end phases, a discard in each: 3 + 8, capped at 9
+    for i in range(4):  # four end phases, a discard in each: 4 + 8, capped at 9
         while kind(g) != Kind.MAY:
             g.apply(default_answer(g))
         play(g, "P1 yes")
@@ -313,7 +312,7 @@ def test_abe_no_seimei_deploys_a_card_of_cost_five_or_less_from_the_discard_pile
     deploy_round(g, {1: [("Ronin", 1), ("Abe no Seimei", 2)]})
     assert kind(g) == Kind.TARGET_BATTLEFIELD
     play(g, "P1 choose B3")
-    assert side(g, 1, 3) == ["Oni"] and at(g, "P1:B3Z1").face_up and might(g, "P1:B3Z1") == 3
+    assert side(g, 1, 3) == ["Oni"] and at(g, "P1:B3Z1").face_up and might(g, "P1:B3Z1") == 4
     assert piles(g, 1)["discard"] == []
 
 
@@ -322,7 +321,7 @@ def test_daimyo_applies_one_might_to_each_other_ally_card_here():
     set_hand(g, 1)
     deploy_round(g, {1: [("Kusarigama Fighter", 1), ("Ikko-Ikki", 1), ("Ronin", 2), ("Daimyo", 1)]})
     assert [c.might for c in g.board[0][0]] == [3 + 1, 1 + 1, 6]
-    assert might(g, "P1:B2Z1") == 1
+    assert might(g, "P1:B2Z1") == 2
 
 
 # ============================================================================ 8-cost
