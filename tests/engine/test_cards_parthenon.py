@@ -54,7 +54,7 @@ def test_pegasus_moves_in_every_command_phase_and_gains_one_might_each_time():
     assert g.round == 3
     play(g, "P1 move P1:B2Z1 to B3")
     assert side(g, 1, 3) == ["Pegasus"] and might(g, "P1:B3Z1") == 3
-    assert G.cards["Pegasus"].max_might == 5
+    assert G.cards["Pegasus"].max_might == 4
 
 
 def test_icarus_gains_two_might_whenever_moved():
@@ -68,10 +68,10 @@ def test_icarus_gains_two_might_whenever_moved():
 def test_icarus_with_six_might_at_the_end_of_the_round_is_destroyed():
     g = game()
     ev = Events(g)
-    deploy_round(g, {1: [("Olympus", 2), ("Icarus", 1), ("Argo", 1)]})
+    deploy_round(g, {1: [("Olympus", 2), ("Hermes", 3), ("Icarus", 1), ("Argo", 1)]})
     icarus = at(g, "P1:B1Z1")
     play(g, "P1 choose P1:B1Z1", "P1 choose B2")  # Argo moves Icarus to Olympus's battlefield:
-    # moved +2, Olympus +2, Argo +1: 6 might; the round's end phase destroyed it.
+    # 1, moved +2, Olympus +1, Hermes +1, Argo +1: 6 might; the round's end phase destroyed it.
     assert g.round == 2 and ev.of("destroy") == [("destroy", "Icarus", "Icarus")]
     assert piles(g, 1)["destroyed"] == ["Icarus"] and side(g, 1, 2) == ["Olympus"]
     assert icarus.might == 0
@@ -138,6 +138,17 @@ def test_golden_fleece_gains_one_might_whenever_an_ally_is_moved_here():
     assert might(g, "P1:B2Z1") == 2 + 1 and might(g, "P1:B2Z2") == 3 + 1
 
 
+def test_golden_fleece_maximum_might_is_five():
+    assert G.cards["Golden Fleece"].max_might == 5
+    g = game()
+    deploy_round(g, {1: [("Golden Fleece", 2), ("Cerberus", 1), ("Pegasus", 1), ("Hoplites", 1),
+                         ("Hoplites", 1), ("Odysseus", 1)]})
+    # Odysseus moves the four other cards on B1 one at a time: all to the Golden Fleece's B2.
+    play(g, "P1 choose B2", "P1 choose B2", "P1 choose B2", "P1 choose B2")
+    assert len(side(g, 1, 2)) == 5
+    assert might(g, "P1:B2Z1") == 5  # 2 + 4 moves, capped at 5
+
+
 def test_golden_fleece_ignores_moves_to_other_battlefields():
     g = game()
     deploy_round(g, {1: [("Golden Fleece", 2), ("Cerberus", 1), ("Argo", 1)]})
@@ -190,7 +201,7 @@ def test_atalanta_gains_one_might_whenever_another_ally_card_is_moved():
     deploy_round(g, {1: [("Atalanta", 1), ("Cerberus", 1), ("Argo", 1)]})
     play(g, "P1 choose P1:B1Z2", "P1 choose B2")
     assert might(g, "P1:B1Z1") == 3 + 1
-    assert G.cards["Atalanta"].max_might == 8
+    assert G.cards["Atalanta"].max_might == 6
 
 
 # ============================================================================ 5-cost
@@ -198,7 +209,7 @@ def test_olympus_applies_two_might_to_each_ally_moved_here():
     g = game()
     deploy_round(g, {1: [("Olympus", 2), ("Cerberus", 1), ("Argo", 1)]})
     play(g, "P1 choose P1:B1Z1", "P1 choose B2")
-    assert might(g, "P1:B2Z2") == 3 + 2 + 1
+    assert might(g, "P1:B2Z2") == 3 + 1 + 1
 
 
 def test_odysseus_gains_for_each_ally_here_then_moves_them_all_away():
@@ -254,7 +265,7 @@ def test_hermes_applies_one_might_to_each_ally_moved_and_gains_when_he_moves():
     assert might(g, "P1:B3Z1") == 3 + 1 + 1  # Hermes, then the Argo
     to_command(g, 1)  # round 2: Hermes's affixed Move token
     play(g, "P1 move P1:B1Z1 to B2")
-    assert side(g, 1, 2) == ["Argo", "Hermes"] and might(g, "P1:B2Z2") == 6 + 1
+    assert side(g, 1, 2) == ["Argo", "Hermes"] and might(g, "P1:B2Z2") == 5 + 1
 
 
 # ============================================================================ the deck

@@ -46,7 +46,7 @@ def test_ashigaru_deploys_itself_for_free_from_the_discard_pile_when_discarded()
     play(g, "P1 yes", "P1 choose B2")
     assert side(g, 1, 2) == ["Ashigaru"]
     ash = at(g, "P1:B2Z1")
-    assert ash.face_up and ash.might == 1  # revealed at once, with its reveal might
+    assert ash.face_up and ash.might == 2  # revealed at once, with its reveal might
     assert piles(g, 1)["discard"] == []
     assert might(g, "P1:B1Z1") == 2 + 2
 
@@ -120,7 +120,7 @@ def test_ikko_ikki_gains_one_might_per_card_in_the_discard_pile():
     deploy_round(g, {1: [("Kensei", 1), ("Ikko-Ikki", 2)]})
     play(g, "P1 yes", "P1 choose Kagemusha", "P1 yes")  # Yamabushi is the only card left
     assert len(g.players[0].discard) == 2
-    assert might(g, "P1:B2Z1") == 1 + 2
+    assert might(g, "P1:B2Z1") == 2 + 2
 
 
 def test_ikko_ikki_counts_at_most_four():
@@ -132,7 +132,7 @@ def test_ikko_ikki_counts_at_most_four():
     play(g, "P1 yes", "P1 choose Daimyo")                                      # Ninja: 1
     play(g, "C draw P1 Sohei", "P1 choose Sohei")                              # Tea Master: 1
     assert len(g.players[0].discard) == 5
-    assert might(g, "P1:B3Z1") == 1 + 4  # five in the pile, at most four count
+    assert might(g, "P1:B3Z1") == 2 + 4  # five in the pile, at most four count
 
 
 # ============================================================================ 3-cost
@@ -176,7 +176,7 @@ def test_ashigaru_taisho_gains_for_each_ally_ashigaru_here():
     deploy_round(g, {1: [("Ashigaru", 1), ("Ashigaru", 1), ("Ashigaru", 2), ("Ashigaru Taisho", 1),
                          ("Ashigaru", 1)]})
     # 2 reveal might + 2 Ashigaru already here, +1 for the Ashigaru revealed after it here.
-    assert might(g, "P1:B1Z3") == 2 + 2 + 1
+    assert might(g, "P1:B1Z3") == 3 + 2 + 1
 
 
 def test_ashigaru_taisho_gains_when_a_discarded_ashigaru_deploys_itself_here():
@@ -185,7 +185,7 @@ def test_ashigaru_taisho_gains_when_a_discarded_ashigaru_deploys_itself_here():
     deploy_round(g, {1: [("Ashigaru Taisho", 1), ("Ronin", 2)]})
     play(g, "P1 yes", "P1 choose B1")
     assert side(g, 1, 1) == ["Ashigaru Taisho", "Ashigaru"]
-    assert might(g, "P1:B1Z1") == 2 + 1
+    assert might(g, "P1:B1Z1") == 3 + 1
 
 
 # ============================================================================ 4-cost
@@ -221,8 +221,8 @@ def test_hatamoto_applies_one_might_to_another_ally_here_whenever_you_discard():
     g = game()
     set_hand(g, 1, "Kagemusha")
     deploy_round(g, {1: [("Ikko-Ikki", 1), ("Hatamoto", 1), ("Ronin", 2)]})
-    assert might(g, "P1:B1Z1") == 1 + 1  # Ikko-Ikki (the only other ally card here)
-    assert might(g, "P1:B1Z2") == 3
+    assert might(g, "P1:B1Z1") == 2 + 1  # Ikko-Ikki (the only other ally card here)
+    assert might(g, "P1:B1Z2") == 4
     assert might(g, "P1:B2Z1") == 2 + 2  # the Ronin on another battlefield gets nothing
 
 
@@ -276,7 +276,7 @@ def test_kensei_discards_up_to_two_cards_for_two_might_each():
     set_hand(g, 1, "Kagemusha", "Yamabushi", "Itako")
     deploy_round(g, {1: [("Kensei", 1)]})
     play(g, "P1 yes", "P1 choose Kagemusha", "P1 yes", "P1 choose Itako")
-    assert might(g, "P1:B1Z1") == 4 + 4
+    assert might(g, "P1:B1Z1") == 5 + 4
     assert hand(g, 1) == ["Yamabushi"]
 
 
@@ -285,7 +285,7 @@ def test_kensei_may_stop_after_one_discard():
     set_hand(g, 1, "Kagemusha", "Yamabushi")
     deploy_round(g, {1: [("Kensei", 1)]})
     play(g, "P1 yes", "P1 choose Kagemusha", "P1 no")
-    assert might(g, "P1:B1Z1") == 4 + 2 and hand(g, 1) == ["Yamabushi"]
+    assert might(g, "P1:B1Z1") == 5 + 2 and hand(g, 1) == ["Yamabushi"]
 
 
 def test_shrine_maiden_deploys_a_cheap_card_from_the_discard_pile_here():
@@ -320,7 +320,7 @@ def test_daimyo_applies_one_might_to_each_other_ally_card_here():
     g = game()
     set_hand(g, 1)
     deploy_round(g, {1: [("Kusarigama Fighter", 1), ("Ikko-Ikki", 1), ("Ronin", 2), ("Daimyo", 1)]})
-    assert [c.might for c in g.board[0][0]] == [3 + 1, 1 + 1, 6]
+    assert [c.might for c in g.board[0][0]] == [3 + 1, 2 + 1, 6]
     assert might(g, "P1:B2Z1") == 2
 
 
@@ -330,7 +330,7 @@ def test_shogun_gains_one_might_per_card_in_the_discard_pile():
     set_hand(g, 1, "Kagemusha", "Yamabushi", "Itako")
     deploy_round(g, {1: [("Kensei", 1), ("Shogun", 2)]})
     play(g, "P1 yes", "P1 choose Kagemusha", "P1 yes", "P1 choose Itako")
-    assert might(g, "P1:B2Z1") == 6 + 2
+    assert might(g, "P1:B2Z1") == 7 + 2
 
 
 # ============================================================================ the deck
@@ -377,7 +377,7 @@ def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
     deploy_round(g, {2: [("Baroness of Ash", 1)], 1: []})
     assert kind(g) == Kind.MAY and g.pending.player == 1
     play(g, "P1 yes", "P1 choose B3")
-    assert side(g, 1, 3) == ["Ashigaru"] and might(g, "P1:B3Z1") == 1
+    assert side(g, 1, 3) == ["Ashigaru"] and might(g, "P1:B3Z1") == 2
 
 
 def test_samurai_card_texts_name_their_keywords():
