@@ -11,7 +11,10 @@ from engine.replay import replay
 from engine.rng import SplitMix64
 from engine.selfplay import game_log
 
-from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
+import yaml
+from deck_checks import assert_texts_name_keywords
+
+from scenario import (NEXT_ROOT, CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
                       new_game, play, set_hand, settle, side)
 
 KNI = "Knights of the Round Table"
@@ -227,6 +230,11 @@ def test_king_arthur_gains_for_knights_here_and_strengthens_each_knight_revealed
     assert might(g, "P1:B1Z2") == 6 + 1  # one other Knight here when revealed
     assert might(g, "P1:B1Z3") == 1 + 2 + 1  # Kay: Bors and Arthur here, then Arthur's +1
     assert might(g, "P1:B2Z1") == 4  # Tristan is on another battlefield
+
+
+def test_knights_texts_name_their_keywords():
+    raw = yaml.safe_load((NEXT_ROOT / "decks" / "knights.yaml").read_text(encoding="utf-8"))
+    assert_texts_name_keywords(raw)
 
 
 # ------------------------------------------------------------------ random play

@@ -12,7 +12,10 @@ from engine.replay import replay
 from engine.rng import SplitMix64
 from engine.selfplay import game_log
 
-from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, kind, might, new_game,
+import yaml
+from deck_checks import assert_texts_name_keywords
+
+from scenario import (NEXT_ROOT, CAV, SPE, at, catalog_with, deploy_round, finish_round, kind, might, new_game,
                       play, settle, side)
 
 VIK = "Vikings of Valhalla"
@@ -265,6 +268,41 @@ def test_viking_jarl_has_ten_might_and_raids_two_when_moved():
     assert might(g, "P1:B1Z1") == 10
     play(g, "P1 choose B2")
     assert might(g, "P2:B2Z1") == 3 - 2 and might(g, "P1:B2Z1") == 10 + 2 + 1
+
+
+# ------------------------------------------------------------------ the raid verb and the texts
+def test_raid_verb_is_checked_at_load():
+    import pytest
+    from engine.catalog import CatalogError, compile_card
+    card = {"name": "Test Raider", "type": "Viking", "cost": 1, "might": 1, "ability": "conditional",
+            "text": "x", "effects": [{"when": "moved", "do": [{"raid": "two"}]}]}
+    with pytest.raises(CatalogError) as e:
+        compile_card(card, "Test", "test.yaml", 0)
+    assert e.value.field == "effects[0].do[0].raid"
+    card["effects"][0]["do"] = [{"raid": {"count": {"side": "ally", "where": "here", "pick": "all"}}}]
+    compile_card(card, "Test", "test.yaml", 0)  # any amount will do
+
+
+def test_every_raid_card_states_its_viking_raid_number_and_meaning():
+    raw = yaml.safe_load((NEXT_ROOT / "decks" / "vikings.yaml").read_text(encoding="utf-8"))
+    raiders = 0
+    for c in raw["cards"]:
+        text = " ".join(c["text"].split())
+        raids = [a["raid"] for e in c.get("effects", []) for a in e["do"] if "raid" in a]
+        if not raids:
+            assert "Viking Raid" not in text, c["name"]
+            continue
+        raiders += 1
+        assert all(e["when"] == "moved" for e in c["effects"] if any("raid" in a for a in e["do"]))
+        (n,) = set(raids)
+        assert f"[Viking Raid {n}]: whenever this card moves to another battlefield, it raids: an opponent " \
+               f"card Here of your choice loses up to {n} might and this card gains the might it lost" in text, c["name"]
+    assert raiders == 7
+
+
+def test_viking_texts_name_their_keywords():
+    raw = yaml.safe_load((NEXT_ROOT / "decks" / "vikings.yaml").read_text(encoding="utf-8"))
+    assert_texts_name_keywords(raw)
 
 
 # ------------------------------------------------------------------ random play

@@ -13,7 +13,10 @@ from engine.replay import replay
 from engine.rng import SplitMix64
 from engine.selfplay import game_log
 
-from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
+import yaml
+from deck_checks import assert_texts_name_keywords
+
+from scenario import (NEXT_ROOT, CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
                       new_game, play, set_hand, settle, side)
 
 ZUL = "Zulus of the Mfecane"
@@ -224,6 +227,39 @@ def test_shaka_zulu_gains_one_might_for_each_ally_regiment_at_most_five():
     deploy_round(g2, {1: [("Izimpondo Horns", 1), ("Izimpondo Horns", 2), ("uKhandempemvu", 3),
                           ("Isifuba Chest", 1), ("iNgobamakhosi", 3), ("uMcijo", 2), ("Shaka Zulu", 2)]})
     assert might(g2, "P1:B2Z3") == 6 + 5  # six Regiments: at most 5
+
+
+def test_same_name_and_same_cost_selector_keys_are_checked_at_load():
+    import pytest
+    from engine.catalog import CatalogError, compile_card
+    card = {"name": "Test Regiment", "type": "Regiment", "cost": 1, "might": 1, "ability": "instant",
+            "text": "x", "effects": [{"when": "reveal", "do": [
+                {"gain": {"count": {"side": "ally", "where": "adjacent", "same_cost": "yes", "pick": "all"}}}]}]}
+    with pytest.raises(CatalogError) as e:
+        compile_card(card, "Test", "test.yaml", 0)
+    assert e.value.field == "effects[0].do[0].gain.count.same_cost"
+    card["effects"][0]["do"][0]["gain"]["count"] = {"same_cost": True, "taget": "x"}
+    with pytest.raises(CatalogError) as e:
+        compile_card(card, "Test", "test.yaml", 0)
+    assert "taget" in e.value.message
+
+
+def test_same_cost_finds_nothing_for_a_battlefield_effect():
+    from engine.catalog import compile_battlefield
+    from engine.game import Ctx
+    bf = compile_battlefield({"name": "Test Field", "text": ["a", "b"], "effects": [
+        {"when": "reveal", "if": {"count": {"of": {"side": "ally", "same_cost": True}, "gte": 1}},
+         "do": [{"essence": {"add": 1}}]}]}, "test.yaml", 0)
+    g = game()
+    deploy_round(g, {1: [("Udibi Boys", 1), ("Udibi Boys", 1)]})
+    eff = bf.effects["reveal"][0]
+    assert not eff.applies(g, Ctx(1, None, 0, at(g, "P1:B1Z1"), from_bf=True))
+    assert eff.applies(g, Ctx(1, at(g, "P1:B1Z1"), 0, None)) is True  # with a card: the other Udibi
+
+
+def test_zulus_texts_name_their_keywords():
+    raw = yaml.safe_load((NEXT_ROOT / "decks" / "zulus.yaml").read_text(encoding="utf-8"))
+    assert_texts_name_keywords(raw)
 
 
 # ------------------------------------------------------------------ random play
