@@ -92,7 +92,7 @@ def _int(v: Any, field: str) -> int:
 # ---------------------------------------------------------------------------- selectors
 SELECTOR_KEYS = {"side", "where", "name", "type", "max_cost", "min_cost", "has", "lacks",
                  "include_self", "pick", "gained_this_round", "min_might", "max_might", "between",
-                 "between_type"}
+                 "between_type", "same_name", "same_cost"}
 WHERE = ("here", "anywhere", "adjacent", "other", "subject_bf", "between",
          "below_subject")  # below_subject: the zone just below the subject (2026.2 battlefields)
 
@@ -110,6 +110,8 @@ def compile_selector(spec: Any, field: str) -> Selector:
                     and (not c.leaving or _a == "source") else [])
         return fixed, "all"
     _expect(isinstance(spec, dict), field, "a selector is 'self', 'subject', 'target' or a mapping")
+    if "same_name" in spec or "same_cost" in spec:
+        return _same_as_self(spec, field)  # catalog 2026.2 block below
     unknown = set(spec) - SELECTOR_KEYS
     _expect(not unknown, field, f"unknown selector key(s) {sorted(unknown)}; known: {sorted(SELECTOR_KEYS)}")
     side = spec.get("side", "any")
@@ -757,6 +759,51 @@ def _repeat(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         _choose_each(g, ctx, sel, "resolve which card's ability again",
                      lambda c: g._fire_card(c, "reveal", None))
+    return act
+
+
+# ---------------------------------------------------------------------------- catalog 2026.2: Intanga, Viking Raid
+# Selector keys ``same_name: true`` / ``same_cost: true`` (Zulus of the Mfecane, Intanga): only cards
+# with the same name / printed cost as the card whose effect it is (none for a battlefield effect).
+# Verb ``raid: AMOUNT`` (Vikings of Valhalla, [Viking Raid N]): this card raids an opponent card Here
+# of its player's choice: that card loses up to N might and this card gains the might it lost.
+def _same_as_self(spec: dict[str, Any], field: str) -> Selector:
+    flags: dict[str, bool] = {}
+    for k in ("same_name", "same_cost"):
+        v = spec.get(k, False)
+        _expect(isinstance(v, bool), f"{field}.{k}", "expected true or false")
+        flags[k] = bool(v)
+    same_name = flags["same_name"]
+    same_cost = flags["same_cost"]
+    inner, pick = compile_selector({k: v for k, v in spec.items() if k not in ("same_name", "same_cost")}, field)
+
+    def cands(g: Game, ctx: Ctx) -> list[CardInst]:
+        src = ctx.source
+        if src is None:
+            return []
+        name = src.cdef.name
+        cost = src.cdef.cost
+        return [c for c in inner(g, ctx)
+                if (not same_name or c.cdef.name == name) and (not same_cost or c.cdef.cost == cost)]
+    return cands, pick
+
+
+@verb("raid")
+def _raid(val: Any, spec: dict[str, Any], field: str) -> Action:
+    amt = compile_amount(val, field)
+    victims, _ = compile_selector({"side": "opponent", "where": "here"}, field)
+
+    def act(g: Game, ctx: Ctx) -> None:
+        src = ctx.source
+        if src is None:
+            return
+        n = amt(g, ctx)
+
+        def plunder(victim: CardInst) -> None:
+            taken = g.lose_might(victim, n, ctx)
+            g.gain_might(src, taken, ctx)
+        g.ask_card(ctx.player, Kind.TARGET_CARD, f"Viking Raid {n}: which opponent card here", victims(g, ctx),
+                   plunder)
     return act
 
 
