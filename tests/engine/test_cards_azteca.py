@@ -348,3 +348,27 @@ def test_azteca_random_play_smoke_200_games_finish_and_replay_valid():
         res = replay(log, catalog=AZC)
         assert res.verdict.status == "valid", (seed, res.verdict.message)
         assert res.record.winner == log["result"]["winner"]
+
+
+def test_azteca_card_texts_name_their_keywords():
+    """The same honesty check as test_cards.py's for 2026.1: a card whose effects use a keyword
+    verb or token says so in its text."""
+    import re
+
+    import yaml
+    from scenario import NEXT_ROOT
+    from test_cards import _walk_actions
+    words = {"banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack", "swap": r"\bSwap",
+             "move": r"\bMove", "return": r"\bReturn", "discard": r"\bdiscards?\b|\bDiscard",
+             "draw": r"\bDraws?\b", "destroy": r"\bDestroy", "stop": r"Stop token", "deploy": r"\bDeploy"}
+    deck = yaml.safe_load((NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8"))
+    for c in deck["cards"]:
+        acts: list = []
+        for e in c.get("effects", []):
+            _walk_actions(e["do"], acts)
+        for verb, pat in words.items():
+            if any(k == verb for k, _, _ in acts):
+                assert re.search(pat, c["text"]), f"{c['name']}: text does not mention {verb}"
+        for op, tok in [(op, v[op]) for k, v, _ in acts if k == "token" for op in ("apply", "remove") if op in v]:
+            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
+            assert re.search(op, c["text"], re.I), f"{c['name']}: text does not say it {op}s tokens"
