@@ -55,14 +55,19 @@ def test_random_play_thousands_of_games_finish_and_replay_to_the_same_record():
     its own log replays to the same verdict and record."""
     n = 1500
     statuses = {}
+    decks, battlefields = set(), set()
     for seed in range(n):
         log = self_play(seed, checkpoints=True)
+        decks.update(log["setup"]["decks"])
+        battlefields.update(log["setup"]["battlefields"])
         res = replay(log)
         statuses[res.verdict.status] = statuses.get(res.verdict.status, 0) + 1
         assert res.verdict.status == "valid", (seed, res.verdict.message)
         again = replay(json.dumps(log))
         assert again.record == res.record
     assert statuses == {"valid": n}
+    catalog = load_catalog()  # the whole default catalog took part: every deck, every battlefield
+    assert decks == set(catalog.decks) and battlefields == set(catalog.battlefields)
 
 
 def test_three_player_random_games_replay_valid():
