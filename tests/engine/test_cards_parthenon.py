@@ -250,11 +250,12 @@ def test_medusa_stuns_each_opponent_card_here():
     assert tokens(g, "P2:B2Z1", "stun") == 0
 
 
-def test_eros_applies_a_move_token_to_each_other_ally_card():
+def test_eros_applies_a_move_token_to_each_other_ally_card_here():
     g = game()
-    deploy_round(g, {1: [("Cerberus", 1), ("Pegasus", 2), ("Eros", 3)]})
-    assert tokens(g, "P1:B1Z1", "move") == 1 and tokens(g, "P1:B2Z1", "move") == 1
-    assert tokens(g, "P1:B3Z1", "move") == 0
+    deploy_round(g, {1: [("Cerberus", 3), ("Pegasus", 3), ("Hoplites", 2), ("Eros", 3)]})
+    assert tokens(g, "P1:B3Z1", "move") == 1 and tokens(g, "P1:B3Z2", "move") == 1
+    assert tokens(g, "P1:B2Z1", "move") == 0  # not Here
+    assert tokens(g, "P1:B3Z3", "move") == 0  # not Eros himself
 
 
 # ============================================================================ 8-cost
@@ -265,7 +266,7 @@ def test_hermes_applies_one_might_to_each_ally_moved_and_gains_when_he_moves():
     assert might(g, "P1:B3Z1") == 3 + 1 + 1  # Hermes, then the Argo
     to_command(g, 1)  # round 2: Hermes's affixed Move token
     play(g, "P1 move P1:B1Z1 to B2")
-    assert side(g, 1, 2) == ["Argo", "Hermes"] and might(g, "P1:B2Z2") == 5 + 1
+    assert side(g, 1, 2) == ["Argo", "Hermes"] and might(g, "P1:B2Z2") == 4 + 1
 
 
 # ============================================================================ the deck

@@ -41,8 +41,8 @@ def test_udibi_boys_gain_might_beside_ally_cards_of_the_same_cost():
     # 1st Udibi (B1Z1): +1 when the Scout (cost 1) is revealed beside it, +1 when the 2nd Udibi is
     # revealed below it (B2Z1). 2nd Udibi: +1 for the 1st on reveal; the Bearers (cost 2) beside it
     # do not count.
-    assert might(g, "P1:B1Z1") == 1 + 1 + 1
-    assert might(g, "P1:B2Z1") == 1 + 1
+    assert might(g, "P1:B1Z1") == 2 + 1 + 1
+    assert might(g, "P1:B2Z1") == 2 + 1
     assert might(g, "P1:B1Z2") == 1 and might(g, "P1:B2Z2") == 2
 
 
@@ -53,8 +53,8 @@ def test_isigijimi_acquires_a_regiment_and_gains_beside_the_other_messenger():
     assert kind(g) == Kind.ACQUIRE
     play(g, "P1 choose Isifuba Chest", "P1 choose uMcijo")
     assert hand(g, 1) == ["Inhloli Scout", "Isifuba Chest", "uMcijo"]
-    assert might(g, "P1:B1Z1") == 1  # an instant: nothing more after its reveal
-    assert might(g, "P1:B1Z2") == 1 + 1  # the other isiGijimi beside it
+    assert might(g, "P1:B1Z1") == 2  # an instant: nothing more after its reveal
+    assert might(g, "P1:B1Z2") == 2 + 1  # the other isiGijimi beside it
 
 
 def test_inhloli_scout_stops_the_next_opponent_instant_here():
@@ -69,7 +69,7 @@ def test_izimpondo_horns_gain_two_flanking_the_isifuba_chest():
     deploy_round(g, {1: [("Isifuba Chest", 2), ("Izimpondo Horns", 1), ("Izimpondo Horns", 3)]})
     # Both horns in zone 1 of B1 and B3, the chest in zone 1 of B2 between them.
     assert might(g, "P1:B1Z1") == 2 + 2 and might(g, "P1:B3Z1") == 2 + 2
-    assert might(g, "P1:B2Z1") == 3 + 1 + 1  # the chest gained for each horn revealed beside it
+    assert might(g, "P1:B2Z1") == 4 + 1 + 1  # the chest gained for each horn revealed beside it
 
 
 def test_izimpondo_horns_intanga_beside_another_two_cost_card():
@@ -83,7 +83,7 @@ def test_isifuba_chest_gains_for_each_adjacent_horn():
     g = game()
     deploy_round(g, {1: [("Izimpondo Horns", 1), ("Izimpondo Horns", 1), ("Isifuba Chest", 2)]})
     # Chest at B2Z1: below the first Horns (B1Z1); the second Horns (B1Z2) is not adjacent.
-    assert might(g, "P1:B2Z1") == 3 + 1
+    assert might(g, "P1:B2Z1") == 4 + 1
 
 
 def test_isihlangu_bearers_shield_an_ally_card_here_from_destruction():
@@ -110,7 +110,7 @@ def test_ukhandempemvu_gains_one_for_the_same_cost_and_one_more_for_the_same_nam
     assert might(g, "P1:B2Z1") == 3 + 1 + 1
     # 1st (B1Z1): +1 for the Sangoma (cost 3) revealed beside it, +1 for the 2nd below it.
     assert might(g, "P1:B1Z1") == 3 + 1 + 1
-    assert might(g, "P1:B1Z2") == 2
+    assert might(g, "P1:B1Z2") == 3
 
 
 def test_iwisa_throwers_anchor_an_opponent_card_here():
@@ -133,7 +133,7 @@ def test_sangoma_stuns_an_opponent_conditional_card():
 def test_ingobamakhosi_gains_when_a_same_cost_ally_is_revealed_beside_it():
     g = game()
     deploy_round(g, {1: [("iNgobamakhosi", 1), ("Isifuba Chest", 2)]})
-    assert might(g, "P1:B1Z1") == 3 + 1 and might(g, "P1:B2Z1") == 3
+    assert might(g, "P1:B1Z1") == 3 + 1 and might(g, "P1:B2Z1") == 4
 
 
 def test_induna_applies_one_might_to_each_ally_regiment_here():
@@ -206,9 +206,9 @@ def test_bull_horn_formation_strengthens_regiments_here_and_beside_it():
     # beside +1. Iklwa Warriors (B3Z3): beside, but not a Regiment.
     assert might(g, "P1:B2Z1") == 2 + 1
     assert might(g, "P1:B2Z2") == 4 + 1 + 1
-    assert might(g, "P1:B1Z3") == 3 + 1
+    assert might(g, "P1:B1Z3") == 4 + 1
     assert might(g, "P1:B3Z3") == 2
-    assert might(g, "P1:B2Z3") == 4
+    assert might(g, "P1:B2Z3") == 5
 
 
 def test_dingane_gains_one_might_for_each_ally_regiment_here():
