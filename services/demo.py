@@ -2,7 +2,7 @@
 bundle (so it is stored, replayed by the workers and counted exactly like real uploads), with a few
 deliberately flawed games so that verification and disputes have something to show:
 
-- an illegal game (a deploy to a battlefield that does not exist),
+- an illegal game (one decision replaced by one the rules forbid at that point),
 - a game whose log claims the wrong winner (``mismatch``),
 - that same match uploaded a second time, as the loser tells it (a dispute).
 
@@ -12,7 +12,6 @@ Loading is skipped when the demo event already has games (a restart of ``up`` on
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import json
 from typing import Callable
@@ -20,6 +19,7 @@ from typing import Callable
 from engine.catalog import load_catalog
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
+from services.simulate import make_illegal, wrong_result
 from services.upload_client import ApiClient
 
 DEMO_EVENT = "Demo League (simulated games)"
@@ -46,20 +46,14 @@ def demo_games(seed: int = 2026) -> list[dict]:
     return games
 
 
-def flawed_games(games: list[dict]) -> list[dict]:
-    """Three extra uploads that verification must catch (see the module docstring)."""
-    illegal = copy.deepcopy(games[0])
-    for i, decision in enumerate(illegal["decisions"]):
-        if " deploy " in decision:
-            illegal["decisions"][i] = decision.rsplit(" to ", 1)[0] + " to B9"
-            break
+def flawed_games(games: list[dict], seed: int = 2026) -> list[dict]:
+    """The extra uploads that verification must catch (see the module docstring); the flaws are
+    made the way the tournament simulator makes them (services.simulate)."""
+    illegal = make_illegal(games[0], SplitMix64(seed))
+    # a match of its own, so that it is judged alone rather than disputing games[0]
     illegal["meta"] = {**illegal["meta"], "table": "99", "players": ["Late Entry 1", "Late Entry 2"]}
-
-    wrong_claim = copy.deepcopy(games[1])
-    winner = wrong_claim["result"]["winner"]
-    wrong_claim["result"] = {"winner": 3 - winner} if winner in (1, 2) else {"winner": 1}
     # uploaded as the loser remembers it: the same match as games[1], so it opens a dispute
-    return [illegal, wrong_claim]
+    return [illegal, wrong_result(games[1])]
 
 
 def load_demo(api_url: str, echo: Callable[[str], None] = print) -> dict | None:
