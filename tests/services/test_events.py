@@ -99,6 +99,26 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == BUNDLE_GAMES
 
 
+def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expected_counts(client):
+    """`empyrean simulate` output (flawed on purpose) through the real pipeline: the acceptance report,
+    the verdicts and the disputes are exactly what the simulator says they must be."""
+    from services.simulate import SimConfig, simulate
+
+    bundle = simulate(SimConfig(players=16, rounds=3, bot="random", flawed=0.5, seed=3))
+    want = bundle.expected()["service"]
+    assert all(bundle.flaws.values()), bundle.flaws  # every kind of flaw is in this bundle
+    event_id = make_event(client, "Simulated Open")
+    body = gzip.compress("".join(json.dumps(log) + "\n" for log in bundle.uploads).encode())
+    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                           headers={"Content-Encoding": "gzip"})
+    assert response.status_code == 202, response.get_json()
+    report = response.get_json()
+    assert (report["accepted"], report["duplicates"]) == (want["accepted"], want["duplicate"])
+    summary = _poll_event_done(client, event_id, want["accepted"])
+    assert summary["games"] == {k: want[k] for k in ("valid", "illegal", "mismatch") if want[k]}
+    assert summary["open_disputes"] == want["disputes"]
+
+
 def test_bundles_refused_as_a_whole_store_nothing(client, db):
     event_id = make_event(client, "Refusals")
     for data, ctype, status in ((b"[]", "text/csv", 415), (b"", "application/json", 400),
