@@ -473,6 +473,22 @@ class Board:
         self.ask_names(p, Kind.ACQUIRE, "acquire which card", present, "choose", pick)
 
     # ------------------------------------------------------------------ selectors' helpers
+    def neighbours(self, card: CardInst) -> list[CardInst]:
+        """The cards adjacent to ``card`` (same side: the zones beside it on its battlefield, the
+        same zone on the battlefields above and below), in battlefield-then-zone order."""
+        b, side = card.bf, self.board[card.bf][card.owner - 1]
+        z = side.index(card)
+        out: list[CardInst] = []
+        if b > 0 and z < len(self.board[b - 1][card.owner - 1]):
+            out.append(self.board[b - 1][card.owner - 1][z])
+        if z > 0:
+            out.append(side[z - 1])
+        if z + 1 < len(side):
+            out.append(side[z + 1])
+        if b + 1 < self.nbf and z < len(self.board[b + 1][card.owner - 1]):
+            out.append(self.board[b + 1][card.owner - 1][z])
+        return out
+
     def adjacent(self, a: CardInst, b: CardInst) -> bool:
         if a.loc != AT_BOARD or b.loc != AT_BOARD or a.owner != b.owner:
             return False

@@ -167,39 +167,42 @@ def compile_selector(spec: Any, field: str) -> Selector:
         else:
             sides = list(range(g.n))
         board = g.board
-        for b in bfs:
-            for q in sides:
-                for c in board[b][q]:
-                    if not c.face_up or c.leaving:
-                        continue
-                    if c is src and not include_self:
-                        continue
-                    cd = c.cdef
-                    if names is not None and cd.name not in names:
-                        continue
-                    if types is not None and cd.type not in types:
-                        continue
-                    if max_cost is not None and cd.cost > max_cost:
-                        continue
-                    if min_cost is not None and cd.cost < min_cost:
-                        continue
-                    if min_might is not None and c.might < min_might:
-                        continue
-                    if max_might is not None and c.might > max_might:
-                        continue
-                    if has is not None and not c.has(has):
-                        continue
-                    if lacks is not None and c.has(lacks):
-                        continue
-                    if gained and c.gained_round != g.round:
-                        continue
-                    if where == "adjacent" and (src is None or not g.adjacent(c, src)):
-                        continue
-                    if where == "between" and not _is_between(g, c, between, between_types):
-                        continue
-                    if below is not None and c is not below:
-                        continue
-                    out.append(c)
+        pool: list[CardInst]
+        if where == "adjacent":  # only the (at most four) neighbours need testing, not the board
+            if src is None or src.loc != AT_BOARD or src.owner - 1 not in sides:
+                return []
+            pool = g.neighbours(src)
+        else:
+            pool = [c for b in bfs for q in sides for c in board[b][q]]
+        for c in pool:
+            if not c.face_up or c.leaving:
+                continue
+            if c is src and not include_self:
+                continue
+            cd = c.cdef
+            if names is not None and cd.name not in names:
+                continue
+            if types is not None and cd.type not in types:
+                continue
+            if max_cost is not None and cd.cost > max_cost:
+                continue
+            if min_cost is not None and cd.cost < min_cost:
+                continue
+            if min_might is not None and c.might < min_might:
+                continue
+            if max_might is not None and c.might > max_might:
+                continue
+            if has is not None and not c.has(has):
+                continue
+            if lacks is not None and c.has(lacks):
+                continue
+            if gained and c.gained_round != g.round:
+                continue
+            if where == "between" and not _is_between(g, c, between, between_types):
+                continue
+            if below is not None and c is not below:
+                continue
+            out.append(c)
         return out
 
     return cands, pick

@@ -29,6 +29,7 @@ def main() -> None:
     ap.add_argument("--bot", default="random", choices=["random", "greedy"])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--engine", default="native", choices=["native", "pure"])
+    ap.add_argument("--catalog", help="catalog version the games are played under (default: the newest)")
     args = ap.parse_args()
     if args.engine == "native":
         sys.path.insert(0, str(ROOT / "infra"))
@@ -42,7 +43,11 @@ def main() -> None:
 
     print(f"engine: {args.engine} ({Path(engine.game.__file__).name})")
 
-    logs = [self_play(seed, bot=args.bot) for seed in tqdm(range(args.games), desc="simulating", unit="game")]
+    from engine.catalog import DEFAULT_VERSION
+
+    catalog = args.catalog or DEFAULT_VERSION
+    print(f"catalog: {catalog}")
+    logs = [self_play(seed, bot=args.bot, catalog=catalog) for seed in tqdm(range(args.games), desc="simulating", unit="game")]
     texts = [json.dumps(log) for log in logs]
     decisions = sum(len(log["decisions"]) for log in logs)
 
