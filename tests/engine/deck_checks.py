@@ -1,5 +1,5 @@
-"""Shared checks for the 2026.2 deck test modules of Knights, Vikings and Zulus: card texts name
-the keywords their effects use."""
+"""Shared checks for the 2026.2 deck test modules: card texts name the keywords their effects use,
+every card has a test named after it, and seeded random play with the deck replays valid."""
 
 from __future__ import annotations
 
@@ -33,3 +33,41 @@ def assert_texts_name_keywords(raw_deck: dict) -> None:
             if k == "token":
                 tok = v.get("apply") or v.get("remove")
                 assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
+
+
+def random_games(catalog, deck: str, n: int = 200, seed0: int = 0) -> None:
+    """n seeded self-play games of ``deck`` against random opponents of ``catalog`` (seats
+    alternating) on random battlefields, random bots; each finishes and its log replays valid."""
+    from engine.bots import RandomBot, play
+    from engine.game import Game
+    from engine.replay import replay
+    from engine.rng import SplitMix64
+    from engine.selfplay import game_log
+
+    pick = SplitMix64(seed0)
+    names = sorted(catalog.decks)
+    bfs = sorted(catalog.battlefields)
+    for i in range(n):
+        opp = names[pick.below(len(names))]
+        decks = [deck, opp] if i % 2 == 0 else [opp, deck]
+        pool = list(bfs)
+        pick.shuffle(pool)
+        seed = seed0 + i
+        g = Game(catalog, [list(catalog.decks[d]) for d in decks], [catalog.battlefields[b] for b in pool[:3]],
+                 seed=seed, deck_names=decks)
+        play(g, {1: RandomBot(seed * 7 + 1), 2: RandomBot(seed * 7 + 2)})
+        assert g.over
+        log = game_log(g, catalog=catalog.version, decks=decks, battlefields=pool[:3], seed=seed)
+        res = replay(log, catalog=catalog)
+        assert res.verdict.ok, (seed, decks, res.verdict.message)
+
+
+def assert_every_card_has_a_test(test_file: str, raw_deck: dict) -> None:
+    """Every card name of the deck has a test function named after it in ``test_file``."""
+    from pathlib import Path
+
+    src = Path(test_file).read_text(encoding="utf-8")
+    assert sum(c.get("copies", 1) for c in raw_deck["cards"]) == 24
+    for c in raw_deck["cards"]:
+        slug = re.sub(r"[^a-z0-9]+", "_", c["name"].lower()).strip("_")
+        assert f"def test_{slug}_" in src, f"{c['name']} has no test named after it"

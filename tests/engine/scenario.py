@@ -257,3 +257,20 @@ def hand(g: Game, p: int) -> list[str]:
 
 def kind(g: Game) -> Kind | None:
     return g.pending.kind if g.pending else None
+
+
+def tokens(g: Game, where: str, tok: str) -> int:
+    """How many ``tok`` tokens the card at ``where`` holds."""
+    c = at(g, where)
+    assert c is not None, f"nothing at {where}"
+    return c.tokens.get(tok, 0)
+
+
+def piles(g: Game, p: int) -> dict[str, list[str]]:
+    ps = g.players[p - 1]
+    return {"discard": sorted(c.name for c in ps.discard), "destroyed": sorted(c.name for c in ps.destroyed),
+            "banished": sorted(c.name for c in ps.banished)}
+
+
+def destroyed(g: Game, p: int) -> list[str]:
+    return sorted(c.name for c in g.players[p - 1].destroyed)

@@ -14,8 +14,8 @@ from engine.replay import replay
 from engine.selfplay import self_play
 from engine.state import Phase
 
-from scenario import (CATALOG, CAV, NEXT_ROOT, SPE, VAM, at, deploy_round, finish_round, give, hand,
-                      kind, might, new_game, play, set_essence, set_hand, settle, side, to_deploy)
+from scenario import (CATALOG, CAV, NEXT_ROOT, SPE, VAM, at, deploy_round, finish_round, give, kind,
+                      new_game, play, set_essence, set_hand, settle, side, to_deploy)
 
 OASIS, WALLS = "Oasis of Plenty", "The Closing Walls"
 FORGE, LAURELS, TOWER = "The Waning Forge", "The Victor's Laurels", "The Tower of Ascent"

@@ -4,34 +4,22 @@ steps aside), plus a random-play smoke test."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
-from engine.bots import RandomBot, play as bot_play
 from engine.decisions import Kind
 from engine.game import Game
-from engine.replay import replay
-from engine.rng import SplitMix64
-from engine.selfplay import game_log
 
 from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
-                      new_game, play, raw_battlefields, set_hand, settle, side)
+                      new_game, play, set_hand, settle, side)
 
 AZC = catalog_with("azteca.yaml")
+from deck_checks import random_games, assert_every_card_has_a_test
+from scenario import NEXT_ROOT, tokens, piles
+import yaml
 AZ = "Azteca & Mexica of Tenochtitlan"
 
 
 def game(opp: str = SPE, **kw) -> Game:
     return new_game(AZ, opp, catalog=AZC, **kw)
-
-
-def tokens(g, where, tok):
-    return at(g, where).tokens.get(tok, 0)
-
-
-def piles(g, p):
-    ps = g.players[p - 1]
-    return {"discard": sorted(c.name for c in ps.discard), "destroyed": sorted(c.name for c in ps.destroyed),
-            "banished": sorted(c.name for c in ps.banished)}
 
 
 # ============================================================================ 1-cost
@@ -319,37 +307,10 @@ def test_huitzilopochtli_sacrifices_each_ally_here_with_a_captive_token_for_thre
 
 # ============================================================================ deck checks
 def test_every_azteca_card_is_exercised_by_a_test_here():
-    import yaml
-    from scenario import NEXT_ROOT
-    src = Path(__file__).read_text(encoding="utf-8")
-    deck = yaml.safe_load((NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8"))
-    names = [c["name"] for c in deck["cards"]]
-    assert len(names) == 18 and sum(c.get("copies", 1) for c in deck["cards"]) == 24
-    for name in names:
-        assert f'"{name}"' in src, f"{name} is not used by any test in this file"
-
-
+    assert_every_card_has_a_test(__file__, yaml.safe_load(
+        (NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8")))
 def test_azteca_random_play_smoke_200_games_finish_and_replay_valid():
-    decks = sorted(AZC.decks)
-    bf_names = sorted(AZC.battlefields)
-    assert len(raw_battlefields()["battlefields"]) == len(bf_names)
-    for seed in range(200):
-        pick = SplitMix64(seed ^ 0xA27EC)
-        opp = decks[pick.below(len(decks))]
-        pool = list(bf_names)
-        pick.shuffle(pool)
-        names = [AZ, opp] if seed % 2 == 0 else [opp, AZ]
-        bfs = pool[:3]
-        g = Game(AZC, [list(AZC.decks[d]) for d in names], [AZC.battlefields[b] for b in bfs],
-                 seed=seed, deck_names=names)
-        bot_play(g, {1: RandomBot(seed * 7 + 1), 2: RandomBot(seed * 7 + 2)})
-        assert g.over
-        log = game_log(g, catalog=AZC.version, decks=names, battlefields=bfs, seed=seed)
-        res = replay(log, catalog=AZC)
-        assert res.verdict.status == "valid", (seed, res.verdict.message)
-        assert res.record.winner == log["result"]["winner"]
-
-
+    random_games(AZC, AZ, 200, 0)
 def test_azteca_card_texts_name_their_keywords():
     """The same honesty check as test_cards.py's for 2026.1: a card whose effects use a keyword
     verb or token says so in its text."""

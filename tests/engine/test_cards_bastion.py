@@ -4,36 +4,22 @@ random-play smoke test whose logs replay valid."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import yaml
 
-from engine.bots import RandomBot, play as bot_play
-from engine.decisions import Kind
 from engine.game import Game
-from engine.replay import replay
-from engine.rng import SplitMix64
-from engine.selfplay import game_log
 
-from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, deploy_round, finish_round, hand, kind,
-                      might, new_game, play, set_hand, side)
+from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, deploy_round, finish_round, hand, might,
+                      new_game, play, set_hand, side)
 
 G = catalog_with("bastion.yaml")
+from deck_checks import random_games, assert_every_card_has_a_test
+from scenario import tokens, piles
 BAS = "Defenders of the Bastion"
 
 
 def game(opp: str = SPE, **kw) -> Game:
     return new_game(BAS, opp, catalog=G, **kw)
-
-
-def tokens(g, where, tok):
-    return at(g, where).tokens.get(tok, 0)
-
-
-def piles(g, p):
-    ps = g.players[p - 1]
-    return {"discard": sorted(c.name for c in ps.discard), "destroyed": sorted(c.name for c in ps.destroyed),
-            "banished": sorted(c.name for c in ps.banished)}
 
 
 # ============================================================================ 1-cost
@@ -240,40 +226,10 @@ def test_fortify_shields_each_ally_here_and_gains_for_each_other_ally_here():
 
 # ============================================================================ the deck
 def test_every_bastion_card_is_exercised_by_a_test_here():
-    src = Path(__file__).read_text(encoding="utf-8")
-    raw = yaml.safe_load((NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8"))
-    names = [c["name"] for c in raw["cards"]]
-    assert len(names) == 19 and sum(c.get("copies", 1) for c in raw["cards"]) == 24
-    for nm in names:
-        slug = nm.lower().replace("-", "_").replace(" ", "_")
-        assert f"def test_{slug}_" in src, f"{nm} has no test named after it"
-
-
-def random_games(catalog, deck: str, n: int, seed0: int) -> None:
-    """n seeded self-play games of ``deck`` against random opponents (either seat) on random
-    battlefields; each finishes and its log replays valid."""
-    pick = SplitMix64(seed0)
-    names = sorted(catalog.decks)
-    bfs = sorted(catalog.battlefields)
-    for i in range(n):
-        opp = names[pick.below(len(names))]
-        decks = [deck, opp] if i % 2 == 0 else [opp, deck]
-        pool = list(bfs)
-        pick.shuffle(pool)
-        seed = seed0 + i
-        g = Game(catalog, [list(catalog.decks[d]) for d in decks], [catalog.battlefields[b] for b in pool[:3]],
-                 seed=seed, deck_names=decks)
-        bot_play(g, {1: RandomBot(seed * 7 + 1), 2: RandomBot(seed * 7 + 2)})
-        assert g.over
-        log = game_log(g, catalog=catalog.version, decks=decks, battlefields=pool[:3], seed=seed)
-        res = replay(log, catalog=catalog)
-        assert res.verdict.ok, (seed, decks, res.verdict.message)
-
-
+    assert_every_card_has_a_test(__file__, yaml.safe_load(
+        (NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8")))
 def test_bastion_random_play_smoke_200_games_replay_valid():
     random_games(G, BAS, 200, 8200)
-
-
 def test_bastion_card_texts_name_their_keywords():
     """The same honesty check as test_cards.py's: a card whose effects use a keyword verb or token
     says so in its text."""

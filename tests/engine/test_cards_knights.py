@@ -4,33 +4,23 @@ games that finish and replay valid."""
 
 from __future__ import annotations
 
-from engine.bots import RandomBot, play as bot_play
 from engine.decisions import Kind
 from engine.game import Game
-from engine.replay import replay
-from engine.rng import SplitMix64
-from engine.selfplay import game_log
 
 import yaml
 from deck_checks import assert_texts_name_keywords
 
-from scenario import (NEXT_ROOT, CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
-                      new_game, play, set_hand, settle, side)
+from scenario import (NEXT_ROOT, CAV, SPE, catalog_with, deploy_round, finish_round, hand, kind, might, new_game,
+                      play, set_hand, settle, side)
 
 KNI = "Knights of the Round Table"
+from deck_checks import random_games
+from scenario import tokens, destroyed
 CAT = catalog_with("knights.yaml")
 
 
 def game(p1: str = KNI, p2: str = SPE, **kw) -> Game:
     return new_game(p1, p2, catalog=CAT, **kw)
-
-
-def tokens(g, where, tok):
-    return at(g, where).tokens.get(tok, 0)
-
-
-def destroyed(g, p):
-    return sorted(c.name for c in g.players[p - 1].destroyed)
 
 
 def test_squire_applies_one_might_to_each_adjacent_ally_knight():
@@ -238,27 +228,5 @@ def test_knights_texts_name_their_keywords():
 
 
 # ------------------------------------------------------------------ random play
-def random_games(deck: str, cat, n: int = 200) -> None:
-    """n seeded games, ``deck`` against random opponents of ``cat``, random bots; each finishes and
-    its log replays valid."""
-    names = sorted(cat.decks)
-    bfs_pool = sorted(cat.battlefields)
-    for seed in range(n):
-        pick = SplitMix64(seed + 1000)
-        decks = [deck, names[pick.below(len(names))]]
-        if seed % 2:
-            decks.reverse()
-        pool = list(bfs_pool)
-        pick.shuffle(pool)
-        bfs = pool[:3]
-        g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in bfs],
-                 seed=seed, deck_names=decks)
-        bot_play(g, {1: RandomBot(seed * 2 + 1), 2: RandomBot(seed * 2 + 2)})
-        assert g.over
-        log = game_log(g, catalog=cat.version, decks=decks, battlefields=bfs, seed=seed)
-        v = replay(log, catalog=cat).verdict
-        assert v.status == "valid", (seed, v.message)
-
-
 def test_random_play_knights_games_finish_and_replay_valid():
-    random_games(KNI, CAT)
+    random_games(CAT, KNI, 200, 0)

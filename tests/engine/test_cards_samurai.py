@@ -4,36 +4,23 @@ random-play smoke test whose logs replay valid."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import yaml
 
-from engine.bots import RandomBot, play as bot_play
 from engine.decisions import Kind
 from engine.game import Game
-from engine.replay import replay
-from engine.rng import SplitMix64
-from engine.selfplay import game_log
 
 from scenario import (NEXT_ROOT, SPE, VAM, Events, at, catalog_with, default_answer, deploy_round,
                       finish_round, hand, kind, might, new_game, play, set_hand, side)
 
 G = catalog_with("samurai.yaml")
+from deck_checks import random_games, assert_every_card_has_a_test
+from scenario import tokens, piles
 SAM = "Samurai of the Sengoku"
 
 
 def game(opp: str = SPE, **kw) -> Game:
     return new_game(SAM, opp, catalog=G, **kw)
-
-
-def tokens(g, where, tok):
-    return at(g, where).tokens.get(tok, 0)
-
-
-def piles(g, p):
-    ps = g.players[p - 1]
-    return {"discard": sorted(c.name for c in ps.discard), "destroyed": sorted(c.name for c in ps.destroyed),
-            "banished": sorted(c.name for c in ps.banished)}
 
 
 # ============================================================================ 1-cost
@@ -335,40 +322,10 @@ def test_shogun_gains_one_might_per_card_in_the_discard_pile():
 
 # ============================================================================ the deck
 def test_every_samurai_card_is_exercised_by_a_test_here():
-    src = Path(__file__).read_text(encoding="utf-8")
-    raw = yaml.safe_load((NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8"))
-    names = [c["name"] for c in raw["cards"]]
-    assert len(names) == 20 and sum(c.get("copies", 1) for c in raw["cards"]) == 24
-    for nm in names:
-        slug = nm.lower().replace("-", "_").replace(" ", "_")
-        assert f"def test_{slug}_" in src, f"{nm} has no test named after it"
-
-
-def random_games(catalog, deck: str, n: int, seed0: int) -> None:
-    """n seeded self-play games of ``deck`` against random opponents (either seat) on random
-    battlefields; each finishes and its log replays valid."""
-    pick = SplitMix64(seed0)
-    names = sorted(catalog.decks)
-    bfs = sorted(catalog.battlefields)
-    for i in range(n):
-        opp = names[pick.below(len(names))]
-        decks = [deck, opp] if i % 2 == 0 else [opp, deck]
-        pool = list(bfs)
-        pick.shuffle(pool)
-        seed = seed0 + i
-        g = Game(catalog, [list(catalog.decks[d]) for d in decks], [catalog.battlefields[b] for b in pool[:3]],
-                 seed=seed, deck_names=decks)
-        bot_play(g, {1: RandomBot(seed * 7 + 1), 2: RandomBot(seed * 7 + 2)})
-        assert g.over
-        log = game_log(g, catalog=catalog.version, decks=decks, battlefields=pool[:3], seed=seed)
-        res = replay(log, catalog=catalog)
-        assert res.verdict.ok, (seed, decks, res.verdict.message)
-
-
+    assert_every_card_has_a_test(__file__, yaml.safe_load(
+        (NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8")))
 def test_samurai_random_play_smoke_200_games_replay_valid():
     random_games(G, SAM, 200, 7100)
-
-
 def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
     """An opponent's discard is still a discard: Baroness of Ash makes the Samurai discard an
     Ashigaru, which deploys itself (its owner decides)."""
