@@ -33,6 +33,8 @@ def assert_texts_name_keywords(raw_deck: dict) -> None:
             if k == "token":
                 tok = v.get("apply") or v.get("remove")
                 assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
+        for tok in c.get("tokens", []):
+            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention its affixed {tok}"
 
 
 def random_games(catalog, deck: str, n: int = 200, seed0: int = 0) -> None:

@@ -4,17 +4,16 @@ steps aside), plus a random-play smoke test."""
 
 from __future__ import annotations
 
-
 from engine.decisions import Kind
 from engine.game import Game
 
 from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
                       new_game, play, set_hand, settle, side)
+import yaml
+from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
+from scenario import NEXT_ROOT, tokens, piles
 
 AZC = catalog_with("azteca.yaml")
-from deck_checks import random_games, assert_every_card_has_a_test
-from scenario import NEXT_ROOT, tokens, piles
-import yaml
 AZ = "Azteca & Mexica of Tenochtitlan"
 
 
@@ -309,27 +308,11 @@ def test_huitzilopochtli_sacrifices_each_ally_here_with_a_captive_token_for_thre
 def test_every_azteca_card_is_exercised_by_a_test_here():
     assert_every_card_has_a_test(__file__, yaml.safe_load(
         (NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8")))
+
+
 def test_azteca_random_play_smoke_200_games_finish_and_replay_valid():
     random_games(AZC, AZ, 200, 0)
-def test_azteca_card_texts_name_their_keywords():
-    """The same honesty check as test_cards.py's for 2026.1: a card whose effects use a keyword
-    verb or token says so in its text."""
-    import re
 
-    import yaml
-    from scenario import NEXT_ROOT
-    from test_cards import _walk_actions
-    words = {"banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack", "swap": r"\bSwap",
-             "move": r"\bMove", "return": r"\bReturn", "discard": r"\bdiscards?\b|\bDiscard",
-             "draw": r"\bDraws?\b", "destroy": r"\bDestroy", "stop": r"Stop token", "deploy": r"\bDeploy"}
-    deck = yaml.safe_load((NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8"))
-    for c in deck["cards"]:
-        acts: list = []
-        for e in c.get("effects", []):
-            _walk_actions(e["do"], acts)
-        for verb, pat in words.items():
-            if any(k == verb for k, _, _ in acts):
-                assert re.search(pat, c["text"]), f"{c['name']}: text does not mention {verb}"
-        for op, tok in [(op, v[op]) for k, v, _ in acts if k == "token" for op in ("apply", "remove") if op in v]:
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
-            assert re.search(op, c["text"], re.I), f"{c['name']}: text does not say it {op}s tokens"
+
+def test_azteca_card_texts_name_their_keywords():
+    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8")))

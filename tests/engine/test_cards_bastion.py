@@ -4,17 +4,16 @@ random-play smoke test whose logs replay valid."""
 
 from __future__ import annotations
 
-
 import yaml
 
 from engine.game import Game
 
 from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, deploy_round, finish_round, hand, might,
                       new_game, play, set_hand, side)
+from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
+from scenario import tokens, piles
 
 G = catalog_with("bastion.yaml")
-from deck_checks import random_games, assert_every_card_has_a_test
-from scenario import tokens, piles
 BAS = "Defenders of the Bastion"
 
 
@@ -228,26 +227,11 @@ def test_fortify_shields_each_ally_here_and_gains_for_each_other_ally_here():
 def test_every_bastion_card_is_exercised_by_a_test_here():
     assert_every_card_has_a_test(__file__, yaml.safe_load(
         (NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8")))
+
+
 def test_bastion_random_play_smoke_200_games_replay_valid():
     random_games(G, BAS, 200, 8200)
+
+
 def test_bastion_card_texts_name_their_keywords():
-    """The same honesty check as test_cards.py's: a card whose effects use a keyword verb or token
-    says so in its text."""
-    import re
-    from test_cards import _walk_actions
-    words = {"banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack", "swap": r"\bSwap",
-             "move": r"\bMove", "return": r"\bReturn", "discard": r"\bDiscard", "draw": r"\bDraws?\b",
-             "destroy": r"\bDestroy", "stop": r"Stop token", "deploy": r"\bDeploy", "acquire": r"\bAcquire"}
-    raw = yaml.safe_load((NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8"))
-    for c in raw["cards"]:
-        acts: list = []
-        for e in c.get("effects", []):
-            _walk_actions(e["do"], acts)
-        for verb, pat in words.items():
-            if any(k == verb for k, _, _ in acts):
-                assert re.search(pat, c["text"]), f"{c['name']}: text does not mention {verb}"
-        for v in [v for k, v, _ in acts if k == "token"]:
-            tok = v.get("apply") or v.get("remove")
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
-        for tok in c.get("tokens", []):
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention its affixed {tok}"
+    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8")))

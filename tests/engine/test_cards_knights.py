@@ -12,10 +12,10 @@ from deck_checks import assert_texts_name_keywords
 
 from scenario import (NEXT_ROOT, CAV, SPE, catalog_with, deploy_round, finish_round, hand, kind, might, new_game,
                       play, set_hand, settle, side)
-
-KNI = "Knights of the Round Table"
 from deck_checks import random_games
 from scenario import tokens, destroyed
+
+KNI = "Knights of the Round Table"
 CAT = catalog_with("knights.yaml")
 
 

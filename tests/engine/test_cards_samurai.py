@@ -4,7 +4,6 @@ random-play smoke test whose logs replay valid."""
 
 from __future__ import annotations
 
-
 import yaml
 
 from engine.decisions import Kind
@@ -12,10 +11,10 @@ from engine.game import Game
 
 from scenario import (NEXT_ROOT, SPE, VAM, Events, at, catalog_with, default_answer, deploy_round,
                       finish_round, hand, kind, might, new_game, play, set_hand, side)
+from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
+from scenario import tokens, piles
 
 G = catalog_with("samurai.yaml")
-from deck_checks import random_games, assert_every_card_has_a_test
-from scenario import tokens, piles
 SAM = "Samurai of the Sengoku"
 
 
@@ -324,8 +323,12 @@ def test_shogun_gains_one_might_per_card_in_the_discard_pile():
 def test_every_samurai_card_is_exercised_by_a_test_here():
     assert_every_card_has_a_test(__file__, yaml.safe_load(
         (NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8")))
+
+
 def test_samurai_random_play_smoke_200_games_replay_valid():
     random_games(G, SAM, 200, 7100)
+
+
 def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
     """An opponent's discard is still a discard: Baroness of Ash makes the Samurai discard an
     Ashigaru, which deploys itself (its owner decides)."""
@@ -338,23 +341,4 @@ def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
 
 
 def test_samurai_card_texts_name_their_keywords():
-    """The same honesty check as test_cards.py's: a card whose effects use a keyword verb or token
-    says so in its text."""
-    import re
-    from test_cards import _walk_actions
-    words = {"banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack", "swap": r"\bSwap",
-             "move": r"\bMove", "return": r"\bReturn", "discard": r"\bDiscard", "draw": r"\bDraws?\b",
-             "destroy": r"\bDestroy", "stop": r"Stop token", "deploy": r"\bDeploy", "acquire": r"\bAcquire"}
-    raw = yaml.safe_load((NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8"))
-    for c in raw["cards"]:
-        acts: list = []
-        for e in c.get("effects", []):
-            _walk_actions(e["do"], acts)
-        for verb, pat in words.items():
-            if any(k == verb for k, _, _ in acts):
-                assert re.search(pat, c["text"]), f"{c['name']}: text does not mention {verb}"
-        for v in [v for k, v, _ in acts if k == "token"]:
-            tok = v.get("apply") or v.get("remove")
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
-        for tok in c.get("tokens", []):
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention its affixed {tok}"
+    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8")))

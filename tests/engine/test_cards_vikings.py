@@ -13,10 +13,10 @@ from deck_checks import assert_texts_name_keywords
 
 from scenario import (NEXT_ROOT, CAV, SPE, catalog_with, deploy_round, finish_round, kind, might, new_game, play,
                       settle, side)
-
-VIK = "Vikings of Valhalla"
 from deck_checks import random_games
 from scenario import tokens, destroyed
+
+VIK = "Vikings of Valhalla"
 CAT = catalog_with("vikings.yaml")
 
 

@@ -14,10 +14,10 @@ from deck_checks import assert_texts_name_keywords
 
 from scenario import (NEXT_ROOT, CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
                       new_game, play, set_hand, settle, side)
-
-ZUL = "Zulus of the Mfecane"
 from deck_checks import random_games
 from scenario import tokens, destroyed
+
+ZUL = "Zulus of the Mfecane"
 CAT = catalog_with("zulus.yaml")
 
 
