@@ -51,14 +51,20 @@ def raw_battlefields() -> dict:
     return yaml.safe_load((ROOT / "battlefields.yaml").read_text(encoding="utf-8"))
 
 
-def _load() -> Catalog:
-    cards, decks = {}, {}
-    for f in DECK_FILES:
-        deck, entries = load_deck_file(ROOT / "decks" / f)
+def _add_decks(paths, cards: dict, decks: dict) -> None:
+    """Load deck files into ``cards`` and ``decks`` (a card name may be used once)."""
+    for path in paths:
+        deck, entries = load_deck_file(path)
         decks[deck] = tuple(c for c, copies in entries for _ in range(copies))
         for c, _ in entries:
             assert c.name not in cards, f"duplicate card name {c.name}"
             cards[c.name] = c
+
+
+def _load() -> Catalog:
+    cards: dict = {}
+    decks: dict = {}
+    _add_decks([ROOT / "decks" / f for f in DECK_FILES], cards, decks)
     bfs = {}
     for i, raw in enumerate(raw_battlefields()["battlefields"]):
         bf = compile_battlefield(raw, "battlefields.yaml", i)
@@ -74,13 +80,9 @@ def catalog_with(*deck_files: str) -> Catalog:
     """The card-test catalog plus the named deck files of catalog 2026.2's ``decks/`` (a test module
     loads only the decks it is about, so a deck being written elsewhere cannot break it)."""
     cards, decks = dict(CATALOG.cards), dict(CATALOG.decks)
-    for f in deck_files:
-        deck, entries = load_deck_file(NEXT_ROOT / "decks" / f)
-        decks[deck] = tuple(c for c, copies in entries for _ in range(copies))
-        for c, _ in entries:
-            assert c.name not in cards, f"duplicate card name {c.name}"
-            cards[c.name] = c
+    _add_decks([NEXT_ROOT / "decks" / f for f in deck_files], cards, decks)
     return Catalog("2026.2", "card tests", "", cards, decks, dict(CATALOG.battlefields))
+
 
 # The default trio for card tests: battlefields whose effects stay out of the way (The Closing
 # Walls: five zones, acts in rounds 7-8; Oasis of Plenty: only when a side fills up; The Sirens'
