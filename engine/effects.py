@@ -172,6 +172,8 @@ def compile_selector(spec: Any, field: str) -> Selector:
             if src is None or src.loc != AT_BOARD or src.owner - 1 not in sides:
                 return []
             pool = g.neighbours(src)
+        elif len(bfs) == 1 and len(sides) == 1:
+            pool = board[bfs[0]][sides[0]]  # the common "ally/opponent here": no copy needed
         else:
             pool = [c for b in bfs for q in sides for c in board[b][q]]
         for c in pool:
