@@ -90,6 +90,8 @@ def catalog_docs(out: Path, version: str | None) -> None:
 @click.option("--seed", type=click.IntRange(min=0, max=2**52), default=1, show_default=True)
 @click.option("--start", type=click.DateTime(["%Y-%m-%d"]), default="2026-09-05", show_default=True,
               help="Date of the first event.")
+@click.option("--round-days", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Days between an event's rounds (0: one-day events; 7: a weekly league).")
 @click.option("--name", default="Simulated Open", show_default=True, help="Event name (numbered when several).")
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
@@ -97,7 +99,8 @@ def catalog_docs(out: Path, version: str | None) -> None:
 @click.option("--expected", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the expected verification counts here (JSON).")
 def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot: str, flawed: float,
-             seed: int, start: dt.datetime, name: str, version: str | None, out: Path, expected: Path | None) -> None:
+             seed: int, start: dt.datetime, round_days: int, name: str, version: str | None, out: Path,
+             expected: Path | None) -> None:
     """Generate Swiss tournaments played by bots, as a bundle of game logs that loads straight into
     `empyrean upload --event` and `empyrean verify`."""
     from services.native import use_native_engine
@@ -109,7 +112,8 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
 
     cat = _catalog(version)
     config = SimConfig(players=players, rounds=rounds, events=events, decks=list(decks) or None, bot=bot,
-                       flawed=flawed, seed=seed, start=start.date(), name=name, catalog=cat.version)
+                       flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name,
+                       catalog=cat.version)
     try:
         bundle = run(config, progress=lambda it: tqdm(it, desc="simulating", unit="game"))
     except ValueError as exc:

@@ -6,7 +6,8 @@ deliberately flawed games so that verification and disputes have something to sh
 - a game whose log claims the wrong winner (``mismatch``),
 - that same match uploaded a second time, as the loser tells it (a dispute).
 
-The games are seeded self-play (engine.selfplay), spread over several weeks so that trends show.
+The games come from the tournament simulator (a Swiss league, one round a week, so that trends
+show).
 Loading is skipped when the demo event already has games (a restart of ``up`` on the same data).
 """
 
@@ -16,34 +17,21 @@ import datetime as dt
 import json
 from typing import Callable
 
-from engine.catalog import load_catalog
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
-from services.simulate import make_illegal, wrong_result
+from services.simulate import SimConfig, make_illegal, simulate, wrong_result
 from services.upload_client import ApiClient
 
 DEMO_EVENT = "Demo League (simulated games)"
-PLAYERS = [f"Player {chr(ord('A') + i)}" for i in range(12)]
+PLAYERS = 12
 ROUNDS = 8  # one round a week
 FIRST_DAY = dt.date(2026, 9, 5)
 
 
 def demo_games(seed: int = 2026) -> list[dict]:
-    """Every round: the players paired at random, each with a deck of their own for the league."""
-    rng = SplitMix64(seed)
-    decks = sorted(load_catalog().decks)
-    deck_of = {p: decks[rng.below(len(decks))] for p in PLAYERS}
-    games = []
-    for rnd in range(1, ROUNDS + 1):
-        order = list(PLAYERS)
-        rng.shuffle(order)
-        day = FIRST_DAY + dt.timedelta(weeks=rnd - 1)
-        for table in range(len(order) // 2):
-            a, b = order[2 * table], order[2 * table + 1]
-            meta = {"event": DEMO_EVENT, "round": rnd, "table": str(table + 1), "players": [a, b],
-                    "date": day.isoformat()}
-            games.append(self_play(seed * 1000 + len(games), decks=[deck_of[a], deck_of[b]], meta=meta))
-    return games
+    """A weekly Swiss league of 12 players, each with a deck of their own (services.simulate)."""
+    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="random", seed=seed,
+                       start=FIRST_DAY, name=DEMO_EVENT)
+    return simulate(league).uploads
 
 
 def flawed_games(games: list[dict], seed: int = 2026) -> list[dict]:

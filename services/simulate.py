@@ -49,6 +49,7 @@ class SimConfig:
     flawed: float = 0.0  # share of matches uploaded with a flaw
     seed: int = 1
     start: dt.date = dt.date(2026, 9, 5)
+    round_days: int = 0  # days between rounds of one event (0: a one-day event; 7: a weekly league)
     name: str = "Simulated Open"
     catalog: str = DEFAULT_VERSION
 
@@ -164,7 +165,7 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
     unknown = [d for d in pool if d not in cat.decks]
     if unknown:
         raise ValueError(f"unknown deck(s) {', '.join(unknown)}; catalog {cat.version} has {', '.join(sorted(cat.decks))}")
-    if config.players < 2 or config.rounds < 1 or config.events < 1:
+    if config.players < 2 or config.rounds < 1 or config.events < 1 or config.round_days < 0:
         raise ValueError("a tournament needs at least 2 players, 1 round and 1 event")
     if not 0 <= config.flawed <= 1:
         raise ValueError("the flawed share is between 0 and 1")
@@ -184,12 +185,13 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
             if bye is not None:
                 standings[bye] += 1  # a bye counts as a win and is not a game
                 bundle.byes += 1
+            round_day = day + dt.timedelta(days=config.round_days * (rnd - 1))
             for table, (a, b) in enumerate(pairs, 1):
                 next(it, None)
                 if rng.below(2):
                     a, b = b, a  # who sits as player 1
                 meta = {"event": event, "round": rnd, "table": str(table), "players": [a, b],
-                        "date": day.isoformat()}
+                        "date": round_day.isoformat()}
                 log = self_play(rng.next() >> 12,  # 52 bits: exact in any JSON reader decks=[deck_of[a], deck_of[b]], bot=config.bot,
                                 catalog=cat.version, meta=meta)
                 bundle.matches += 1

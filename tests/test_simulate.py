@@ -79,6 +79,12 @@ def test_events_are_a_week_apart_and_the_simulation_is_deterministic():
     assert _bundle(events=3, players=8, rounds=2, seed=10).uploads != first.uploads
 
 
+def test_a_league_plays_one_round_a_week():
+    league = _bundle(players=6, rounds=3, round_days=7, start=dt.date(2026, 3, 2))
+    assert sorted({(log["meta"]["round"], log["meta"]["date"]) for log in league.uploads}) == [
+        (1, "2026-03-02"), (2, "2026-03-09"), (3, "2026-03-16")]
+
+
 def test_each_flaw_gives_the_verdict_it_promises():
     bundle = _bundle(flawed=1.0, players=12, rounds=3)
     statuses = Counter(replay(log, record=False).verdict.status for log in bundle.uploads)
