@@ -86,6 +86,22 @@ def check_file(path: Path, base: Catalog | None = None) -> str:
     return f"{path.name}: deck {deck!r} valid, {len(entries)} cards, {total} in the deck, template kept{replaces}"
 
 
+# Which battlefield carries each publicly described theme (../shared/rules/README.md); the rest are ours.
+THEMES = """
+Public battlefield themes and the battlefields that carry them: the Fountain of Janus and River of
+Rebirth by name; a bargain to extend your lead — The Devil's Bargain; gifts to both players — Hall
+of Gifts; fill it quickly for essence — Oasis of Plenty; a prison — The Prison; walls closing in on
+rounds 7 and 8 — The Closing Walls; cheap cards cost more but gain might — The Grand Bazaar; a
+throne to seize — The Throne; the Sirens — The Sirens' Shore; first to 10 might — The Summit of
+Valor; each new card weakens the previous one, your 8-cost costs less — The Waning Forge; a reward
+for winning before the last round — The Victor's Laurels; each new card strengthens the previous
+one, a full side penalised — The Tower of Ascent; the first-player token a curse — The Cursed
+Crown; exactly one card gives extra might but feeds the opponent — The Lonely Champion; sacrifices
+to the Creators repaid later — The Altar of the Creators; scales of hand against cards here — The
+Scales of Judgement; Stop tokens cost much more — The Hall of Silence. The others are our own.
+"""
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -117,7 +133,9 @@ def render_markdown(cat: Catalog) -> str:
             ability = c.ability + (f"; affixed {', '.join(c.affixed)}" if c.affixed else "")
             lines.append(f"| {_cell(c.name)} | {c.cost} | {copies[name]} | {might} | {_cell(c.type)} | "
                          f"{ability} | {_cell(c.text)} |")
-    lines += ["", "## Battlefields", "", "| battlefield | zones | effects |", "| --- | ---: | --- |"]
+    lines += ["", "## Battlefields", ""]
+    lines += [line.rstrip() for line in THEMES.strip("\n").splitlines()] + [""]
+    lines += ["| battlefield | zones | effects |", "| --- | ---: | --- |"]
     for bf in sorted(cat.battlefields.values(), key=lambda b: b.name):
         effects = "<br>".join(f"{i}. {_cell(t)}" for i, t in enumerate(bf.text, 1))
         lines.append(f"| {_cell(bf.name)} | {bf.zones} | {effects} |")

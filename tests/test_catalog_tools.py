@@ -97,3 +97,13 @@ def test_balance_counts_every_game_twice_once_per_deck_and_renders_a_row_per_dec
     for deck in tallies:
         assert f"| {deck} | {tallies[deck].games} |" in text
     assert balance.run(40, bot="random", seed=3, jobs=1)["Vampires of the Evernight"] == tallies["Vampires of the Evernight"]
+
+
+def test_every_battlefield_the_theme_map_names_is_in_the_catalog():
+    import re
+
+    from services.catalog_ref import THEMES
+
+    named = re.findall(r"— (The [A-Z][\w' ]+?|Hall of Gifts|Oasis of Plenty)(?=;|\.)", " ".join(THEMES.split()))
+    assert len(named) == 17
+    assert set(named) <= set(load_catalog().battlefields), set(named) - set(load_catalog().battlefields)
