@@ -200,17 +200,19 @@ def compile_battlefield(raw: Any, file: str, idx: int) -> BattlefieldDef:
     return BattlefieldDef(name, zones, tuple(" ".join(t.split()) for t in text), effects, bonus, cost, to_hand)
 
 
-def _read_yaml(path: Path) -> Any:
+def read_yaml(path: Path) -> Any:
     try:
         return yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         raise CatalogError(path.name, None, None, f"not valid YAML: {e}") from None
+    except OSError as e:  # e.g. a folder given as a catalog version without its catalog.yaml
+        raise CatalogError(path.name, None, None, f"cannot be read ({e.strerror or e})") from None
 
 
 def load_deck_file(path: Path, errata: dict[str, tuple[Any, str]] | None = None
                    ) -> tuple[str, list[tuple[CardDef, int]]]:
     """One deck file, compiled; ``errata`` (card name -> (definition, file)) replaces cards."""
-    raw = _read_yaml(path)
+    raw = read_yaml(path)
     file = path.name
     if not isinstance(raw, dict) or not isinstance(raw.get("deck"), str) or not isinstance(raw.get("cards"), list):
         raise CatalogError(file, None, None, "a deck file needs 'deck: <name>' and 'cards: [...]'")
@@ -254,7 +256,7 @@ def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
     """A version folder's sources. ``extends: <version>`` in catalog.yaml starts from that version:
     a deck file of the same file name replaces the base's, a battlefield of the same name replaces
     the base's, ``errata.yaml`` replaces single cards; everything else is inherited unchanged."""
-    meta = _read_yaml(root / "catalog.yaml")
+    meta = read_yaml(root / "catalog.yaml")
     if not isinstance(meta, dict) or not isinstance(meta.get("version"), str):
         raise CatalogError("catalog.yaml", None, "version", "catalog.yaml needs a version")
     base_version = meta.get("extends")
@@ -272,7 +274,7 @@ def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
         src.deck_files[path.name] = path
     bf_path = root / "battlefields.yaml"
     if bf_path.exists():
-        bfs_raw = _read_yaml(bf_path)
+        bfs_raw = read_yaml(bf_path)
         if not isinstance(bfs_raw, dict) or not isinstance(bfs_raw.get("battlefields"), list):
             raise CatalogError("battlefields.yaml", None, None, "needs 'battlefields: [...]'")
         names_here: set[str] = set()
@@ -286,7 +288,7 @@ def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
             src.battlefields[name] = (raw, "battlefields.yaml")
     errata_path = root / "errata.yaml"
     if errata_path.exists():
-        raw = _read_yaml(errata_path)
+        raw = read_yaml(errata_path)
         if not isinstance(raw, dict) or not isinstance(raw.get("cards", []), list):
             raise CatalogError("errata.yaml", None, None, "needs 'cards: [...]' (whole card definitions)")
         for i, card in enumerate(raw.get("cards", [])):

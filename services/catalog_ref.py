@@ -8,10 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
 from engine.catalog import (Catalog, CatalogError, CardDef, BattlefieldDef, compile_battlefield,
-                            load_catalog, load_catalog_dir, load_deck_file)
+                            load_catalog, load_catalog_dir, load_deck_file, read_yaml)
 
 
 def _copies(cat: Catalog, deck: str) -> Counter[str]:
@@ -57,10 +55,7 @@ def check_file(path: Path, base: Catalog | None = None) -> str:
     if path.is_dir():
         cat = load_catalog_dir(path)
         return f"catalog {cat.version}: {len(cat.decks)} decks, {len(cat.cards)} cards, {len(cat.battlefields)} battlefields"
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError, OSError) as e:
-        raise CatalogError(path.name, None, None, f"cannot be read as YAML: {e}") from None
+    raw = read_yaml(path)
     if isinstance(raw, dict) and "battlefields" in raw:
         if not isinstance(raw["battlefields"], list):
             raise CatalogError(path.name, None, "battlefields", "expected a list of battlefields")

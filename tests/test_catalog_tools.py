@@ -107,3 +107,13 @@ def test_every_battlefield_the_theme_map_names_is_in_the_catalog():
     named = re.findall(r"— (The [A-Z][\w' ]+?|Hall of Gifts|Oasis of Plenty)(?=;|\.)", " ".join(THEMES.split()))
     assert len(named) == 17
     assert set(named) <= set(load_catalog().battlefields), set(named) - set(load_catalog().battlefields)
+
+
+def test_catalog_check_names_a_folder_without_catalog_yaml_and_a_binary_file(tmp_path):
+    (tmp_path / "empty").mkdir()
+    binary = tmp_path / "deck.yaml"
+    binary.write_bytes(b"\x00\xff\xfe")
+    result = CliRunner().invoke(cli, ["catalog", "check", str(tmp_path / "empty"), str(binary)])
+    assert result.exit_code == 1
+    assert "error: catalog.yaml: cannot be read" in result.output
+    assert "error: deck.yaml: not valid YAML" in result.output
