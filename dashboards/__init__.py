@@ -1,0 +1,23 @@
+"""The dashboards: server-rendered pages with Plotly figures, mounted on the API's Flask app.
+
+Why Plotly figures in Flask pages and not Dash (docs/dashboards.md has the longer version):
+- a page is one GET whose query string *is* the filter state, so every view is a shareable URL
+  and the filter form works without any client code;
+- the figures are built in Python from the same ``services.stats.queries`` rows the JSON API
+  returns (one source of numbers), serialised into the page and drawn by plotly.js, which is
+  served from the plotly package itself (no CDN: the machines here reach no other host);
+- no second app, callback server or React bundle to run, secure and test.
+
+``init_app(app)`` registers every dashboard blueprint; ``services.api.create_app`` calls it.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    from . import assets, pages
+
+    app.register_blueprint(assets.blueprint)
+    app.register_blueprint(pages.blueprint)
