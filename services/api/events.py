@@ -106,8 +106,9 @@ def _load_events(cur, event_id: int | None = None, limit: int = 1000) -> list[tu
                        {"id": event_id, "limit": limit}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}
-    for r in cur.execute("""SELECT event_id, status, count(*) AS n FROM games WHERE event_id = ANY(%s)
-                            GROUP BY event_id, status ORDER BY status""", (ids,)):
+    # agg_event_games is kept by triggers on games (migration 0003): no scan of the games rows
+    for r in cur.execute("""SELECT event_id, status, games AS n FROM agg_event_games
+                            WHERE event_id = ANY(%s) AND games <> 0 ORDER BY status""", (ids,)):
         counts[r["event_id"]][r["status"]] = r["n"]
     disputes = {r["event_id"]: r["n"] for r in cur.execute(
         """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id

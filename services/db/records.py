@@ -20,10 +20,11 @@ from psycopg import Connection
 from engine.log import GameLog
 from engine.record import GameRecord
 
-# Every statement takes %(game)s and %(sign)s (+1 or -1). "w" is a seat's win as 0/1, "d" a draw.
+# Every statement takes %(games)s (a list of game ids: one game from the worker, many from a batch or
+# a recount) and %(sign)s (+1 or -1); the games' rows are grouped by the aggregate's key.
 _SEAT = """
     FROM game_records r JOIN game_players p ON p.game_id = r.game_id
-    WHERE r.game_id = %(game)s"""
+    WHERE r.game_id = ANY(%(games)s)"""
 
 AGGREGATE_SQL = [
     f"""INSERT INTO agg_deck_results AS a (played_on, event_id, players, deck, games, wins, draws,
@@ -45,7 +46,7 @@ AGGREGATE_SQL = [
         FROM game_records r
         JOIN game_players p ON p.game_id = r.game_id
         JOIN game_players o ON o.game_id = r.game_id AND o.seat <> p.seat
-        WHERE r.game_id = %(game)s
+        WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, p.deck, o.deck
         ON CONFLICT ON CONSTRAINT agg_matchups_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws""",
@@ -57,16 +58,18 @@ AGGREGATE_SQL = [
         FROM game_records r
         JOIN game_players p ON p.game_id = r.game_id
         JOIN game_player_battlefields b ON b.game_id = p.game_id AND b.seat = p.seat
-        WHERE r.game_id = %(game)s
+        WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, b.battlefield, p.deck
         ON CONFLICT ON CONSTRAINT agg_battlefield_decks_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws,
             battlefield_wins = a.battlefield_wins + EXCLUDED.battlefield_wins,
             might_sum = a.might_sum + EXCLUDED.might_sum""",
     """INSERT INTO agg_first_player AS a (played_on, event_id, players, games, first_player_wins, draws)
-        SELECT r.played_on, r.event_id, r.players, %(sign)s,
-               %(sign)s * (r.winner IS NOT DISTINCT FROM r.first_player)::int, %(sign)s * (r.winner IS NULL)::int
-        FROM game_records r WHERE r.game_id = %(game)s
+        SELECT r.played_on, r.event_id, r.players, %(sign)s * count(*),
+               %(sign)s * count(*) FILTER (WHERE r.winner IS NOT DISTINCT FROM r.first_player),
+               %(sign)s * count(*) FILTER (WHERE r.winner IS NULL)
+        FROM game_records r WHERE r.game_id = ANY(%(games)s)
+        GROUP BY r.played_on, r.event_id, r.players
         ON CONFLICT ON CONSTRAINT agg_first_player_key DO UPDATE SET
             games = a.games + EXCLUDED.games, first_player_wins = a.first_player_wins + EXCLUDED.first_player_wins,
             draws = a.draws + EXCLUDED.draws""",
@@ -81,7 +84,7 @@ AGGREGATE_SQL = [
         FROM game_records r
         JOIN game_players p ON p.game_id = r.game_id
         JOIN game_player_cards c ON c.game_id = p.game_id AND c.seat = p.seat
-        WHERE r.game_id = %(game)s
+        WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, p.deck, c.card
         ON CONFLICT ON CONSTRAINT agg_card_metrics_key DO UPDATE SET
             deployed_games = a.deployed_games + EXCLUDED.deployed_games,
@@ -100,20 +103,107 @@ AGGREGATE_SQL = [
                %(sign)s * count(*) FILTER (WHERE r.winner IS NULL)
         FROM game_records r
         JOIN game_player_battlefields b ON b.game_id = r.game_id AND b.seat = r.first_player
-        WHERE r.game_id = %(game)s
+        WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, b.battlefield
         ON CONFLICT ON CONSTRAINT agg_battlefield_first_player_key DO UPDATE SET
             games = a.games + EXCLUDED.games,
             first_player_battlefield_wins = a.first_player_battlefield_wins + EXCLUDED.first_player_battlefield_wins,
             first_player_game_wins = a.first_player_game_wins + EXCLUDED.first_player_game_wins,
             draws = a.draws + EXCLUDED.draws""",
+    # Final might margins: once for every game ('*') and once per battlefield in play.
+    """INSERT INTO agg_game_margins AS a (played_on, event_id, players, battlefield, margin, games)
+        SELECT r.played_on, r.event_id, r.players, bf, r.margin, %(sign)s * count(*)
+        FROM game_records r, unnest(ARRAY['*'] || r.battlefields) AS bf
+        WHERE r.game_id = ANY(%(games)s)
+        GROUP BY r.played_on, r.event_id, r.players, bf, r.margin
+        ON CONFLICT ON CONSTRAINT agg_game_margins_key DO UPDATE SET games = a.games + EXCLUDED.games""",
+    """INSERT INTO agg_deck_rounds AS a (played_on, event_id, players, deck, round, games, might_sum,
+                                        won_games, won_might_sum, essence_spent_sum)
+        SELECT r.played_on, r.event_id, r.players, p.deck, g.round, %(sign)s * count(*),
+               %(sign)s * sum(g.total), %(sign)s * count(*) FILTER (WHERE p.won),
+               %(sign)s * coalesce(sum(g.total) FILTER (WHERE p.won), 0), %(sign)s * sum(g.essence_spent)
+        FROM game_records r
+        JOIN game_players p ON p.game_id = r.game_id
+        JOIN (SELECT game_id, seat, round, essence_spent, (SELECT sum(m) FROM unnest(might) AS m) AS total
+              FROM game_player_rounds WHERE game_id = ANY(%(games)s)) g ON g.game_id = p.game_id AND g.seat = p.seat
+        WHERE r.game_id = ANY(%(games)s)
+        GROUP BY r.played_on, r.event_id, r.players, p.deck, g.round
+        ON CONFLICT ON CONSTRAINT agg_deck_rounds_key DO UPDATE SET
+            games = a.games + EXCLUDED.games, might_sum = a.might_sum + EXCLUDED.might_sum,
+            won_games = a.won_games + EXCLUDED.won_games, won_might_sum = a.won_might_sum + EXCLUDED.won_might_sum,
+            essence_spent_sum = a.essence_spent_sum + EXCLUDED.essence_spent_sum""",
+    """INSERT INTO agg_battlefield_matchups AS a (played_on, event_id, players, battlefield, deck, opponent_deck,
+                                                 games, wins, draws)
+        SELECT r.played_on, r.event_id, r.players, bf, p.deck, o.deck, %(sign)s * count(*),
+               %(sign)s * count(*) FILTER (WHERE p.won), %(sign)s * count(*) FILTER (WHERE r.winner IS NULL)
+        FROM game_records r
+        CROSS JOIN unnest(r.battlefields) AS bf
+        JOIN game_players p ON p.game_id = r.game_id
+        JOIN game_players o ON o.game_id = r.game_id AND o.seat <> p.seat
+        WHERE r.game_id = ANY(%(games)s)
+        GROUP BY r.played_on, r.event_id, r.players, bf, p.deck, o.deck
+        ON CONFLICT ON CONSTRAINT agg_battlefield_matchups_key DO UPDATE SET
+            games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws""",
+    """INSERT INTO agg_battlefield_cards AS a (played_on, event_id, players, battlefield, deck, card, deployed_games,
+                                              deployed_wins, deploys, first_deployed_round_sum, destroyed,
+                                              might_gained_sum, might_at_end_sum)
+        SELECT r.played_on, r.event_id, r.players, bf, p.deck, c.card,
+               %(sign)s * count(*) FILTER (WHERE c.deployed > 0),
+               %(sign)s * count(*) FILTER (WHERE c.deployed > 0 AND p.won),
+               %(sign)s * sum(c.deployed), %(sign)s * coalesce(sum(c.first_deployed_round), 0),
+               %(sign)s * sum(c.destroyed), %(sign)s * sum(c.might_gained), %(sign)s * sum(c.might_at_end)
+        FROM game_records r
+        CROSS JOIN unnest(r.battlefields) AS bf
+        JOIN game_players p ON p.game_id = r.game_id
+        JOIN game_player_cards c ON c.game_id = p.game_id AND c.seat = p.seat
+        WHERE r.game_id = ANY(%(games)s)
+        GROUP BY r.played_on, r.event_id, r.players, bf, p.deck, c.card
+        ON CONFLICT ON CONSTRAINT agg_battlefield_cards_key DO UPDATE SET
+            deployed_games = a.deployed_games + EXCLUDED.deployed_games,
+            deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
+            deploys = a.deploys + EXCLUDED.deploys,
+            first_deployed_round_sum = a.first_deployed_round_sum + EXCLUDED.first_deployed_round_sum,
+            destroyed = a.destroyed + EXCLUDED.destroyed,
+            might_gained_sum = a.might_gained_sum + EXCLUDED.might_gained_sum,
+            might_at_end_sum = a.might_at_end_sum + EXCLUDED.might_at_end_sum""",
 ]
 
 
-def apply_contribution(conn: Connection, game_id: int, sign: int) -> None:
+def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -> None:
+    """Add (sign +1) or take out (-1) the contribution of one game or of a list of games."""
     assert sign in (1, -1)
+    games = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     for statement in AGGREGATE_SQL:
-        conn.execute(statement, {"game": game_id, "sign": sign})
+        conn.execute(statement, {"games": games, "sign": sign})
+
+
+AGGREGATE_TABLES = [statement.split()[2] for statement in AGGREGATE_SQL]  # "INSERT INTO agg_x AS a ..."
+
+_VALUE_COLUMNS_SQL = """
+SELECT a.attname FROM pg_attribute a
+WHERE a.attrelid = %(table)s::regclass AND a.attnum > 0 AND NOT a.attisdropped
+  AND a.attnum <> ALL (SELECT unnest(conkey) FROM pg_constraint WHERE conrelid = %(table)s::regclass AND contype = 'u')
+ORDER BY a.attnum"""
+
+
+def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]:
+    """Check the agg_* tables against a recount from the game_* rows: per table, how many of its
+    rows do not equal the sum of the counted games' contributions (all zeros: they agree).
+
+    It takes every counted game's contribution back out inside a savepoint, counts the rows left
+    non-zero, and rolls back, so the check uses the very statements that wrote the aggregates and
+    changes nothing. Run it in a transaction that sees a quiet database (or accept that games being
+    replayed meanwhile show up as differences)."""
+    ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted ORDER BY game_id")]
+    differences = {}
+    with conn.transaction(force_rollback=True):
+        for start in range(0, len(ids), batch):
+            apply_contribution(conn, ids[start:start + batch], -1)
+        for table in AGGREGATE_TABLES:
+            values = [r[0] for r in conn.execute(_VALUE_COLUMNS_SQL, {"table": table})]
+            nonzero = " OR ".join(f"{column} <> 0" for column in values)
+            differences[table] = conn.execute(f"SELECT count(*) FROM {table} WHERE {nonzero}").fetchone()[0]
+    return differences
 
 
 def remove_record(conn: Connection, game_id: int) -> None:

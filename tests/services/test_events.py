@@ -16,6 +16,7 @@ from werkzeug.serving import make_server
 from engine.selfplay import self_play
 from services.cli import main as cli
 from services.db.pool import create_pool
+from services.db.records import recount_differences
 from services.reprocess import reprocess
 from workers.celery_app import make_celery
 
@@ -25,6 +26,11 @@ BUNDLE_GAMES = 500
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def event_game_counts(db) -> dict:
+    return dict(((e, s), n) for e, s, n in db.execute(
+        "SELECT event_id, status, games FROM agg_event_games WHERE games <> 0"))
 
 
 def make_event(client, name: str) -> int:
@@ -91,6 +97,14 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
            GROUP BY deck HAVING sum(games) <> 0""", (event_id,))}
     assert agg == {deck: (c["games"], c["wins"]) for deck, c in recount.items()}
     assert sum(g for g, _ in agg.values()) == 2 * (BUNDLE_GAMES - 1)
+    # ... and so does every aggregate, and the per-event status counts the triggers keep
+    assert set(recount_differences(db).values()) == {0}
+    with db.transaction(force_rollback=True):  # the check sees one wrong count
+        db.execute("UPDATE agg_deck_rounds SET might_sum = might_sum + 1 WHERE ctid = "
+                   "(SELECT ctid FROM agg_deck_rounds WHERE games > 0 LIMIT 1)")
+        assert recount_differences(db)["agg_deck_rounds"] == 1
+    assert event_game_counts(db) == dict(((e, s), n) for e, s, n in db.execute(
+        "SELECT event_id, status, count(*) FROM games GROUP BY event_id, status"))
 
     # the same bundle again: nothing new
     again = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",

@@ -17,7 +17,8 @@ from services.db.pool import create_pool
 from workers.replay import replay_stored_game
 
 AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
-              "agg_battlefield_first_player"]
+              "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
+              "agg_battlefield_cards"]
 
 
 def upload(client, log, **headers):

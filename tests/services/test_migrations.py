@@ -17,7 +17,8 @@ TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",
     "game_player_battlefields", "game_player_cards", "game_player_rounds", "disputes",
     "agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
-    "agg_battlefield_first_player",
+    "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
+    "agg_battlefield_cards", "agg_event_games",
 }
 
 
