@@ -72,3 +72,16 @@ def cards():
 @blueprint.get("/trends")
 def trends():
     return _answer(lambda conn, f: {"rows": queries.trend_stats(conn, f)})
+
+
+@blueprint.get("/margins")
+def margins():
+    def compute(conn, f):
+        summary, rows = queries.margin_stats(conn, f)
+        return {"summary": summary, "rows": rows}
+    return _answer(compute)
+
+
+@blueprint.get("/rounds")
+def rounds():
+    return _answer(lambda conn, f: {"battlefield_applied": False, "rows": queries.round_stats(conn, f)})

@@ -7,6 +7,9 @@
     players     table size, 2 or 3 (default 2). Statistics never mix table sizes.
     deck        deck names, repeatable: only rows of these decks (meta shares stay shares of all
                 decks' games).
+    battlefield one battlefield name: only games with that battlefield in play. Every statistic
+                honours it except might per round (agg_deck_rounds has no battlefield key); those
+                answers say ``"battlefield_applied": false``.
     min_games   rows with fewer games (their n) are flagged "thin": true — kept, not dropped.
                 Default 30.
 """
@@ -20,7 +23,7 @@ DEFAULT_PLAYERS = 2
 DEFAULT_MIN_GAMES = 30
 MAX_MIN_GAMES = 1_000_000_000
 MAX_LIST = 500  # events or decks in one filter
-PARAMETERS = ("from", "to", "event", "players", "deck", "min_games")
+PARAMETERS = ("from", "to", "event", "players", "deck", "battlefield", "min_games")
 
 
 class FilterError(ValueError):
@@ -41,6 +44,7 @@ class Filters:
     players: int = DEFAULT_PLAYERS
     decks: tuple[str, ...] | None = None   # None: every deck
     min_games: int = DEFAULT_MIN_GAMES
+    battlefield: str | None = None         # None: every game
 
     def as_json(self) -> dict:
         """The filters as applied, for the response's ``filters``."""
@@ -53,12 +57,14 @@ class Filters:
             "event": event,
             "players": self.players,
             "deck": list(self.decks) if self.decks is not None else None,
+            "battlefield": self.battlefield,
             "min_games": self.min_games,
         }
 
-    def where(self, *, decks: bool = True) -> tuple[str, dict]:
+    def where(self, *, decks: bool = True, battlefield: bool = False) -> tuple[str, dict]:
         """A WHERE condition over an agg_* table's key columns and its parameters (always bound,
-        never formatted in). ``decks=False`` leaves the deck filter out (for totals over all decks)."""
+        never formatted in). ``decks=False`` leaves the deck filter out (for totals over all decks);
+        ``battlefield=True`` adds the battlefield filter, for tables with a battlefield key."""
         conditions = ["players = %(players)s"]
         params: dict = {"players": self.players}
         if self.date_from is not None:
@@ -78,6 +84,9 @@ class Filters:
         if decks and self.decks is not None:
             conditions.append("deck = ANY(%(decks)s)")
             params["decks"] = list(self.decks)
+        if battlefield and self.battlefield is not None:
+            conditions.append("battlefield = %(battlefield)s")
+            params["battlefield"] = self.battlefield
         return " AND ".join(conditions), params
 
 
@@ -95,7 +104,8 @@ def parse_filters(args) -> Filters:
     players = _int(args, "players", DEFAULT_PLAYERS, allowed=(2, 3))
     min_games = _int(args, "min_games", DEFAULT_MIN_GAMES, low=0, high=MAX_MIN_GAMES)
     decks = _decks(args)
-    return Filters(date_from, date_to, events, no_event, players, decks, min_games)
+    battlefield = _battlefield(args)
+    return Filters(date_from, date_to, events, no_event, players, decks, min_games, battlefield)
 
 
 def _single(args, name: str) -> str | None:
@@ -157,6 +167,16 @@ def _events(args) -> tuple[tuple[int, ...] | None, bool]:
     if len(ids) > MAX_LIST:
         raise FilterError("event", f"'event' lists {len(ids)} events; at most {MAX_LIST}")
     return tuple(sorted(ids)), no_event
+
+
+def _battlefield(args) -> str | None:
+    value = _single(args, "battlefield")
+    if not value:
+        return None
+    if len(value) > 200 or "\x00" in value or value == "*":
+        raise FilterError("battlefield", f"'battlefield' must be a battlefield name (1 to 200 characters); "
+                          f"got {value!r}")
+    return value
 
 
 def _decks(args) -> tuple[str, ...] | None:

@@ -115,6 +115,61 @@ WHERE {{where}}
 GROUP BY week_start
 """
 
+# The battlefield filter ("games with this battlefield in play") reads the per-battlefield twins of
+# the tables above: same columns, one more key (migrations 0001-0003).
+BF_DECKS_SQL = """
+SELECT deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_battlefield_decks
+WHERE {where}
+GROUP BY deck
+"""
+
+BF_SEAT_GAMES_SQL = """
+SELECT coalesce(sum(games), 0)::bigint
+FROM agg_battlefield_decks
+WHERE {where}
+"""
+
+BF_MATCHUPS_SQL = """
+SELECT deck, opponent_deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_battlefield_matchups
+WHERE {where}
+GROUP BY deck, opponent_deck
+ORDER BY deck, opponent_deck
+"""
+
+BF_FIRST_PLAYER_WEEKS_SQL = f"""
+SELECT {WEEK_START} AS week_start, sum(games)::bigint, sum(first_player_game_wins)::bigint, sum(draws)::bigint
+FROM agg_battlefield_first_player
+WHERE {{where}}
+GROUP BY week_start
+ORDER BY week_start
+"""
+
+BF_CARDS_SQL = CARDS_SQL.replace("FROM agg_card_metrics", "FROM agg_battlefield_cards").replace(
+    "FROM agg_deck_results", "FROM agg_battlefield_decks")
+
+BF_TRENDS_SQL = TRENDS_SQL.replace("FROM agg_deck_results", "FROM agg_battlefield_decks")
+BF_WEEK_SEAT_GAMES_SQL = WEEK_SEAT_GAMES_SQL.replace("FROM agg_deck_results", "FROM agg_battlefield_decks")
+
+# battlefield '*' is every game (migration 0003); the filter's battlefield, else '*', is bound
+MARGINS_SQL = """
+SELECT margin, sum(games)::bigint
+FROM agg_game_margins
+WHERE {where} AND battlefield = %(margin_battlefield)s
+GROUP BY margin
+ORDER BY margin
+"""
+
+ROUNDS_SQL = """
+SELECT deck, round, sum(games)::bigint, sum(might_sum)::bigint, sum(won_games)::bigint,
+       sum(won_might_sum)::bigint, sum(essence_spent_sum)::bigint
+FROM agg_deck_rounds
+WHERE {where}
+GROUP BY deck, round
+ORDER BY deck, round
+"""
+
 ALL_SQL = {
     name: text for name, text in globals().items() if name.endswith("_SQL") and isinstance(text, str)
 }
@@ -126,9 +181,17 @@ def read_snapshot(conn) -> None:
     conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
 
-def _fetch(conn, template: str, filters: Filters, *, decks: bool = True) -> list[tuple]:
-    where, params = filters.where(decks=decks)
-    return conn.execute(template.format(where=where), params).fetchall()
+def _fetch(conn, template: str, filters: Filters, *, decks: bool = True, battlefield: bool = False,
+           **extra) -> list[tuple]:
+    where, params = filters.where(decks=decks, battlefield=battlefield)
+    return conn.execute(template.format(where=where), params | extra).fetchall()
+
+
+def _by_battlefield(conn, filters: Filters, plain: str, per_battlefield: str, **kwargs) -> list[tuple]:
+    """Rows of ``plain``, or of its per-battlefield twin when the battlefield filter is set."""
+    if filters.battlefield is None:
+        return _fetch(conn, plain, filters, **kwargs)
+    return _fetch(conn, per_battlefield, filters, battlefield=True, **kwargs)
 
 
 def iso_week(week_start: dt.date) -> str:
@@ -146,7 +209,7 @@ def _thin(n: int, filters: Filters) -> bool:
 def deck_stats(conn, filters: Filters) -> list[dict]:
     """Per deck: games, wins, draws, win rate (n, Wilson interval), meta share; highest lower
     bound first (a deck with few games cannot top the list on luck)."""
-    rows = _fetch(conn, DECKS_SQL, filters)
+    rows = _by_battlefield(conn, filters, DECKS_SQL, BF_DECKS_SQL)
     total = _seat_games(conn, filters, rows)
     win_rates = rates([(wins, games) for _, games, wins, _ in rows])
     out = [
@@ -161,13 +224,13 @@ def deck_stats(conn, filters: Filters) -> list[dict]:
 def _seat_games(conn, filters: Filters, rows) -> int:
     if filters.decks is None:  # the rows are every deck: their sum is the total
         return sum(r[1] for r in rows)
-    return _fetch(conn, SEAT_GAMES_SQL, filters, decks=False)[0][0]
+    return _by_battlefield(conn, filters, SEAT_GAMES_SQL, BF_SEAT_GAMES_SQL, decks=False)[0][0]
 
 
 def matchup_stats(conn, filters: Filters) -> list[dict]:
     """Deck × opponent deck: games, wins, draws and the deck's win rate against that opponent.
     The deck filter selects the first deck; a mirror match is marked ``mirror``."""
-    rows = _fetch(conn, MATCHUPS_SQL, filters)
+    rows = _by_battlefield(conn, filters, MATCHUPS_SQL, BF_MATCHUPS_SQL)
     win_rates = rates([(wins, games) for _, _, games, wins, _ in rows])
     return [
         {"deck": deck, "opponent_deck": opponent, "mirror": deck == opponent, "games": games,
@@ -184,7 +247,7 @@ def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
     deck won that battlefield, and its average might on it at the end.
     Per battlefield: how often the first player won that battlefield, and the game, when it was in
     play."""
-    rows = _fetch(conn, BATTLEFIELD_DECKS_SQL, filters)
+    rows = _fetch(conn, BATTLEFIELD_DECKS_SQL, filters, battlefield=True)
     overall = {deck: (games, wins) for deck, games, wins, _ in _fetch(conn, DECKS_SQL, filters)}
     deck_rates = dict(zip(overall, rates([(w, g) for g, w in overall.values()])))
     here = rates([(r[3], r[2]) for r in rows])
@@ -200,7 +263,7 @@ def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
             "battlefield_win_rate": bw, "average_might": mean(might_sum, games),
             "thin": _thin(games, filters),
         })
-    fp_rows = _fetch(conn, BATTLEFIELD_FIRST_PLAYER_SQL, filters, decks=False)
+    fp_rows = _fetch(conn, BATTLEFIELD_FIRST_PLAYER_SQL, filters, decks=False, battlefield=True)
     fp_bf = rates([(r[2], r[1]) for r in fp_rows])
     fp_game = rates([(r[3], r[1]) for r in fp_rows])
     first_player = [
@@ -215,7 +278,7 @@ def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
 def first_player_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
     """(overall, per ISO week): how often the first player won the game. ``baseline`` is what a
     seat order without advantage would give (1 / players). The deck filter does not apply."""
-    weeks = _fetch(conn, FIRST_PLAYER_WEEKS_SQL, filters, decks=False)
+    weeks = _by_battlefield(conn, filters, FIRST_PLAYER_WEEKS_SQL, BF_FIRST_PLAYER_WEEKS_SQL, decks=False)
     games = sum(w[1] for w in weeks)
     wins = sum(w[2] for w in weeks)
     draws = sum(w[3] for w in weeks)
@@ -235,7 +298,7 @@ def card_stats(conn, filters: Filters) -> list[dict]:
     """Per deck and card: games where the card was deployed, the deck's win rate in those games
     and in its other games (each with n and interval), how often it is deployed, average might it
     contributed (its might on the board at the end) and gained, average round first deployed."""
-    rows = _fetch(conn, CARDS_SQL, filters)
+    rows = _by_battlefield(conn, filters, CARDS_SQL, BF_CARDS_SQL)
     deployed = rates([(r[5], r[4]) for r in rows])
     not_deployed = rates([(r[3] - r[5], r[2] - r[4]) for r in rows])
     out = []
@@ -258,13 +321,13 @@ def card_stats(conn, filters: Filters) -> list[dict]:
 
 def trend_stats(conn, filters: Filters) -> list[dict]:
     """Per ISO week and deck: meta share (of that week's seat-games) and win rate with n."""
-    rows = _fetch(conn, TRENDS_SQL, filters)
+    rows = _by_battlefield(conn, filters, TRENDS_SQL, BF_TRENDS_SQL)
     if filters.decks is None:
         totals: dict = defaultdict(int)
         for start, _, games, _, _ in rows:
             totals[start] += games
     else:
-        totals = dict(_fetch(conn, WEEK_SEAT_GAMES_SQL, filters, decks=False))
+        totals = dict(_by_battlefield(conn, filters, WEEK_SEAT_GAMES_SQL, BF_WEEK_SEAT_GAMES_SQL, decks=False))
     win_rates = rates([(wins, games) for _, _, games, wins, _ in rows])
     return [
         {"week": iso_week(start), "week_start": start.isoformat(), "deck": deck, "games": games,
@@ -272,3 +335,45 @@ def trend_stats(conn, filters: Filters) -> list[dict]:
          "win_rate": wr, "thin": _thin(games, filters)}
         for (start, deck, games, wins, draws), wr in zip(rows, win_rates)
     ]
+
+
+def margin_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
+    """(summary, per margin): how many games ended with each final might margin (the winner's total
+    might minus the best other total; 0 is a draw). The deck filter does not apply."""
+    rows = _fetch(conn, MARGINS_SQL, filters, decks=False,
+                  margin_battlefield=filters.battlefield if filters.battlefield is not None else "*")
+    games = sum(n for _, n in rows)
+    summary = {"games": games, "draws": sum(n for m, n in rows if m == 0),
+               "mean_margin": mean(sum(m * n for m, n in rows), games),
+               "median_margin": _median(rows, games), "thin": _thin(games, filters)}
+    return summary, [{"margin": m, "games": n, "share": share(n, games)} for m, n in rows]
+
+
+def _median(counts: list[tuple[int, int]], total: int) -> float | None:
+    """The median of a value × count list sorted by value (mean of the two middle values)."""
+    if total == 0:
+        return None
+    middle = [(total - 1) // 2, total // 2]
+    found: list[int] = []
+    seen = 0
+    for value, n in counts:
+        while middle and middle[0] < seen + n:
+            found.append(value)
+            middle.pop(0)
+        seen += n
+    return sum(found) / 2
+
+
+def round_stats(conn, filters: Filters) -> list[dict]:
+    """Per deck and round: its average might over all battlefields at the end of the round, in all
+    its games and split by games it won and lost, and its average essence spent in the round.
+    The battlefield filter does not apply (agg_deck_rounds has no battlefield key)."""
+    out = []
+    for deck, rnd, games, might_sum, won, won_might, essence in _fetch(conn, ROUNDS_SQL, filters):
+        out.append({
+            "deck": deck, "round": rnd, "games": games, "average_might": mean(might_sum, games),
+            "won_games": won, "average_might_won": mean(won_might, won),
+            "average_might_lost": mean(might_sum - won_might, games - won),
+            "average_essence_spent": mean(essence, games), "thin": _thin(games, filters),
+        })
+    return out

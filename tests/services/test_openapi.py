@@ -111,7 +111,9 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/events/{event_id}", "", 404),
     ("/disputes/{dispute_id}", "", 404),
     *[(f"/stats/{name}", "", 200)
-      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends")],
+      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
+    *[(f"/stats/{name}", "battlefield=Plains&deck=A", 200)
+      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
     ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=A&min_games=0", 200),
     ("/stats/decks", "from=notadate", 400),
     ("/stats/cards", "colour=blue", 400),
@@ -135,7 +137,8 @@ def test_a_bad_event_body_matches_the_error_schema(client):
 def test_the_schemas_reject_wrong_shapes():
     """The schemas say something: an answer missing a required key or of the wrong type fails."""
     validator = response_validator("/stats/decks", "get", 200)
-    good = {"filters": {"from": None, "to": None, "event": None, "players": 2, "deck": None, "min_games": 30},
+    good = {"filters": {"from": None, "to": None, "event": None, "players": 2, "deck": None,
+                        "battlefield": None, "min_games": 30},
             "rows": [{"deck": "A", "games": 1, "wins": 1, "draws": 0, "meta_share": 1.0, "thin": True,
                       "win_rate": {"successes": 1, "n": 1, "rate": 1.0, "low": 0.2, "high": 1.0}}],
             "generated_at": "2026-03-01T00:00:00+00:00"}

@@ -94,11 +94,27 @@ CARD_METRICS = [  # played_on, event_id, players, deck, card, deployed_games, de
     ("2026-03-09", 2, 2, "Vampires", "Eater of Souls", 2, 0, 2, 10, 1, 0, 4),
     ("2026-03-02", 1, 2, "Cavalry", "Horse Archers", 10, 2, 12, 15, 3, 5, 40),
 ]
-TABLES = {
-    "agg_deck_results": DECK_RESULTS, "agg_matchups": MATCHUPS,
-    "agg_battlefield_decks": BATTLEFIELD_DECKS, "agg_battlefield_first_player": BATTLEFIELD_FIRST_PLAYER,
-    "agg_first_player": FIRST_PLAYER, "agg_card_metrics": CARD_METRICS,
-}
+GAME_MARGINS = [  # played_on, event_id, players, battlefield ('*' = every game), margin, games
+    ("2026-03-02", 1, 2, "*", 0, 1),
+    ("2026-03-02", 1, 2, "*", 3, 4),
+    ("2026-03-09", 2, 2, "*", 3, 2),
+    ("2026-03-09", 2, 2, "*", 10, 1),
+    ("2026-03-02", 1, 2, "Plains", 3, 2),
+    ("2026-03-02", 1, 3, "*", 5, 9),
+]
+DECK_ROUNDS = [  # played_on, event_id, players, deck, round, games, might_sum, won_games, won_might_sum,
+    #              essence_spent_sum
+    ("2026-03-02", 1, 2, "Vampires", 1, 10, 30, 7, 25, 20),
+    ("2026-03-09", 2, 2, "Vampires", 1, 4, 8, 1, 4, 8),
+    ("2026-03-02", 1, 2, "Cavalry", 1, 10, 20, 2, 6, 15),
+]
+BATTLEFIELD_MATCHUPS = [  # played_on, event_id, players, battlefield, deck, opponent_deck, games, wins, draws
+    ("2026-03-02", 1, 2, "Plains", "Vampires", "Cavalry", 4, 2, 1),
+    ("2026-03-02", 1, 2, "Fountain of Janus", "Vampires", "Cavalry", 6, 5, 0),
+]
+BATTLEFIELD_CARDS = [  # played_on, event_id, players, battlefield, deck, card, then as CARD_METRICS
+    ("2026-03-02", 1, 2, "Plains", "Vampires", "Eater of Souls", 3, 2, 3, 6, 1, 2, 9),
+]
 COLUMNS = {
     "agg_deck_results": "played_on, event_id, players, deck, games, wins, draws, first_player_games, first_player_wins",
     "agg_matchups": "played_on, event_id, players, deck, opponent_deck, games, wins, draws",
@@ -109,8 +125,21 @@ COLUMNS = {
     "agg_first_player": "played_on, event_id, players, games, first_player_wins, draws",
     "agg_card_metrics": "played_on, event_id, players, deck, card, deployed_games, deployed_wins, deploys, "
                         "first_deployed_round_sum, destroyed, might_gained_sum, might_at_end_sum",
+    "agg_game_margins": "played_on, event_id, players, battlefield, margin, games",
+    "agg_deck_rounds": "played_on, event_id, players, deck, round, games, might_sum, won_games, won_might_sum, "
+                       "essence_spent_sum",
+    "agg_battlefield_matchups": "played_on, event_id, players, battlefield, deck, opponent_deck, games, wins, draws",
+    "agg_battlefield_cards": "played_on, event_id, players, battlefield, deck, card, deployed_games, deployed_wins, "
+                             "deploys, first_deployed_round_sum, destroyed, might_gained_sum, might_at_end_sum",
 }
-ENDPOINTS = ["decks", "matchups", "battlefields", "first-player", "cards", "trends"]
+TABLES = {
+    "agg_deck_results": DECK_RESULTS, "agg_matchups": MATCHUPS,
+    "agg_battlefield_decks": BATTLEFIELD_DECKS, "agg_battlefield_first_player": BATTLEFIELD_FIRST_PLAYER,
+    "agg_first_player": FIRST_PLAYER, "agg_card_metrics": CARD_METRICS,
+    "agg_game_margins": GAME_MARGINS, "agg_deck_rounds": DECK_ROUNDS,
+    "agg_battlefield_matchups": BATTLEFIELD_MATCHUPS, "agg_battlefield_cards": BATTLEFIELD_CARDS,
+}
+ENDPOINTS = ["decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds"]
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +223,8 @@ def test_decks_counts_rates_intervals_and_meta_share(client):
         assert_rate(row["win_rate"], wins, games)
         assert row["meta_share"] == pytest.approx(games / total)
         assert row["thin"] == (games < 5)
-    assert body["filters"] == {"from": None, "to": None, "event": None, "players": 2, "deck": None, "min_games": 5}
+    assert body["filters"] == {"from": None, "to": None, "event": None, "players": 2, "deck": None,
+                               "battlefield": None, "min_games": 5}
     assert re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$", body["generated_at"])
 
 
@@ -358,6 +388,50 @@ def test_trends_per_deck_per_iso_week(client):
 # --- bad parameters -------------------------------------------------------------------------------
 
 
+def test_margins_distribution_mean_and_median(client):
+    body = get(client, "margins")
+    assert [(r["margin"], r["games"]) for r in body["rows"]] == [(0, 1), (3, 6), (10, 1)]
+    assert body["rows"][1]["share"] == pytest.approx(6 / 8)
+    # values 0, 3, 3, 3, 3, 3, 3, 10: mean 28 / 8, median 3
+    assert body["summary"] == {"games": 8, "draws": 1, "mean_margin": 3.5, "median_margin": 3.0, "thin": True}
+    plains = get(client, "margins", "battlefield=Plains&deck=Cavalry")  # the deck filter does not apply
+    assert [(r["margin"], r["games"]) for r in plains["rows"]] == [(3, 2)]
+    assert get(client, "margins", "players=3")["summary"]["median_margin"] == 5.0
+
+
+def test_rounds_average_might_won_and_lost(client):
+    body = get(client, "rounds", "battlefield=Plains")
+    assert body["battlefield_applied"] is False
+    rows = by(body["rows"], "deck", "round")
+    vampires = rows[("Vampires", 1)]
+    assert (vampires["games"], vampires["won_games"]) == (14, 8)
+    assert vampires["average_might"] == pytest.approx(38 / 14)
+    assert vampires["average_might_won"] == pytest.approx(29 / 8)
+    assert vampires["average_might_lost"] == pytest.approx(9 / 6)
+    assert vampires["average_essence_spent"] == pytest.approx(2.0)
+    assert set(by(get(client, "rounds", "deck=Cavalry")["rows"], "deck")) == {"Cavalry"}
+
+
+def test_battlefield_filter_selects_games_with_that_battlefield_in_play(client):
+    decks = by(get(client, "decks", "battlefield=Plains")["rows"], "deck")
+    assert set(decks) == {"Vampires"}
+    assert_rate(decks["Vampires"]["win_rate"], 2, 4)
+    assert decks["Vampires"]["meta_share"] == 1.0
+    matchups = get(client, "matchups", "battlefield=Plains")["rows"]
+    assert [(r["deck"], r["opponent_deck"], r["games"], r["wins"]) for r in matchups] == [("Vampires", "Cavalry", 4, 2)]
+    card = by(get(client, "cards", "battlefield=Plains")["rows"], "card")["Eater of Souls"]
+    assert_rate(card["win_rate_deployed"], 2, 3)
+    assert_rate(card["win_rate_not_deployed"], 0, 1)
+    overall, weeks = (lambda b: (b["overall"], b["rows"]))(get(client, "first-player", "battlefield=Plains"))
+    assert (overall["games"], overall["first_player_wins"], overall["draws"]) == (4, 0, 1)
+    trends = get(client, "trends", "battlefield=Fountain of Janus")["rows"]
+    assert [(r["week"], r["deck"], r["games"]) for r in trends] == [
+        ("2026-W10", "Cavalry", 6), ("2026-W10", "Vampires", 6), ("2026-W11", "Vampires", 2)]
+    bf_rows, first = (lambda b: (b["rows"], b["battlefields"]))(get(client, "battlefields", "battlefield=Plains"))
+    assert {r["battlefield"] for r in bf_rows} == {"Plains"} and [f["battlefield"] for f in first] == ["Plains"]
+    assert get(client, "decks", "battlefield=Nowhere")["rows"] == []
+
+
 @pytest.mark.parametrize("query, parameter", [
     ("from=notadate", "from"), ("to=2026-02-30", "to"), ("from=2026-3-1", "from"), ("to=", "to"),
     ("from=2026-03-10&to=2026-03-01", "from"), ("from=2026-03-01&from=2026-03-02", "from"),
@@ -366,6 +440,7 @@ def test_trends_per_deck_per_iso_week(client):
     ("event=%C2%B2", "event"), ("event=99999999999999999999", "event"),
     ("min_games=-1", "min_games"), ("min_games=lots", "min_games"),
     ("deck=", "deck"), ("deck=a%00b", "deck"), ("date_from=2026-03-01", "date_from"),
+    ("battlefield=*", "battlefield"), ("battlefield=a&battlefield=b", "battlefield"),
 ])
 def test_bad_parameters_are_400_naming_the_parameter(client, query, parameter):
     for endpoint in ENDPOINTS:
@@ -402,7 +477,7 @@ def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(confi
             pytest.skip("this server's user may not create roles")
         aggregates = [r[0] for r in conn.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'agg%'")]
-        assert set(aggregates) == set(TABLES)
+        assert set(aggregates) == set(TABLES) | {"agg_event_games"}  # that one is the events page's
         conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(
             sql.SQL(", ").join(map(sql.Identifier, aggregates)), sql.Identifier(role)))
     app = create_app(dataclasses.replace(config, database_url=make_conninfo(stats_database, user=role)))
