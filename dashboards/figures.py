@@ -23,8 +23,9 @@ FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
 
 def label(text: str | None) -> str:
-    """A player-supplied string made safe for plotly's HTML-subset text rendering."""
-    return html.escape(str(text)) if text is not None else ""
+    """A player-supplied string made safe for plotly's HTML-subset text rendering (plotly decodes
+    &lt; &gt; &amp; back to characters but shows &quot; as is, so quotes stay quotes)."""
+    return html.escape(str(text), quote=False) if text is not None else ""
 
 
 def percent(x: float | None) -> str:
@@ -32,8 +33,12 @@ def percent(x: float | None) -> str:
 
 
 def _layout(fig: go.Figure, title: str, *, height: int = 420, **extra) -> go.Figure:
-    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left"}, height=height,
-                      margin={"l": 10, "r": 10, "t": 50, "b": 10}, font={"family": FONT, "size": 12},
+    """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller), so it
+    fits a phone's width."""
+    main, _, detail = title.partition(" — ")
+    text = f"{main}<br><sup>{detail}</sup>" if detail else main
+    fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left"}, height=height,
+                      margin={"l": 10, "r": 10, "t": 64 if detail else 44, "b": 10}, font={"family": FONT, "size": 12},
                       template="plotly_white", legend={"orientation": "h", "y": -0.15}, **extra)
     fig.update_xaxes(automargin=True)
     fig.update_yaxes(automargin=True)
@@ -207,26 +212,29 @@ def battlefield_impact(rows: list[dict], min_games: int) -> go.Figure:
     battlefields = sorted({r["battlefield"] for r in rows})
     decks = sorted({r["deck"] for r in rows})
     cell = {(r["battlefield"], r["deck"]): r for r in rows}
-    z, hover = [], []
+    z, text, hover = [], [], []
     for bf in battlefields:
-        z_row, hover_row = [], []
+        z_row, text_row, hover_row = [], [], []
         for deck in decks:
             r = cell.get((bf, deck))
             if r is None or r["difference"] is None:
                 z_row.append(None)
+                text_row.append("")
                 hover_row.append("no games")
                 continue
             z_row.append(100 * r["difference"])
+            text_row.append(f"{100 * r['difference']:+.0f}")
             hover_row.append(f"here {_interval_text(r['win_rate'])}<br>overall {percent(r['deck_win_rate']['rate'])}"
                              f"<br>difference {100 * r['difference']:+.1f} points"
                              f"<br>won this battlefield {percent(r['battlefield_win_rate']['rate'])}"
                              + (" · thin" if r["thin"] else ""))
         z.append(z_row)
+        text.append(text_row)
         hover.append(hover_row)
     limit = max([abs(v) for row in z for v in row if v is not None] + [5])
     fig.add_heatmap(z=z, x=[label(d) for d in decks], y=[label(b) for b in battlefields], zmid=0,
                     zmin=-limit, zmax=limit, colorscale=DIVERGING, customdata=hover, xgap=1, ygap=1,
-                    texttemplate="%{z:+.0f}", colorbar={"title": "points"},
+                    text=text, texttemplate="%{text}", colorbar={"title": "points"},
                     hovertemplate="%{x} on %{y}<br>%{customdata}<extra></extra>", name="difference")
     thin = [(label(r["deck"]), label(r["battlefield"])) for r in rows if r["thin"]]
     if thin:

@@ -251,7 +251,9 @@ class ServiceLauncher:
             {"api_url": running.api_url, "database_url": config.database_url, "redis_url": config.redis_url}))
         pg = "embedded" if self.stack.postgres else "external"
         rd = "embedded" if self.stack.redis else "external"
+        site = running.api_url.rsplit("/api/", 1)[0]
         self.echo("Empyrean Replay is running")
+        self.echo(f"  dashboards {site}/meta  (events and disputes: {site}/events)")
         self.echo(f"  API       {running.api_url}")
         self.echo(f"  health    {running.api_url}/health")
         self.echo(f"  ready     {running.api_url}/ready")

@@ -6,10 +6,10 @@ from __future__ import annotations
 import gzip
 import json
 import threading
-import time
 from collections import Counter, defaultdict
 
 import pytest
+from tournament import wait_event_done
 from click.testing import CliRunner
 from werkzeug.serving import make_server
 
@@ -52,17 +52,6 @@ def test_creating_an_event_twice_answers_the_same_event(client):
     assert client.get("/api/v1/events/987654321").status_code == 404
 
 
-def _poll_event_done(client, event_id: int, expect: int, timeout: float = 120) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        body = client.get(f"/api/v1/events/{event_id}").get_json()
-        pending = sum(n for s, n in body["games"].items() if s in ("received", "queued", "replaying"))
-        if sum(body["games"].values()) >= expect and not pending:
-            return body
-        assert time.monotonic() < deadline, body
-        time.sleep(0.5)
-
-
 def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
     event_id = make_event(client, "Bundle Cup")
     logs = [self_play(seed, meta={"date": f"2026-05-{1 + seed % 28:02d}"}) for seed in range(BUNDLE_GAMES)]
@@ -83,7 +72,7 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
     assert games[-2]["status"] == "rejected" and "must be a JSON object, not an array" in games[-2]["error"]
     assert "not valid JSON" in games[-1]["error"]
 
-    summary = _poll_event_done(client, event_id, BUNDLE_GAMES)
+    summary = wait_event_done(client, event_id, BUNDLE_GAMES)
     assert summary["games"] == {"malformed": 1, "valid": BUNDLE_GAMES - 1}
 
     # the aggregates equal a recount from the game records of this event
@@ -128,7 +117,7 @@ def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expe
     assert response.status_code == 202, response.get_json()
     report = response.get_json()
     assert (report["accepted"], report["duplicates"]) == (want["accepted"], want["duplicate"])
-    summary = _poll_event_done(client, event_id, want["accepted"])
+    summary = wait_event_done(client, event_id, want["accepted"])
     assert summary["games"] == {k: want[k] for k in ("valid", "illegal", "mismatch") if want[k]}
     assert summary["open_disputes"] == want["disputes"]
 
@@ -179,7 +168,7 @@ def test_reprocessing_an_event_replays_its_games_and_counts_them_once(client, db
     body = "\n".join(json.dumps(self_play(seed)) for seed in range(700, 706)).encode()
     response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson")
     assert response.get_json()["accepted"] == 6
-    _poll_event_done(client, event_id, 6)
+    wait_event_done(client, event_id, 6)
     counted = "SELECT deck, sum(games), sum(wins) FROM agg_deck_results WHERE event_id = %s GROUP BY deck ORDER BY deck"
     before = db.execute(counted, (event_id,)).fetchall()
     first_replay = db.execute("SELECT max(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
@@ -193,7 +182,7 @@ def test_reprocessing_an_event_replays_its_games_and_counts_them_once(client, db
     finally:
         pool.close()
         celery.close()
-    assert _poll_event_done(client, event_id, 6)["games"] == {"valid": 6}
+    assert wait_event_done(client, event_id, 6)["games"] == {"valid": 6}
     replayed = db.execute("SELECT min(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
                           "WHERE g.event_id = %s", (event_id,)).fetchone()[0]
     assert replayed > first_replay

@@ -1,0 +1,73 @@
+"""Browser tests: the dashboards in a real headless Chromium (Debian's /usr/bin/chromium, driven by
+Playwright — never a browser Playwright downloads), served over real HTTP by the app, over a
+database that the real worker filled from a simulated tournament.
+
+Screenshots of every page go to test-artifacts/screenshots/ (kept after the run).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "services"))
+
+from service_fixtures import *  # noqa: E402,F401,F403  (the real servers, worker and app)
+from tournament import load_tournament  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+# As root in a container Chromium needs --no-sandbox; the rest keeps it off the (closed) network.
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
+                 "--disable-background-networking", "--disable-component-update"]
+SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def site(app):
+    """The app over real HTTP on a free loopback port, with the tournament loaded: (base URL, facts)."""
+    from werkzeug.serving import make_server
+
+    facts = load_tournament(app.test_client())
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", facts
+    finally:
+        server.shutdown()
+        thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: infra/test.sh installs Debian's chromium (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, request):
+    """A fresh page (desktop size) that fails the test on any JavaScript error or alert dialog, and
+    leaves a screenshot named after the test."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+    page.on("dialog", lambda dialog: (problems.append(f"dialog opened: {dialog.message}"), dialog.dismiss()))
+    yield page
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")
+    try:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    finally:
+        context.close()
+    assert not problems, problems
