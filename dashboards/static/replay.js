@@ -74,7 +74,7 @@
     var box = el("section", "player seat-" + p.seat);
     var head = add(box, el("h3"));
     add(head, el("span", "seat seat-" + p.seat, "P" + p.seat));
-    add(head, document.createTextNode(" " + (seatName(p.seat) || "") + " "));
+    if (seatName(p.seat)) add(head, el("span", "player-name", seatName(p.seat)));
     add(head, el("span", "deck-name", p.deck));
     var stats = add(box, el("p", "stats"));
     add(stats, el("span", "essence", "Essence " + p.essence));
