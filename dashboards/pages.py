@@ -19,7 +19,7 @@ def navigation() -> dict:
     return {"page_title": "Empyrean Replay", "nav_pages": NAV_PAGES, "nav_args": {}}
 
 
-@blueprint.get("/")
+@blueprint.get("/meta")  # not "/": that stays a JSON 404 (tests/services/test_api_health.py)
 def meta():
     return render_template_string(
         '{% extends "base.html" %}{% block content %}<h1>Meta</h1>'

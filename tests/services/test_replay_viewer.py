@@ -11,6 +11,7 @@ import pytest
 from markupsafe import escape
 from service_helpers import wait_final
 
+from engine.catalog import load_catalog
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
 from services.simulate import make_illegal
@@ -139,10 +140,7 @@ def test_player_supplied_text_is_escaped_in_the_page(client):
 
 def test_a_mash_up_deck_name_is_escaped_too(client):
     log = self_play(504, catalog="2026.1")
-    cards = [c for c in json.loads(json.dumps(log))["setup"]["decks"]]
-    from engine.catalog import load_catalog
-
-    deck = load_catalog("2026.1").decks[cards[0]]
+    deck = load_catalog("2026.1").decks[log["setup"]["decks"][0]]
     log["setup"]["decks"][0] = {"name": "<img src=x onerror=alert(2)>", "cards": [c.name for c in deck]}
     gid = upload(client, log)
     wait_final(client, gid)
