@@ -17,8 +17,9 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import assets, events, pages
+    from . import assets, events, pages, replay
 
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(events.blueprint)
+    app.register_blueprint(replay.blueprint)

@@ -65,6 +65,6 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(stats.blueprint)
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
-    dashboards.init_app(app)
+    dashboards.init_app(app)  # the HTML pages (meta dashboards, replay viewer) on the same app
     register_error_handlers(app)
     return app

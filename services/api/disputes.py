@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
 
 from .errors import error_response
@@ -163,4 +163,6 @@ def _side(s: dict, might: list[int] | None) -> dict:
         "status": s["status"], "status_message": s["status_message"],
         "claimed_result": _claimed_result(s["raw_log"]),
         "verdict": verdict, "result_by_rules": by_rules, "links": _game_links(s["id"]),
+        # the board at each decision (for an illegal side it opens at the illegal one)
+        "replay_url": url_for("replay.replay_page", game_id=s["id"]),
     }

@@ -3,7 +3,7 @@
 - ``POST /api/v1/games`` — body: one game log (``Content-Type: application/json``). Stored exactly
   as received, then a replay task is sent (after the commit). New: 202. The same content again: 200
   with ``duplicate: true`` and the existing game's id — nothing new was accepted, so not 202.
-- ``GET /api/v1/games/{id}`` — status with its message, verdict, record.
+- ``GET /api/v1/games/{id}`` — status with its message, verdict, record, and the replay viewer's URL.
 - ``GET /api/v1/games/{id}/log`` — the stored bytes, unchanged.
 
 Requests rejected before storage (wrong content type, too large, not a JSON object) store nothing;
@@ -106,6 +106,7 @@ def get_game(game_id: int):
     body = {
         "id": game["id"], "status": game["status"], "message": game["status_message"],
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
+        "replay_url": url_for("replay.replay_page", game_id=game_id),
         **{k: game[k] for k in ("content_hash", "uploader", "event_id", "event", "match_id", "dispute_id",
                                 "catalog_version", "engine_version", "played_on", "attempts", "received_at",
                                 "queued_at", "replay_started_at", "finished_at")},

@@ -1,0 +1,175 @@
+"""timeline(log): the game as a list of board snapshots, one per decision, for the replay viewer.
+
+Frame 0 is the board after setup, before the first decision; frame i+1 is the board after decision
+i. Every frame is a small JSON-ready dict (names, numbers, lists), so a service can send the whole
+timeline to a browser as it is.
+
+The verdict is engine.replay's own (the log is replayed once by ``replay`` for it): this module
+only steps a second Game through the same decisions to take the snapshots, so the verdict logic
+lives in one place and replay's hot loop pays nothing for the viewer. A replay costs about half a
+millisecond, so the second pass is cheap next to building the frames.
+
+Like ``replay``, ``timeline`` never raises: a malformed log gives no frames and a malformed
+verdict; an engine failure gives the frames built so far and an ``error`` verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import Catalog
+from .decisions import CHANCE, parse_decision
+from .game import Game
+from .log import GameLog, LogFormatError, parse_log
+from .replay import Verdict, build_game, replay
+from .state import AT_DRAWN, CardInst, PlayerState
+
+
+@dataclass
+class Timeline:
+    frames: list[dict[str, Any]]
+    verdict: Verdict
+    # For an illegal game: the frame the illegal decision was attempted at (frames[failing_frame]
+    # is the board just before it, its ``index`` equals the verdict's decision index).
+    failing_frame: int | None = None
+    failure: dict[str, Any] | None = None  # frame, index, reason, decision, legal, round, phase, player
+    players: list[dict[str, Any]] = field(default_factory=list)  # seat, deck, name (from meta)
+    battlefields: list[dict[str, Any]] = field(default_factory=list)  # label, name, zones, text
+    decisions: list[str] = field(default_factory=list)  # the log's decisions, as written
+    catalog: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "catalog": self.catalog,
+            "players": self.players,
+            "battlefields": self.battlefields,
+            "decisions": self.decisions,
+            "verdict": self.verdict.to_dict(),
+            "failing_frame": self.failing_frame,
+            "failure": self.failure,
+            "frames": self.frames,
+        }
+
+
+def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
+    """Replay a log (bytes, JSON text, a decoded dict, or a GameLog) into frames. Never raises."""
+    try:
+        log = source if isinstance(source, GameLog) else parse_log(source)
+    except LogFormatError:
+        return Timeline([], replay(source, record=False, catalog=catalog).verdict)
+    except Exception as exc:  # an engine bug: the same words replay uses
+        return Timeline([], _engine_error(exc))
+    verdict = replay(log, record=False, catalog=catalog).verdict
+    tl = Timeline([], verdict, decisions=list(log.decisions), catalog=log.catalog,
+                  players=_players(log))
+    if verdict.status == "malformed":
+        return tl  # no game can be set up (unknown deck, battlefield or catalog)
+    try:
+        _fill(tl, log, catalog)
+    except Exception as exc:
+        tl.verdict = _engine_error(exc)
+    return tl
+
+
+def _engine_error(exc: Exception) -> Verdict:
+    return Verdict("error", f"internal engine error ({type(exc).__name__}: {exc}); "
+                   "this is a bug in the engine, not in the log")
+
+
+def _players(log: GameLog) -> list[dict[str, Any]]:
+    names = log.meta.get("players")  # seat order, when the log gives them
+    out = []
+    for i, ref in enumerate(log.setup.decks):
+        name = names[i] if names is not None and i < len(names) else None
+        out.append({"seat": i + 1, "deck": ref.name, "name": name, "mashup": ref.cards is not None})
+    return out
+
+
+def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None) -> None:
+    g = build_game(log, catalog)
+    tl.battlefields = [{"label": f"B{b + 1}", "name": bf.name, "zones": bf.zones, "text": list(bf.text)}
+                       for b, bf in enumerate(g.bfs)]
+    v = tl.verdict
+    # Where replay stopped: the first illegal decision, or the end of the log. A seeded log whose
+    # first player disagrees with the seed fails before any decision (index None): at frame 0.
+    stop = len(log.decisions)
+    if v.status == "illegal":
+        stop = v.index if v.index is not None else 0
+    tl.frames.append(snapshot(g, 0, None))
+    for i in range(stop):
+        text = log.decisions[i]
+        if g.play(parse_decision(text)) is not None:
+            # replay judged this decision legal: the two passes disagree, which is our bug
+            raise RuntimeError(f"decision {i} ({text!r}) was legal in replay but not in the timeline")
+        tl.frames.append(snapshot(g, i + 1, text))
+    if v.status == "illegal":
+        tl.failing_frame = stop
+        tl.failure = {"frame": stop, "index": v.index, "reason": v.rule or v.message, "message": v.message,
+                      "decision": v.decision, "legal": list(v.legal), "round": v.round, "phase": v.phase,
+                      "player": v.player}
+
+
+# ---------------------------------------------------------------------------- snapshots
+def snapshot(g: Game, index: int, decision: str | None) -> dict[str, Any]:
+    """The board as a JSON-ready dict: who is to move and on what, every player's piles, every
+    battlefield's zones. Face-down cards are named (the log knows them) with ``face_up: false``."""
+    pend = g.pending
+    return {
+        "index": index,
+        "decision": decision,
+        "round": g.round,
+        "phase": g.phase.label,
+        "first_player": g.first or None,
+        "to_move": pend.player if pend is not None else None,
+        "to_move_label": _who(pend.player) if pend is not None else None,
+        "kind": pend.kind.value if pend is not None else None,
+        "prompt": pend.prompt if pend is not None else None,
+        "over": g.over,
+        "winner": g.winner if g.over else None,
+        "players": [_player(ps) for ps in g.players],
+        "battlefields": [_battlefield(g, b) for b in range(g.nbf)],
+        "might": g.might_table(),
+    }
+
+
+def _who(player: int) -> str:
+    return "chance" if player == CHANCE else f"P{player}"
+
+
+def _player(ps: PlayerState) -> dict[str, Any]:
+    return {
+        "seat": ps.num,
+        "deck": ps.deck_name,
+        "essence": ps.essence,
+        "hand": [c.name for c in ps.hand],
+        # the two cards drawn in the draft, one to keep (also listed in hand)
+        "drafting": [c.name for c in ps.hand if c.loc is AT_DRAWN],
+        "deck_size": len(ps.deck),
+        "discard": [c.name for c in ps.discard],
+        "destroyed": [c.name for c in ps.destroyed],
+        "banished": [c.name for c in ps.banished],
+        "stops": list(ps.stops),
+    }
+
+
+def _battlefield(g: Game, b: int) -> dict[str, Any]:
+    return {
+        "label": f"B{b + 1}",
+        "name": g.bfs[b].name,
+        "sides": [{"seat": p + 1, "might": sum(c.might for c in side), "stops": g.players[p].stops[b],
+                   "zones": [_zone(z, c) for z, c in enumerate(side, 1)]}
+                  for p, side in enumerate(g.board[b])],
+    }
+
+
+def _zone(z: int, c: CardInst) -> dict[str, Any]:
+    return {
+        "zone": z,
+        "card": c.name,
+        "face_up": c.face_up,
+        "cost": c.cdef.cost,
+        "might": c.might,
+        "tokens": {k: v for k, v in c.tokens.items() if v},
+        "under": [u.name for u in c.under],
+    }
