@@ -2,9 +2,11 @@
 # The README's test command: installs the project (editable, with test extras) into .venv and runs
 # the whole suite; then builds the mypyc-compiled engine (cached by a source hash) and runs the
 # engine's tests again against it, since that build is the one the speed figures are for.
-# Arguments are passed to the first pytest run (e.g. infra/test.sh -k draft).
+# Arguments are passed to the first pytest run (e.g. infra/test.sh -k draft). Browser screenshots
+# are left in test-artifacts/screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+infra/system-packages.sh  # Chromium for tests/browser (a no-op when installed)
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 .venv/bin/python -m pytest "$@"
