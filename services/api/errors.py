@@ -12,7 +12,7 @@ import logging
 import psycopg
 from psycopg_pool import PoolTimeout
 
-from flask import Flask, jsonify, request
+from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 log = logging.getLogger(__name__)
@@ -37,6 +37,14 @@ def _message(exc: HTTPException) -> str:
     return exc.description or exc.name
 
 
+def _wants_a_page() -> bool:
+    """A browser asking for a dashboard URL that does not exist gets a page, not JSON; anything
+    under /api/ and any client that does not prefer HTML gets the JSON error."""
+    if request.path.startswith("/api/"):
+        return False
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+
+
 def database_unavailable(exc: Exception):
     """PostgreSQL unreachable (pool timeout, lost connection): 503 with Retry-After, never a 500."""
     log.warning("database unavailable on %s %s: %s", request.method, request.path, exc)
@@ -50,6 +58,9 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
+        if isinstance(exc, NotFound) and _wants_a_page():
+            return render_template("not_found.html", page_title="Page not found",
+                                   message=f"There is no page {request.path}."), 404
         # keeps the exception's headers, e.g. Allow on a 405
         return error_response(exc.code or 500, exc.name, _message(exc), exc.get_headers())
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,11 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def page(browser, request):
-    """A fresh page (desktop size) that fails the test on any JavaScript error or alert dialog, and
-    leaves a screenshot named after the test."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+@contextmanager
+def _watched_page(browser, request, **context_options):
+    """A fresh page that fails the test on any JavaScript error or alert dialog, and leaves a
+    screenshot named after the test."""
+    context = browser.new_context(accept_downloads=True, **context_options)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
@@ -71,3 +72,18 @@ def page(browser, request):
     finally:
         context.close()
     assert not problems, problems
+
+
+@pytest.fixture
+def page(browser, request):
+    """A desktop-sized page (1280 × 900)."""
+    with _watched_page(browser, request, viewport={"width": 1280, "height": 900}) as page:
+        yield page
+
+
+@pytest.fixture
+def phone(browser, request):
+    """A phone-sized page (390 × 844, touch)."""
+    with _watched_page(browser, request, viewport={"width": 390, "height": 844}, is_mobile=True,
+                       has_touch=True) as page:
+        yield page

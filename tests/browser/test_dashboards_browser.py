@@ -113,23 +113,13 @@ def test_player_text_is_shown_as_text_never_run(site, page):
 
 
 @pytest.mark.parametrize("path", ["/meta", "/battlefields", "/events"])
-def test_pages_fit_a_phone_screen(site, browser, path):
-    from conftest import SCREENSHOTS
-
-    base, facts = site
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(f"{base}{path}")
-        for figure in page.locator("[data-figure]").all():  # drawn at their final size
-            figure.get_attribute("id") and page.wait_for_selector(f"#{figure.get_attribute('id')}[data-rendered='true']")
-        page.wait_for_load_state("networkidle")
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"{path} is {width}px wide on a 390px screen"
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"phone{path.replace('/', '_')}.png"), full_page=True)
-    finally:
-        context.close()
+def test_pages_fit_a_phone_screen(site, phone, path):
+    base, _ = site
+    phone.goto(f"{base}{path}")
+    for figure_id in phone.locator("[data-figure]").evaluate_all("els => els.map(e => e.id)"):
+        phone.wait_for_selector(f"#{figure_id}[data-rendered='true']")  # drawn at their final size
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"{path} is {width}px wide on a 390px screen"
 
 
 def test_events_page_links_a_disputed_match_to_the_replay_of_each_upload(site, page):

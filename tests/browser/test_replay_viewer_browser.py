@@ -71,18 +71,9 @@ def test_an_illegal_game_opens_at_its_failing_decision_with_the_reason(site, pag
 
 
 @pytest.mark.parametrize("status", ["valid", "illegal"])
-def test_the_replay_viewer_fits_a_phone(site, browser, db, status):
-    from conftest import SCREENSHOTS
-
+def test_the_replay_viewer_fits_a_phone(site, phone, db, status):
     base, facts = site
     game = game_with_status(db, facts["event"], status)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    try:
-        page.goto(f"{base}/games/{game}/replay")
-        page.wait_for_selector("#board")
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"phone_replay_{status}.png"), full_page=True)
-    finally:
-        context.close()
+    phone.goto(f"{base}/games/{game}/replay")
+    phone.wait_for_selector("#board")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390

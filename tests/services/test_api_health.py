@@ -86,13 +86,21 @@ def test_not_ready_when_postgres_is_unreachable(make_app, config, tmp_path):
     assert "no PostgreSQL connection" in body["checks"]["postgres"]["error"]
 
 
-@pytest.mark.parametrize("path", ["/api/v1/nothing-here", "/", "/api/v2/health"])
+@pytest.mark.parametrize("path", ["/api/v1/nothing-here", "/no-such-page", "/api/v2/health"])
 def test_unknown_url_is_a_json_404(client, path):
     response = client.get(path)
     assert response.status_code == 404
     assert response.is_json
     error = response.get_json()["error"]
     assert error["status"] == 404 and path in error["message"]
+
+
+def test_a_browser_gets_an_html_404_outside_the_api(client):
+    response = client.get("/no-such-page", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert response.status_code == 404 and response.mimetype == "text/html"
+    assert "There is no page /no-such-page." in response.get_data(as_text=True)
+    api = client.get("/api/v1/nothing", headers={"Accept": "text/html"})
+    assert api.status_code == 404 and api.is_json
 
 
 def test_wrong_method_is_a_json_405_with_allow(client):
