@@ -8,12 +8,13 @@ reads its disputes (a handful of rows) and its flagged games through a partial i
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, Response, current_app, render_template, url_for
 from psycopg.rows import dict_row
 
 from services.db.event_summary import load_events
 
 from . import figures
+from .datasets import to_csv
 from .panels import Link, Panel, Table
 
 blueprint = Blueprint("events", __name__, template_folder="templates")
@@ -45,17 +46,34 @@ def _pool():
     return current_app.extensions["empyrean"].db_pool
 
 
+def _all_summaries() -> list[dict]:
+    with _pool().connection() as conn:
+        return _summaries(conn.cursor(row_factory=dict_row))
+
+
 @blueprint.get("/events")
 def events():
-    with _pool().connection() as conn:
-        summaries = _summaries(conn.cursor(row_factory=dict_row))
+    summaries = _all_summaries()
     table = Table(["event", "dates", "games", *VERDICTS, "pending", "open disputes"],
                   [[Link(e["name"], f"/events/{e['id']}"), _dates(e), e["games"],
                     *[e["verdicts"][v] for v in VERDICTS], e["verdicts"]["pending"], e["open_disputes"]]
                    for e in summaries], numeric=set(range(2, 9)))
     panel = Panel("events", "Events", figures.event_verdicts(summaries[:40]), table,
-                  note="The 40 newest events are drawn; the table has them all (newest first).")
+                  note="The 40 newest events are drawn; the table has them all (newest first).",
+                  csv_url=url_for("events.events_csv"))
     return render_template("events.html", page_title="Events & disputes", panels=[panel], event=None)
+
+
+@blueprint.get("/events.csv")
+def events_csv():
+    rows = [{"id": e["id"], "name": e["name"], "starts_on": e["starts_on"], "ends_on": e["ends_on"],
+             "games": e["games"], **e["verdicts"], "open_disputes": e["open_disputes"]} for e in _all_summaries()]
+    return _csv(rows, "events")
+
+
+def _csv(rows: list[dict], name: str) -> Response:
+    return Response(to_csv(rows), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="empyrean-{name}.csv"'})
 
 
 def _dates(e: dict) -> str:
@@ -64,14 +82,13 @@ def _dates(e: dict) -> str:
     return str(e["starts_on"] or e["ends_on"] or "")
 
 
-@blueprint.get("/events/<int:event_id>")
-def event(event_id: int):
+def _event_detail(event_id: int) -> tuple[dict, list[dict], list[dict]] | None:
+    """(summary, disputes, flagged games) of one event; None when there is no such event."""
     with _pool().connection() as conn:
         cur = conn.cursor(row_factory=dict_row)
         found = _summaries(cur, event_id) if event_id <= MAX_BIGINT else []
         if not found:
-            return render_template("not_found.html", page_title="No such event",
-                                   message=f"There is no event {event_id}."), 404
+            return None
         disputes = cur.execute(
             """SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, m.round, m.table_label, m.players,
                       coalesce(array_agg(g.id ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL), '{}') AS games,
@@ -84,7 +101,20 @@ def event(event_id: int):
             """SELECT g.id, g.status, g.status_message, g.uploader, g.received_at
                FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
                ORDER BY g.id LIMIT %s""", (event_id, MAX_FLAGGED)).fetchall()
-    summary = found[0]
+    return found[0], disputes, flagged
+
+
+def _not_found(event_id: int):
+    return render_template("not_found.html", page_title="No such event",
+                           message=f"There is no event {event_id}."), 404
+
+
+@blueprint.get("/events/<int:event_id>")
+def event(event_id: int):
+    detail = _event_detail(event_id)
+    if detail is None:
+        return _not_found(event_id)
+    summary, disputes, flagged = detail
     dispute_table = Table(
         ["dispute", "status", "round", "table", "players", "why", "uploads (replay)"],
         [[Link(f"#{d['id']}", f"/api/v1/disputes/{d['id']}"), d["status"], d["round"], d["table_label"],
@@ -95,11 +125,28 @@ def event(event_id: int):
         ["game", "verdict", "why", "uploader", "received"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"], g["uploader"] or "",
           g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged])
+    csv = lambda table: url_for("events.event_csv", event_id=event_id, table=table)  # noqa: E731
     panels = [
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
         Panel("disputes", f"Disputes ({sum(d['status'] == 'open' for d in disputes)} open)", table=dispute_table,
-              note="Open disputes first. Each upload of the match links to its replay."),
-        Panel("flagged", "Games that are not valid", table=flagged_table,
+              note="Open disputes first. Each upload of the match links to its replay.", csv_url=csv("disputes")),
+        Panel("flagged", "Games that are not valid", table=flagged_table, csv_url=csv("flagged"),
               note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
     ]
     return render_template("events.html", page_title=summary["name"], panels=panels, event=summary)
+
+
+@blueprint.get("/events/<int:event_id>/<any(disputes, flagged):table>.csv")
+def event_csv(event_id: int, table: str):
+    detail = _event_detail(event_id)
+    if detail is None:
+        return _not_found(event_id)
+    _, disputes, flagged = detail
+    if table == "disputes":
+        rows = [{"dispute": d["id"], "status": d["status"], "round": d["round"], "table": d["table_label"],
+                 "players": ", ".join(d["players"]), "reason": d["reason"], "resolution": d["resolution"],
+                 "games": " ".join(map(str, d["games"])), "statuses": " ".join(d["statuses"])} for d in disputes]
+    else:
+        rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"], "uploader": g["uploader"],
+                 "received_at": g["received_at"].isoformat()} for g in flagged]
+    return _csv(rows, f"event-{event_id}-{table}")

@@ -35,6 +35,7 @@ class Panel:
     table: Table | None = None
     dataset: str | None = None            # the /download/<dataset>.csv this panel's numbers come from
     note: str = ""
+    csv_url: str | None = None            # a panel whose CSV is not a filtered dataset (events pages)
 
     def figure_json(self) -> Markup | None:
         """The figure as JSON safe inside a <script type="application/json"> element: '<', '>' and

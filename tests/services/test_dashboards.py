@@ -132,6 +132,13 @@ def test_events_page_lists_verdict_counts_and_open_disputes_with_replay_links(cl
     figure = figures_of(page)["event-verdicts"]
     counts = {t["name"]: t["x"][0] for t in figure["data"]}
     assert counts.get("valid") == want["valid"] and counts.get("illegal", 0) == want["illegal"]
+    listed = {r["name"]: r for r in csv.DictReader(io.StringIO(client.get("/events.csv").get_data(as_text=True)))}
+    assert int(listed["Dash Open"]["valid"]) == want["valid"] and listed[NASTY]["name"] == NASTY
+    disputes = list(csv.DictReader(io.StringIO(
+        client.get(f"/events/{tournament['event']}/disputes.csv").get_data(as_text=True))))
+    assert sum(d["status"] == "open" for d in disputes) == want["disputes"]
+    flagged = client.get(f"/events/{tournament['event']}/flagged.csv").get_data(as_text=True)
+    assert len(list(csv.DictReader(io.StringIO(flagged)))) == flawed
     assert client.get("/events/987654321").status_code == 404
     assert client.get("/events/99999999999999999999").status_code == 404
 
