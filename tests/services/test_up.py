@@ -87,6 +87,12 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         [demo] = [e for e in events if e["name"] == DEMO_EVENT]
         assert _poll(lambda: {"illegal", "mismatch", "valid"} <= set(get_json(demo["url"].replace(
             "/api/v1", api, 1))[1]["games"]))
+        # ... and the printed dashboards address shows it
+        dashboards = output.value("dashboards")
+        assert dashboards == f"http://127.0.0.1:{port}/meta"
+        with urllib.request.urlopen(dashboards, timeout=10) as response:
+            page = response.read().decode()
+        assert response.status == 200 and 'id="fig-data-win-rates"' in page and "Vampires" in page
 
         postgres_pid = int((data_dir / "postgres" / "postmaster.pid").read_text().split()[0])
         redis_socket = output.value("redis").removeprefix("unix://").split("?")[0]
