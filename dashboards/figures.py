@@ -66,6 +66,24 @@ def _interval_text(r: dict) -> str:
     return f"{percent(r['rate'])} (95% CI {percent(r['low'])}–{percent(r['high'])}), n={r['n']}"
 
 
+def _grid(rows: list[dict], row_key: str, row_values: list, column_key: str, column_values: list, cell):
+    """(z, text, hover) matrices for a heatmap: ``cell(row) -> (z, text, hover)`` for each row of
+    the statistic at (row value, column value); empty cells are (None, "", "no games")."""
+    by_key = {(r[row_key], r[column_key]): r for r in rows}
+    empty = (None, "", "no games")
+    grid = [[cell(by_key[(y, x)]) if (y, x) in by_key else empty for x in column_values] for y in row_values]
+    return tuple([[c[i] for c in line] for line in grid] for i in range(3))
+
+
+def _mark_thin(fig: go.Figure, rows: list[dict], x_key: str, y_key: str, min_games: int) -> None:
+    """An ✕ on each heatmap cell with fewer games than the minimum (a trace: the legend explains it)."""
+    thin = [r for r in rows if r["thin"]]
+    if thin:
+        fig.add_scatter(x=[label(r[x_key]) for r in thin], y=[label(r[y_key]) for r in thin], mode="markers",
+                        marker={"symbol": "x-thin", "size": 13, "line": {"width": 1.5, "color": "#444"}},
+                        name=f"fewer than {min_games} games", hoverinfo="skip")
+
+
 # --- meta overview ---------------------------------------------------------------------------
 
 
@@ -121,34 +139,16 @@ def matchup_matrix(rows: list[dict], min_games: int) -> go.Figure:
         return _layout(_empty(fig), "Matchups")
     decks = sorted({r["deck"] for r in rows})
     opponents = sorted({r["opponent_deck"] for r in rows})
-    cell = {(r["deck"], r["opponent_deck"]): r for r in rows}
-    z, text, hover = [], [], []
-    for deck in decks:
-        z_row, text_row, hover_row = [], [], []
-        for opponent in opponents:
-            r = cell.get((deck, opponent))
-            if r is None:
-                z_row.append(None)
-                text_row.append("")
-                hover_row.append("no games")
-                continue
-            z_row.append(r["win_rate"]["rate"])
-            text_row.append(percent(r["win_rate"]["rate"]) if not r["mirror"] else "mirror")
-            hover_row.append(_interval_text(r["win_rate"]) + (" · thin" if r["thin"] else ""))
-        z.append(z_row)
-        text.append(text_row)
-        hover.append(hover_row)
+    z, text, hover = _grid(rows, "deck", decks, "opponent_deck", opponents, lambda r: (
+        r["win_rate"]["rate"], percent(r["win_rate"]["rate"]) if not r["mirror"] else "mirror",
+        _interval_text(r["win_rate"]) + (" · thin" if r["thin"] else "")))
     y = [label(d) for d in decks]
     x = [label(o) for o in opponents]
     fig.add_heatmap(z=z, x=x, y=y, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING, text=text,
                     texttemplate="%{text}", customdata=hover, xgap=1, ygap=1,
                     colorbar={"title": "win rate", "tickformat": ".0%"},
                     hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>", name="win rate")
-    thin = [(label(r["opponent_deck"]), label(r["deck"])) for r in rows if r["thin"]]
-    if thin:
-        fig.add_scatter(x=[t[0] for t in thin], y=[t[1] for t in thin], mode="markers",
-                        marker={"symbol": "x-thin", "size": 14, "line": {"width": 1.5, "color": "#444"}},
-                        name=f"fewer than {min_games} games", hoverinfo="skip")
+    _mark_thin(fig, rows, "opponent_deck", "deck", min_games)
     fig.update_xaxes(title="opponent deck", tickangle=-30, side="bottom")
     fig.update_yaxes(title="deck", autorange="reversed")
     return _layout(fig, "Matchups — the row deck's win rate against the column deck",
@@ -211,36 +211,22 @@ def battlefield_impact(rows: list[dict], min_games: int) -> go.Figure:
         return _layout(_empty(fig), "Battlefield impact")
     battlefields = sorted({r["battlefield"] for r in rows})
     decks = sorted({r["deck"] for r in rows})
-    cell = {(r["battlefield"], r["deck"]): r for r in rows}
-    z, text, hover = [], [], []
-    for bf in battlefields:
-        z_row, text_row, hover_row = [], [], []
-        for deck in decks:
-            r = cell.get((bf, deck))
-            if r is None or r["difference"] is None:
-                z_row.append(None)
-                text_row.append("")
-                hover_row.append("no games")
-                continue
-            z_row.append(100 * r["difference"])
-            text_row.append(f"{100 * r['difference']:+.0f}")
-            hover_row.append(f"here {_interval_text(r['win_rate'])}<br>overall {percent(r['deck_win_rate']['rate'])}"
-                             f"<br>difference {100 * r['difference']:+.1f} points"
-                             f"<br>won this battlefield {percent(r['battlefield_win_rate']['rate'])}"
-                             + (" · thin" if r["thin"] else ""))
-        z.append(z_row)
-        text.append(text_row)
-        hover.append(hover_row)
+    def cell(r: dict) -> tuple:
+        if r["difference"] is None:
+            return None, "", "no games"
+        points = 100 * r["difference"]
+        hover = (f"here {_interval_text(r['win_rate'])}<br>overall {percent(r['deck_win_rate']['rate'])}"
+                 f"<br>difference {points:+.1f} points"
+                 f"<br>won this battlefield {percent(r['battlefield_win_rate']['rate'])}")
+        return points, f"{points:+.0f}", hover + (" · thin" if r["thin"] else "")
+
+    z, text, hover = _grid(rows, "battlefield", battlefields, "deck", decks, cell)
     limit = max([abs(v) for row in z for v in row if v is not None] + [5])
     fig.add_heatmap(z=z, x=[label(d) for d in decks], y=[label(b) for b in battlefields], zmid=0,
                     zmin=-limit, zmax=limit, colorscale=DIVERGING, customdata=hover, xgap=1, ygap=1,
                     text=text, texttemplate="%{text}", colorbar={"title": "points"},
                     hovertemplate="%{x} on %{y}<br>%{customdata}<extra></extra>", name="difference")
-    thin = [(label(r["deck"]), label(r["battlefield"])) for r in rows if r["thin"]]
-    if thin:
-        fig.add_scatter(x=[t[0] for t in thin], y=[t[1] for t in thin], mode="markers",
-                        marker={"symbol": "x-thin", "size": 12, "line": {"width": 1.5, "color": "#444"}},
-                        name=f"fewer than {min_games} games", hoverinfo="skip")
+    _mark_thin(fig, rows, "deck", "battlefield", min_games)
     fig.update_xaxes(tickangle=-30, title="deck")
     fig.update_yaxes(autorange="reversed", title="battlefield in play")
     return _layout(fig, "Battlefield impact — win rate with the battlefield in play minus the deck's overall rate",
