@@ -258,3 +258,32 @@ def write_record(conn: Connection, game_id: int, rec: GameRecord, log: GameLog, 
              for rs in rec.rounds for seat in range(1, rec.players + 1)])
     if counted:
         apply_contribution(conn, game_id, 1)
+
+
+_KEY_COLUMNS_SQL = """
+SELECT a.attname FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)
+WHERE c.conrelid = %(table)s::regclass AND c.contype = 'u'
+ORDER BY array_position(c.conkey, a.attnum)"""
+
+WEEK_START = "(played_on - (extract(isodow FROM played_on)::int - 1))"
+
+
+def rollup_differences(conn: Connection) -> dict[str, int]:
+    """Check each weekly roll-up (agg_X_weekly, migration 0004) against its daily table: per roll-up,
+    how many of its rows differ from (or are missing beside) the daily rows summed per ISO week over
+    events (all zeros: they agree)."""
+    differences = {}
+    for table in AGGREGATE_TABLES:
+        weekly = f"{table}_weekly"
+        keys = [r[0] for r in conn.execute(_KEY_COLUMNS_SQL, {"table": weekly})]
+        values = [r[0] for r in conn.execute(_VALUE_COLUMNS_SQL, {"table": weekly}) if r[0] != "daily_rows"]
+        daily_keys = [WEEK_START if k == "week_start" else k for k in keys]
+        sums = ", ".join(f"sum({v}) AS {v}" for v in values)
+        differences[weekly] = conn.execute(f"""
+            SELECT count(*) FROM (
+                SELECT {", ".join(f"{k} AS {n}" for k, n in zip(daily_keys, keys))}, {sums}, count(*) AS daily_rows
+                FROM {table} GROUP BY {", ".join(daily_keys)}) d
+            FULL JOIN {weekly} w USING ({", ".join(keys)})
+            WHERE ({", ".join(f"d.{c}" for c in [*values, "daily_rows"])})
+                  IS DISTINCT FROM ({", ".join(f"w.{c}" for c in [*values, "daily_rows"])})""").fetchone()[0]
+    return differences
