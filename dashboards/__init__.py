@@ -17,7 +17,8 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import assets, pages
+    from . import assets, events, pages
 
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
+    app.register_blueprint(events.blueprint)

@@ -14,6 +14,7 @@ from celery import Celery
 from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
+import dashboards
 from services.config import Config
 from services.db.migrate import head_revision
 from services.db.pool import create_pool
@@ -64,5 +65,6 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(stats.blueprint)
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
+    dashboards.init_app(app)
     register_error_handlers(app)
     return app

@@ -21,6 +21,7 @@ from psycopg.rows import dict_row
 
 from services.bundles import BundleError, BundleLimits, read_bundle
 from services.dispatch import enqueue_bundle
+from services.db.event_summary import load_events
 from services.ingest import NotAnObject, find_or_create_event, parse_upload, store_upload
 
 from .errors import error_response
@@ -91,35 +92,17 @@ def create_event():
                ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
             (name.strip(), starts, ends)).fetchone() is not None
         event_id = find_or_create_event(conn, name.strip())
-        [(row, counts, disputes)] = _load_events(cur, event_id)
+        [(row, counts, disputes)] = load_events(cur, event_id)
     response = jsonify(_event_body(row, counts, disputes) | {"created": created})
     response.status_code = 201 if created else 200
     response.headers["Location"] = url_for("api_v1.events.get_event", event_id=event_id)
     return response
 
 
-def _load_events(cur, event_id: int | None = None, limit: int = 1000) -> list[tuple[dict, dict, int]]:
-    """Events (one, or the newest ``limit``) with their game counts by status and open disputes:
-    three set-based queries, whatever the number of events."""
-    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at FROM events
-                          WHERE %(id)s::bigint IS NULL OR id = %(id)s ORDER BY id DESC LIMIT %(limit)s""",
-                       {"id": event_id, "limit": limit}).fetchall()
-    ids = [r["id"] for r in rows]
-    counts: dict[int, dict[str, int]] = {i: {} for i in ids}
-    # agg_event_games is kept by triggers on games (migration 0003): no scan of the games rows
-    for r in cur.execute("""SELECT event_id, status, games AS n FROM agg_event_games
-                            WHERE event_id = ANY(%s) AND games <> 0 ORDER BY status""", (ids,)):
-        counts[r["event_id"]][r["status"]] = r["n"]
-    disputes = {r["event_id"]: r["n"] for r in cur.execute(
-        """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
-           WHERE m.event_id = ANY(%s) AND d.status = 'open' GROUP BY m.event_id""", (ids,))}
-    return [(r, counts[r["id"]], disputes.get(r["id"], 0)) for r in rows]
-
-
 @blueprint.get("/events")
 def list_events():
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        events = [_event_body(*e) for e in _load_events(conn.cursor(row_factory=dict_row))]
+        events = [_event_body(*e) for e in load_events(conn.cursor(row_factory=dict_row))]
     return jsonify({"events": events})
 
 
@@ -128,7 +111,7 @@ def get_event(event_id: int):
     if event_id > MAX_BIGINT:
         return _no_event(event_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        found = _load_events(conn.cursor(row_factory=dict_row), event_id)
+        found = load_events(conn.cursor(row_factory=dict_row), event_id)
     if not found:
         return _no_event(event_id)
     return jsonify(_event_body(*found[0]))

@@ -155,6 +155,10 @@ CREATE TRIGGER games_count_update AFTER UPDATE ON games
 CREATE TRIGGER games_count_delete AFTER DELETE ON games
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION agg_event_games_count();
 
+-- the event page lists the games of an event that need a look (not valid) without reading the rest
+CREATE INDEX games_event_flagged_idx ON games (event_id, id)
+    WHERE status IN ('illegal', 'mismatch', 'malformed', 'error');
+
 -- the games already stored
 INSERT INTO agg_event_games (event_id, status, games)
 SELECT event_id, status, count(*) FROM games GROUP BY event_id, status;
@@ -175,6 +179,7 @@ def downgrade() -> None:
         DROP TRIGGER games_count_delete ON games;
         DROP FUNCTION agg_event_games_count();
         DROP TABLE agg_event_games;
+        DROP INDEX games_event_flagged_idx;
         DROP INDEX agg_battlefield_decks_battlefield_idx;
         DROP INDEX agg_battlefield_first_player_battlefield_idx;
         DROP TABLE agg_battlefield_cards;

@@ -1,0 +1,49 @@
+"""The numbers behind every dashboard panel, by name: one function per dataset, each reading the
+aggregate statistics (services.stats.queries) for the request's filters. The pages draw them; the
+CSV download (GET /download/<name>.csv with the page's query string) writes them, flattened."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Callable
+
+from services.stats import queries
+from services.stats.filters import Filters
+
+from .panels import flatten
+
+Dataset = Callable[[object, Filters], list[dict]]
+
+DATASETS: dict[str, Dataset] = {
+    "decks": queries.deck_stats,
+    "matchups": queries.matchup_stats,
+    "trends": queries.trend_stats,
+    "battlefields": lambda conn, f: queries.battlefield_stats(conn, f)[0],
+    "battlefield-first-player": lambda conn, f: queries.battlefield_stats(conn, f)[1],
+    "first-player": lambda conn, f: queries.first_player_stats(conn, f)[1],
+    "margins": lambda conn, f: queries.margin_stats(conn, f)[1],
+    "rounds": queries.round_stats,
+    "cards": queries.card_stats,
+}
+
+# A cell a spreadsheet would run as a formula (OWASP "CSV injection"): deck names are player text.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value):
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return "" if value is None else value
+
+
+def to_csv(rows: list[dict]) -> str:
+    flat = [flatten(r) for r in rows]
+    out = io.StringIO()
+    if not flat:
+        return ""
+    writer = csv.DictWriter(out, fieldnames=list(flat[0]), lineterminator="\n")
+    writer.writeheader()
+    for row in flat:
+        writer.writerow({k: _cell(v) for k, v in row.items()})
+    return out.getvalue()

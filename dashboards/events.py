@@ -1,0 +1,105 @@
+"""Events and disputes: per event its games by verdict and its disputes, each side of a dispute and
+each flagged game linked to the replay viewer.
+
+Counts come from agg_event_games (kept by triggers) via services.db.event_summary; an event's page
+reads its disputes (a handful of rows) and its flagged games through a partial index (migration
+0003), never the event's valid games.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+from psycopg.rows import dict_row
+
+from services.db.event_summary import load_events
+
+from . import figures
+from .panels import Link, Panel, Table
+
+blueprint = Blueprint("events", __name__, template_folder="templates")
+
+PENDING = ("received", "queued", "replaying")
+VERDICTS = ("valid", "illegal", "mismatch", "malformed", "error")
+MAX_FLAGGED = 200
+MAX_BIGINT = 2**63 - 1
+
+
+def replay_path(game_id: int) -> str:
+    """The replay viewer of a game (dashboards.replay)."""
+    return f"/games/{game_id}/replay"
+
+
+def _verdicts(counts: dict[str, int]) -> dict[str, int]:
+    out = {v: counts.get(v, 0) for v in VERDICTS}
+    out["pending"] = sum(counts.get(s, 0) for s in PENDING)
+    return out
+
+
+def _summaries(cur, event_id: int | None = None) -> list[dict]:
+    return [{"id": row["id"], "name": row["name"], "starts_on": row["starts_on"], "ends_on": row["ends_on"],
+             "games": sum(counts.values()), "verdicts": _verdicts(counts), "open_disputes": disputes}
+            for row, counts, disputes in load_events(cur, event_id)]
+
+
+def _pool():
+    return current_app.extensions["empyrean"].db_pool
+
+
+@blueprint.get("/events")
+def events():
+    with _pool().connection() as conn:
+        summaries = _summaries(conn.cursor(row_factory=dict_row))
+    table = Table(["event", "dates", "games", *VERDICTS, "pending", "open disputes"],
+                  [[Link(e["name"], f"/events/{e['id']}"), _dates(e), e["games"],
+                    *[e["verdicts"][v] for v in VERDICTS], e["verdicts"]["pending"], e["open_disputes"]]
+                   for e in summaries], numeric=set(range(2, 9)))
+    panel = Panel("events", "Events", figures.event_verdicts(summaries[:40]), table,
+                  note="The 40 newest events are drawn; the table has them all (newest first).")
+    return render_template("events.html", page_title="Events & disputes", panels=[panel], event=None)
+
+
+def _dates(e: dict) -> str:
+    if e["starts_on"] and e["ends_on"] and e["ends_on"] != e["starts_on"]:
+        return f"{e['starts_on']} – {e['ends_on']}"
+    return str(e["starts_on"] or e["ends_on"] or "")
+
+
+@blueprint.get("/events/<int:event_id>")
+def event(event_id: int):
+    with _pool().connection() as conn:
+        cur = conn.cursor(row_factory=dict_row)
+        found = _summaries(cur, event_id) if event_id <= MAX_BIGINT else []
+        if not found:
+            return render_template("not_found.html", page_title="No such event",
+                                   message=f"There is no event {event_id}."), 404
+        disputes = cur.execute(
+            """SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, m.round, m.table_label, m.players,
+                      coalesce(array_agg(g.id ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL), '{}') AS games,
+                      coalesce(array_agg(g.status ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL), '{}') AS statuses
+               FROM disputes d JOIN event_matches m ON m.id = d.match_id
+               LEFT JOIN games g ON g.match_id = m.id
+               WHERE m.event_id = %s
+               GROUP BY d.id, m.id ORDER BY d.status = 'open' DESC, d.id DESC""", (event_id,)).fetchall()
+        flagged = cur.execute(
+            """SELECT g.id, g.status, g.status_message, g.uploader, g.received_at
+               FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
+               ORDER BY g.id LIMIT %s""", (event_id, MAX_FLAGGED)).fetchall()
+    summary = found[0]
+    dispute_table = Table(
+        ["dispute", "status", "round", "table", "players", "why", "uploads (replay)"],
+        [[Link(f"#{d['id']}", f"/api/v1/disputes/{d['id']}"), d["status"], d["round"], d["table_label"],
+          ", ".join(d["players"]), d["reason"],
+          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d["games"], d["statuses"])]]
+         for d in disputes], numeric={2})
+    flagged_table = Table(
+        ["game", "verdict", "why", "uploader", "received"],
+        [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"], g["uploader"] or "",
+          g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged])
+    panels = [
+        Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
+        Panel("disputes", f"Disputes ({sum(d['status'] == 'open' for d in disputes)} open)", table=dispute_table,
+              note="Open disputes first. Each upload of the match links to its replay."),
+        Panel("flagged", "Games that are not valid", table=flagged_table,
+              note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
+    ]
+    return render_template("events.html", page_title=summary["name"], panels=panels, event=summary)
