@@ -482,7 +482,7 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 
 
 def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
-    from services.api.events import _load_events
+    from services.db.event_summary import load_events
 
     results: dict = {}
     with psycopg.connect(url) as conn:
@@ -501,7 +501,7 @@ def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
         for i in range(repeat + 2):
             t = time.perf_counter()
             with conn.cursor(row_factory=dict_row) as cur:
-                _load_events(cur)
+                load_events(cur)
             conn.rollback()
             if i >= 2:
                 times.append((time.perf_counter() - t) * 1000)
