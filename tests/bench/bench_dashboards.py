@@ -26,7 +26,8 @@ Not part of the default test run (tests/bench holds no test_*.py). What it does:
    follow by their triggers). ``--check``: recount_differences and rollup_differences must be 0.
 5. Table sizes, then p50 / p95 of every query function of services.stats.queries and of the events
    list, for seven filters, ``--repeat`` times each; then the dashboard pages through the Flask
-   test client (skipped, with a message, for a route that answers 404).
+   test client (skipped, with a message, for a route that answers 404), and in headless Chromium
+   (Debian's /usr/bin/chromium through Playwright, when both are there) until every figure is drawn.
 
 Bars (../shared/DESIGN.md): every dashboard query p95 ≤ 150 ms; a page fully drawn in ≤ 1.5 s.
 """
@@ -577,6 +578,71 @@ def time_pages(url: str, filters: dict[str, Filters], repeat: int) -> dict:
     return results
 
 
+CHROMIUM = "/usr/bin/chromium"  # Debian's; never one Playwright downloads
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
+                 "--disable-background-networking", "--disable-component-update"]
+ALL_DRAWN = """() => Array.from(document.querySelectorAll('[data-figure]'))
+                      .every(el => el.getAttribute('data-rendered') === 'true')"""
+
+
+def time_browser(url: str, filters: dict[str, Filters], repeat: int) -> dict:
+    """Each page in headless Chromium over real HTTP (loopback): from navigation start until every
+    Plotly figure on it has been drawn (app.js marks each data-rendered). plotly.js is cached after
+    the first page, as for a visitor moving between pages."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("browser: playwright is not installed: skipped")
+        return {}
+    if not Path(CHROMIUM).exists():
+        print(f"browser: no {CHROMIUM}: skipped")
+        return {}
+    import logging
+    import threading
+
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
+
+    from services.api import create_app
+
+    env = Config.from_env()
+    app = create_app(dataclasses.replace(env, database_url=url, redis_url="redis://127.0.0.1:1/0"))
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    results: dict = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            for path in PAGES:
+                if page.goto(base + path).status == 404:
+                    continue
+                for label, f in filters.items():
+                    times = []
+                    for _ in range(repeat):
+                        page.goto(f"{base}{path}?{_query_string(f)}", wait_until="load")
+                        page.wait_for_function(ALL_DRAWN, timeout=30_000)
+                        times.append(page.evaluate("performance.now()"))
+                    results[(path, label)] = percentiles(times)
+            browser.close()
+    finally:
+        server.shutdown()
+        app.extensions["empyrean"].close()
+    if results:
+        labels = list(filters)
+        print(f"\npage fully drawn in headless Chromium (navigation start to every figure drawn), p50 / p95 "
+              f"in ms (bar: 1,500), {repeat} runs each")
+        print(f"{'page':14s} " + " ".join(f"{label:>16s}" for label in labels))
+        for page_path in PAGES:
+            if (page_path, labels[0]) in results:
+                print(f"{page_path:14s} " + " ".join(
+                    f"{results[(page_path, label)][0]:7.0f} /{results[(page_path, label)][1]:7.0f}" for label in labels))
+    return results
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -593,6 +659,8 @@ def main() -> None:
     ap.add_argument("--reuse", metavar="DBNAME", help="time an already filled database (migrated to head first)")
     ap.add_argument("--pgdata", type=Path, help="the embedded server's data folder")
     ap.add_argument("--no-pages", action="store_true")
+    ap.add_argument("--browser-repeat", type=int, default=5, help="page loads per page and filter in Chromium "
+                    "(0: no browser timing)")
     ap.add_argument("--json", type=Path, help="write the numbers here")
     args = ap.parse_args()
 
@@ -634,6 +702,9 @@ def main() -> None:
             report["queries"] = {f"{k[0]} | {k[1]}": v for k, v in time_queries(url, filters, args.repeat).items()}
             if not args.no_pages:
                 report["pages"] = {f"{k[0]} | {k[1]}": v for k, v in time_pages(url, filters, args.repeat).items()}
+                if args.browser_repeat:
+                    report["browser"] = {f"{k[0]} | {k[1]}": v
+                                         for k, v in time_browser(url, filters, args.browser_repeat).items()}
             if args.json:
                 args.json.write_text(json.dumps(report, indent=1, default=str))
         finally:
