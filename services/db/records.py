@@ -170,11 +170,17 @@ AGGREGATE_SQL = [
 
 
 def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -> None:
-    """Add (sign +1) or take out (-1) the contribution of one game or of a list of games."""
+    """Add (sign +1) or take out (-1) the contribution of one game or of a list of games.
+
+    A list of games is never run as a prepared statement: psycopg prepares a statement after a few
+    executions, and PostgreSQL may then switch to a generic plan that does not know how long the
+    list is (on a 1,000,000-game database a batch of 25,000 went from ~4 s to ~60 s per statement,
+    tests/bench/bench_dashboards.py). One game (the worker's case) keeps the prepared plan."""
     assert sign in (1, -1)
     games = [game_ids] if isinstance(game_ids, int) else list(game_ids)
+    prepare = None if len(games) == 1 else False
     for statement in AGGREGATE_SQL:
-        conn.execute(statement, {"games": games, "sign": sign})
+        conn.execute(statement, {"games": games, "sign": sign}, prepare=prepare)
 
 
 AGGREGATE_TABLES = [statement.split()[2] for statement in AGGREGATE_SQL]  # "INSERT INTO agg_x AS a ..."
