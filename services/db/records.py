@@ -174,8 +174,9 @@ def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -
 
     A list of games is never run as a prepared statement: psycopg prepares a statement after a few
     executions, and PostgreSQL may then switch to a generic plan that does not know how long the
-    list is (on a 1,000,000-game database a batch of 25,000 went from ~4 s to ~60 s per statement,
-    tests/bench/bench_dashboards.py). One game (the worker's case) keeps the prepared plan."""
+    list is (filling 1,000,000 games in batches of 25,000, tests/bench/bench_dashboards.py, went from
+    ~2,500 to ~330 games/s after the tenth batch: agg_deck_rounds' statement alone took ~60 s a
+    batch). One game (the worker's case) keeps the prepared plan."""
     assert sign in (1, -1)
     games = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     prepare = None if len(games) == 1 else False
