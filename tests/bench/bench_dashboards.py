@@ -662,7 +662,11 @@ def main() -> None:
     ap.add_argument("--browser-repeat", type=int, default=5, help="page loads per page and filter in Chromium "
                     "(0: no browser timing)")
     ap.add_argument("--json", type=Path, help="write the numbers here")
+    ap.add_argument("--daily-only", action="store_true",
+                    help="for comparison: read the daily rows only, never the weekly roll-ups")
     args = ap.parse_args()
+    if args.daily_only:
+        queries.weekly_split = lambda filters: None  # what the statistics did before migration 0004
 
     env = Config.from_env()
     with tempfile.TemporaryDirectory() as tmp:
