@@ -5,7 +5,9 @@ sign: +1 after the rows are written, -1 before they are replaced. So what is tak
 is exactly what was put in (same keys, same numbers: the keys come from game_records, not from the
 games row, which may have changed since), and a recount from the game_* tables uses the same
 definitions. Each statement groups by the aggregate's key, because one game can hit a key twice
-(two seats with the same deck) and ON CONFLICT may touch a row only once per statement.
+(two seats with the same deck) and ON CONFLICT may touch a row only once per statement, and upserts
+in key order (ORDER BY), so two transactions that share rows lock them in the same order (no
+deadlock between workers; the weekly roll-up triggers of migration 0004 do the same).
 
 Only ``valid`` games are counted (game_records.counted); a ``mismatch`` game keeps its record (the
 API shows it) but the statistics do not trust a log whose own claims are wrong.
@@ -35,6 +37,7 @@ AGGREGATE_SQL = [
                %(sign)s * count(*) FILTER (WHERE p.is_first_player AND p.won)
         {_SEAT}
         GROUP BY r.played_on, r.event_id, r.players, p.deck
+        ORDER BY r.played_on, r.event_id, r.players, p.deck
         ON CONFLICT ON CONSTRAINT agg_deck_results_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws,
             first_player_games = a.first_player_games + EXCLUDED.first_player_games,
@@ -48,6 +51,7 @@ AGGREGATE_SQL = [
         JOIN game_players o ON o.game_id = r.game_id AND o.seat <> p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, p.deck, o.deck
+        ORDER BY r.played_on, r.event_id, r.players, p.deck, o.deck
         ON CONFLICT ON CONSTRAINT agg_matchups_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws""",
     """INSERT INTO agg_battlefield_decks AS a (played_on, event_id, players, battlefield, deck, games, wins,
@@ -60,6 +64,7 @@ AGGREGATE_SQL = [
         JOIN game_player_battlefields b ON b.game_id = p.game_id AND b.seat = p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, b.battlefield, p.deck
+        ORDER BY r.played_on, r.event_id, r.players, b.battlefield, p.deck
         ON CONFLICT ON CONSTRAINT agg_battlefield_decks_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws,
             battlefield_wins = a.battlefield_wins + EXCLUDED.battlefield_wins,
@@ -70,6 +75,7 @@ AGGREGATE_SQL = [
                %(sign)s * count(*) FILTER (WHERE r.winner IS NULL)
         FROM game_records r WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players
+        ORDER BY r.played_on, r.event_id, r.players
         ON CONFLICT ON CONSTRAINT agg_first_player_key DO UPDATE SET
             games = a.games + EXCLUDED.games, first_player_wins = a.first_player_wins + EXCLUDED.first_player_wins,
             draws = a.draws + EXCLUDED.draws""",
@@ -86,6 +92,7 @@ AGGREGATE_SQL = [
         JOIN game_player_cards c ON c.game_id = p.game_id AND c.seat = p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, p.deck, c.card
+        ORDER BY r.played_on, r.event_id, r.players, p.deck, c.card
         ON CONFLICT ON CONSTRAINT agg_card_metrics_key DO UPDATE SET
             deployed_games = a.deployed_games + EXCLUDED.deployed_games,
             deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
@@ -105,6 +112,7 @@ AGGREGATE_SQL = [
         JOIN game_player_battlefields b ON b.game_id = r.game_id AND b.seat = r.first_player
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, b.battlefield
+        ORDER BY r.played_on, r.event_id, r.players, b.battlefield
         ON CONFLICT ON CONSTRAINT agg_battlefield_first_player_key DO UPDATE SET
             games = a.games + EXCLUDED.games,
             first_player_battlefield_wins = a.first_player_battlefield_wins + EXCLUDED.first_player_battlefield_wins,
@@ -116,6 +124,7 @@ AGGREGATE_SQL = [
         FROM game_records r, unnest(ARRAY['*'] || r.battlefields) AS bf
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, bf, r.margin
+        ORDER BY r.played_on, r.event_id, r.players, bf, r.margin
         ON CONFLICT ON CONSTRAINT agg_game_margins_key DO UPDATE SET games = a.games + EXCLUDED.games""",
     """INSERT INTO agg_deck_rounds AS a (played_on, event_id, players, deck, round, games, might_sum,
                                         won_games, won_might_sum, essence_spent_sum)
@@ -128,6 +137,7 @@ AGGREGATE_SQL = [
               FROM game_player_rounds WHERE game_id = ANY(%(games)s)) g ON g.game_id = p.game_id AND g.seat = p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, p.deck, g.round
+        ORDER BY r.played_on, r.event_id, r.players, p.deck, g.round
         ON CONFLICT ON CONSTRAINT agg_deck_rounds_key DO UPDATE SET
             games = a.games + EXCLUDED.games, might_sum = a.might_sum + EXCLUDED.might_sum,
             won_games = a.won_games + EXCLUDED.won_games, won_might_sum = a.won_might_sum + EXCLUDED.won_might_sum,
@@ -142,6 +152,7 @@ AGGREGATE_SQL = [
         JOIN game_players o ON o.game_id = r.game_id AND o.seat <> p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, bf, p.deck, o.deck
+        ORDER BY r.played_on, r.event_id, r.players, bf, p.deck, o.deck
         ON CONFLICT ON CONSTRAINT agg_battlefield_matchups_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws""",
     """INSERT INTO agg_battlefield_cards AS a (played_on, event_id, players, battlefield, deck, card, deployed_games,
@@ -158,6 +169,7 @@ AGGREGATE_SQL = [
         JOIN game_player_cards c ON c.game_id = p.game_id AND c.seat = p.seat
         WHERE r.game_id = ANY(%(games)s)
         GROUP BY r.played_on, r.event_id, r.players, bf, p.deck, c.card
+        ORDER BY r.played_on, r.event_id, r.players, bf, p.deck, c.card
         ON CONFLICT ON CONSTRAINT agg_battlefield_cards_key DO UPDATE SET
             deployed_games = a.deployed_games + EXCLUDED.deployed_games,
             deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
@@ -170,11 +182,18 @@ AGGREGATE_SQL = [
 
 
 def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -> None:
-    """Add (sign +1) or take out (-1) the contribution of one game or of a list of games."""
+    """Add (sign +1) or take out (-1) the contribution of one game or of a list of games.
+
+    A list of games is never run as a prepared statement: psycopg prepares a statement after a few
+    executions, and PostgreSQL may then switch to a generic plan that does not know how long the
+    list is (filling 1,000,000 games in batches of 25,000, tests/bench/bench_dashboards.py, went from
+    ~2,500 to ~330 games/s after the tenth batch: agg_deck_rounds' statement alone took ~60 s a
+    batch). One game (the worker's case) keeps the prepared plan."""
     assert sign in (1, -1)
     games = [game_ids] if isinstance(game_ids, int) else list(game_ids)
+    prepare = None if len(games) == 1 else False
     for statement in AGGREGATE_SQL:
-        conn.execute(statement, {"games": games, "sign": sign})
+        conn.execute(statement, {"games": games, "sign": sign}, prepare=prepare)
 
 
 AGGREGATE_TABLES = [statement.split()[2] for statement in AGGREGATE_SQL]  # "INSERT INTO agg_x AS a ..."
@@ -258,3 +277,32 @@ def write_record(conn: Connection, game_id: int, rec: GameRecord, log: GameLog, 
              for rs in rec.rounds for seat in range(1, rec.players + 1)])
     if counted:
         apply_contribution(conn, game_id, 1)
+
+
+_KEY_COLUMNS_SQL = """
+SELECT a.attname FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)
+WHERE c.conrelid = %(table)s::regclass AND c.contype = 'u'
+ORDER BY array_position(c.conkey, a.attnum)"""
+
+WEEK_START = "(played_on - (extract(isodow FROM played_on)::int - 1))"
+
+
+def rollup_differences(conn: Connection) -> dict[str, int]:
+    """Check each weekly roll-up (agg_X_weekly, migration 0004) against its daily table: per roll-up,
+    how many of its rows differ from (or are missing beside) the daily rows summed per ISO week over
+    events (all zeros: they agree)."""
+    differences = {}
+    for table in AGGREGATE_TABLES:
+        weekly = f"{table}_weekly"
+        keys = [r[0] for r in conn.execute(_KEY_COLUMNS_SQL, {"table": weekly})]
+        values = [r[0] for r in conn.execute(_VALUE_COLUMNS_SQL, {"table": weekly}) if r[0] != "daily_rows"]
+        daily_keys = [WEEK_START if k == "week_start" else k for k in keys]
+        sums = ", ".join(f"sum({v}) AS {v}" for v in values)
+        differences[weekly] = conn.execute(f"""
+            SELECT count(*) FROM (
+                SELECT {", ".join(f"{k} AS {n}" for k, n in zip(daily_keys, keys))}, {sums}, count(*) AS daily_rows
+                FROM {table} GROUP BY {", ".join(daily_keys)}) d
+            FULL JOIN {weekly} w USING ({", ".join(keys)})
+            WHERE ({", ".join(f"d.{c}" for c in [*values, "daily_rows"])})
+                  IS DISTINCT FROM ({", ".join(f"w.{c}" for c in [*values, "daily_rows"])})""").fetchone()[0]
+    return differences

@@ -18,7 +18,9 @@ Counting conventions (docs/services.md, "Statistics API"):
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import defaultdict
+from dataclasses import dataclass
 
 from .filters import Filters
 from .intervals import difference, mean, rate, rates, share, sort_key_lower_bound
@@ -184,7 +186,88 @@ def read_snapshot(conn) -> None:
 def _fetch(conn, template: str, filters: Filters, *, decks: bool = True, battlefield: bool = False,
            **extra) -> list[tuple]:
     where, params = filters.where(decks=decks, battlefield=battlefield)
-    return conn.execute(template.format(where=where), params | extra).fetchall()
+    text = template.format(where=where)
+    split = weekly_split(filters)
+    if split is not None:
+        text, params = _with_rollups(text, params, split)
+    return conn.execute(text, params | extra).fetchall()
+
+
+# ---------------------------------------------------------------------------------------------
+# Weekly roll-ups (migration 0004). Every agg_X has agg_X_weekly: the same rows summed per ISO week
+# over events (week_start = the Monday), kept in the same transaction by triggers on agg_X. Without
+# an event filter, each ``FROM agg_X`` above reads the full ISO weeks inside the date range from
+# agg_X_weekly (its week_start standing for played_on: the week's Monday, in the same week, inside
+# the range) and the days of the partial weeks at either end from agg_X; the outer WHERE is then
+# true of every row the branches give, so the sums, and the answers, are exactly those of agg_X.
+
+ROLLUP_COLUMNS = {  # agg_X: its columns besides played_on, event_id, players (keys, then values)
+    "agg_deck_results": "deck, games, wins, draws, first_player_games, first_player_wins",
+    "agg_matchups": "deck, opponent_deck, games, wins, draws",
+    "agg_battlefield_decks": "battlefield, deck, games, wins, draws, battlefield_wins, might_sum",
+    "agg_first_player": "games, first_player_wins, draws",
+    "agg_card_metrics": "deck, card, deployed_games, deployed_wins, deploys, first_deployed_round_sum, destroyed, "
+                        "might_gained_sum, might_at_end_sum",
+    "agg_battlefield_first_player": "battlefield, games, first_player_battlefield_wins, first_player_game_wins, draws",
+    "agg_game_margins": "battlefield, margin, games",
+    "agg_deck_rounds": "deck, round, games, might_sum, won_games, won_might_sum, essence_spent_sum",
+    "agg_battlefield_matchups": "battlefield, deck, opponent_deck, games, wins, draws",
+    "agg_battlefield_cards": "battlefield, deck, card, deployed_games, deployed_wins, deploys, "
+                             "first_deployed_round_sum, destroyed, might_gained_sum, might_at_end_sum",
+}
+_FROM_AGG = re.compile(r"\bFROM (agg_\w+)")
+
+
+@dataclass(frozen=True)
+class WeeklySplit:
+    """Where a filter's date range is read from: full ISO weeks [first_week, last_week] (Mondays;
+    None: unbounded) from the roll-ups; ``head`` days before first_week and ``tail`` days after
+    last_week's Sunday from the daily rows."""
+    first_week: dt.date | None
+    last_week: dt.date | None
+    head: bool
+    tail: bool
+
+
+def weekly_split(filters: Filters) -> WeeklySplit | None:
+    """None when the daily rows alone are read: an event filter (the roll-ups have no event key;
+    an event's rows are few), or a date range holding no full ISO week."""
+    if filters.events is not None:
+        return None
+    first = last = None
+    if filters.date_from is not None:
+        first = filters.date_from + dt.timedelta(days=(7 - filters.date_from.weekday()) % 7)
+    if filters.date_to is not None:
+        sunday = filters.date_to - dt.timedelta(days=(filters.date_to.weekday() + 1) % 7)
+        last = sunday - dt.timedelta(days=6)
+    if first is not None and last is not None and first > last:
+        return None
+    return WeeklySplit(first, last, head=first is not None and filters.date_from < first,
+                       tail=last is not None and filters.date_to > last + dt.timedelta(days=6))
+
+
+def _rollup_source(table: str, split: WeeklySplit) -> str:
+    columns = ROLLUP_COLUMNS[table]
+    weekly = [f"SELECT week_start AS played_on, players, {columns} FROM {table}_weekly WHERE true"]
+    if split.first_week is not None:
+        weekly.append("week_start >= %(rollup_first_week)s")
+    if split.last_week is not None:
+        weekly.append("week_start <= %(rollup_last_week)s")
+    branches = [" AND ".join(weekly)]
+    daily = f"SELECT played_on, players, {columns} FROM {table} WHERE "
+    if split.head:
+        branches.append(daily + "played_on >= %(date_from)s AND played_on < %(rollup_first_week)s")
+    if split.tail:
+        branches.append(daily + "played_on > %(rollup_after)s AND played_on <= %(date_to)s")
+    return "(" + " UNION ALL ".join(branches) + f") AS {table}"
+
+
+def _with_rollups(text: str, params: dict, split: WeeklySplit) -> tuple[str, dict]:
+    text = _FROM_AGG.sub(lambda m: "FROM " + _rollup_source(m.group(1), split), text)
+    extra = {"rollup_first_week": split.first_week, "rollup_last_week": split.last_week}
+    if split.last_week is not None:
+        extra["rollup_after"] = split.last_week + dt.timedelta(days=6)
+    return text, params | extra
 
 
 def _by_battlefield(conn, filters: Filters, plain: str, per_battlefield: str, **kwargs) -> list[tuple]:
