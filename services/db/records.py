@@ -28,6 +28,15 @@ _SEAT = """
     FROM game_records r JOIN game_players p ON p.game_id = r.game_id
     WHERE r.game_id = ANY(%(games)s)"""
 
+# agg_card_metrics and its per-battlefield twin add the same sums
+_CARD_SUMS = """deployed_games = a.deployed_games + EXCLUDED.deployed_games,
+            deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
+            deploys = a.deploys + EXCLUDED.deploys,
+            first_deployed_round_sum = a.first_deployed_round_sum + EXCLUDED.first_deployed_round_sum,
+            destroyed = a.destroyed + EXCLUDED.destroyed,
+            might_gained_sum = a.might_gained_sum + EXCLUDED.might_gained_sum,
+            might_at_end_sum = a.might_at_end_sum + EXCLUDED.might_at_end_sum"""
+
 AGGREGATE_SQL = [
     f"""INSERT INTO agg_deck_results AS a (played_on, event_id, players, deck, games, wins, draws,
                                            first_player_games, first_player_wins)
@@ -79,7 +88,7 @@ AGGREGATE_SQL = [
         ON CONFLICT ON CONSTRAINT agg_first_player_key DO UPDATE SET
             games = a.games + EXCLUDED.games, first_player_wins = a.first_player_wins + EXCLUDED.first_player_wins,
             draws = a.draws + EXCLUDED.draws""",
-    """INSERT INTO agg_card_metrics AS a (played_on, event_id, players, deck, card, deployed_games,
+    f"""INSERT INTO agg_card_metrics AS a (played_on, event_id, players, deck, card, deployed_games,
                                          deployed_wins, deploys, first_deployed_round_sum, destroyed,
                                          might_gained_sum, might_at_end_sum)
         SELECT r.played_on, r.event_id, r.players, p.deck, c.card,
@@ -94,13 +103,7 @@ AGGREGATE_SQL = [
         GROUP BY r.played_on, r.event_id, r.players, p.deck, c.card
         ORDER BY r.played_on, r.event_id, r.players, p.deck, c.card
         ON CONFLICT ON CONSTRAINT agg_card_metrics_key DO UPDATE SET
-            deployed_games = a.deployed_games + EXCLUDED.deployed_games,
-            deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
-            deploys = a.deploys + EXCLUDED.deploys,
-            first_deployed_round_sum = a.first_deployed_round_sum + EXCLUDED.first_deployed_round_sum,
-            destroyed = a.destroyed + EXCLUDED.destroyed,
-            might_gained_sum = a.might_gained_sum + EXCLUDED.might_gained_sum,
-            might_at_end_sum = a.might_at_end_sum + EXCLUDED.might_at_end_sum""",
+            {_CARD_SUMS}""",
     # Per battlefield in play: did the first player (alone) have the most might there, and the game?
     """INSERT INTO agg_battlefield_first_player AS a (played_on, event_id, players, battlefield, games,
                                                      first_player_battlefield_wins, first_player_game_wins, draws)
@@ -155,7 +158,7 @@ AGGREGATE_SQL = [
         ORDER BY r.played_on, r.event_id, r.players, bf, p.deck, o.deck
         ON CONFLICT ON CONSTRAINT agg_battlefield_matchups_key DO UPDATE SET
             games = a.games + EXCLUDED.games, wins = a.wins + EXCLUDED.wins, draws = a.draws + EXCLUDED.draws""",
-    """INSERT INTO agg_battlefield_cards AS a (played_on, event_id, players, battlefield, deck, card, deployed_games,
+    f"""INSERT INTO agg_battlefield_cards AS a (played_on, event_id, players, battlefield, deck, card, deployed_games,
                                               deployed_wins, deploys, first_deployed_round_sum, destroyed,
                                               might_gained_sum, might_at_end_sum)
         SELECT r.played_on, r.event_id, r.players, bf, p.deck, c.card,
@@ -171,13 +174,7 @@ AGGREGATE_SQL = [
         GROUP BY r.played_on, r.event_id, r.players, bf, p.deck, c.card
         ORDER BY r.played_on, r.event_id, r.players, bf, p.deck, c.card
         ON CONFLICT ON CONSTRAINT agg_battlefield_cards_key DO UPDATE SET
-            deployed_games = a.deployed_games + EXCLUDED.deployed_games,
-            deployed_wins = a.deployed_wins + EXCLUDED.deployed_wins,
-            deploys = a.deploys + EXCLUDED.deploys,
-            first_deployed_round_sum = a.first_deployed_round_sum + EXCLUDED.first_deployed_round_sum,
-            destroyed = a.destroyed + EXCLUDED.destroyed,
-            might_gained_sum = a.might_gained_sum + EXCLUDED.might_gained_sum,
-            might_at_end_sum = a.might_at_end_sum + EXCLUDED.might_at_end_sum""",
+            {_CARD_SUMS}""",
 ]
 
 

@@ -119,26 +119,18 @@ GROUP BY week_start
 
 # The battlefield filter ("games with this battlefield in play") reads the per-battlefield twins of
 # the tables above: same columns, one more key (migrations 0001-0003).
-BF_DECKS_SQL = """
-SELECT deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
-FROM agg_battlefield_decks
-WHERE {where}
-GROUP BY deck
-"""
 
-BF_SEAT_GAMES_SQL = """
-SELECT coalesce(sum(games), 0)::bigint
-FROM agg_battlefield_decks
-WHERE {where}
-"""
 
-BF_MATCHUPS_SQL = """
-SELECT deck, opponent_deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
-FROM agg_battlefield_matchups
-WHERE {where}
-GROUP BY deck, opponent_deck
-ORDER BY deck, opponent_deck
-"""
+def _twin(sql: str, table: str, twin: str) -> str:
+    assert f"FROM {table}" in sql
+    return sql.replace(f"FROM {table}", f"FROM {twin}")
+
+
+BF_DECKS_SQL = _twin(DECKS_SQL, "agg_deck_results", "agg_battlefield_decks")
+
+BF_SEAT_GAMES_SQL = _twin(SEAT_GAMES_SQL, "agg_deck_results", "agg_battlefield_decks")
+
+BF_MATCHUPS_SQL = _twin(MATCHUPS_SQL, "agg_matchups", "agg_battlefield_matchups")
 
 BF_FIRST_PLAYER_WEEKS_SQL = f"""
 SELECT {WEEK_START} AS week_start, sum(games)::bigint, sum(first_player_game_wins)::bigint, sum(draws)::bigint
@@ -148,11 +140,11 @@ GROUP BY week_start
 ORDER BY week_start
 """
 
-BF_CARDS_SQL = CARDS_SQL.replace("FROM agg_card_metrics", "FROM agg_battlefield_cards").replace(
-    "FROM agg_deck_results", "FROM agg_battlefield_decks")
+BF_CARDS_SQL = _twin(_twin(CARDS_SQL, "agg_card_metrics", "agg_battlefield_cards"),
+                     "agg_deck_results", "agg_battlefield_decks")
 
-BF_TRENDS_SQL = TRENDS_SQL.replace("FROM agg_deck_results", "FROM agg_battlefield_decks")
-BF_WEEK_SEAT_GAMES_SQL = WEEK_SEAT_GAMES_SQL.replace("FROM agg_deck_results", "FROM agg_battlefield_decks")
+BF_TRENDS_SQL = _twin(TRENDS_SQL, "agg_deck_results", "agg_battlefield_decks")
+BF_WEEK_SEAT_GAMES_SQL = _twin(WEEK_SEAT_GAMES_SQL, "agg_deck_results", "agg_battlefield_decks")
 
 # battlefield '*' is every game (migration 0003); the filter's battlefield, else '*', is bound
 MARGINS_SQL = """
