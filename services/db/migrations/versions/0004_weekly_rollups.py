@@ -112,7 +112,7 @@ def _rollup_sql(table: str) -> str:
 
     emptied = (f"DELETE FROM {weekly} w USING (SELECT DISTINCT {WEEK.format('old_rows')} AS week_start, players"
                + "".join(f", {k}" for k in key_names) + " FROM old_rows) d\n"
-               f"        WHERE w.daily_rows = 0 AND "
+               "        WHERE w.daily_rows = 0 AND "
                + " AND ".join(f"w.{c} = d.{c}" for c in key) + ";")
     function = f"{weekly}_add"
     return f"""
