@@ -129,9 +129,13 @@ def read_bundle(body: BinaryIO, *, content_type: str | None, content_encoding: s
         raise BundleError(f"a bundle is sent as application/json (an array of logs) or application/x-ndjson "
                           f"(one log per line), optionally gzip-compressed; got {content_type or 'no Content-Type'!r}",
                           status=415)
+    encoding = (content_encoding or "").strip().lower()
+    if encoding not in ("", "identity", "gzip"):
+        raise BundleError(f"Content-Encoding {content_encoding!r} is not supported: send the bundle as it is or "
+                          "gzip-compressed (Content-Encoding: gzip)", status=415)
     wire = _Capped(body, limits.max_body_bytes, "request body")
     stream = io.BufferedReader(wire, CHUNK)
-    gzipped = (content_encoding or "").strip().lower() == "gzip" or stream.peek(2)[:2] == GZIP_MAGIC
+    gzipped = encoding == "gzip" or stream.peek(2)[:2] == GZIP_MAGIC
     if gzipped:
         stream = io.BufferedReader(_Gunzip(stream, limits), CHUNK)  # type: ignore[arg-type]
     if mime in NDJSON_TYPES:

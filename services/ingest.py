@@ -49,7 +49,10 @@ def parse_upload(raw: bytes) -> Parsed:
         try:
             value = json.loads(raw)
         except (ValueError, RecursionError) as decode_error:
-            raise NotAnObject(f"the log is not valid JSON: {decode_error}") from None
+            # the engine's reader says why in a player's words (not UTF-8, nested too deeply, where
+            # the JSON breaks); json's own message only when it has none
+            said = [e["message"] for e in exc.errors if e["path"] == ""]
+            raise NotAnObject(said[0] if said else f"the log is not valid JSON: {decode_error}") from None
         if not isinstance(value, dict):
             raise NotAnObject(f"a game log must be a JSON object, not {_json_kind(value)}") from None
         return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors)

@@ -29,7 +29,6 @@ from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS
 
 blueprint = Blueprint("events", __name__)
 
-STORE_BATCH = 500  # games per storing transaction: a failure costs at most one batch's work
 MAX_NAME_CHARS = 200
 
 
@@ -140,57 +139,51 @@ def upload_bundle(event_id: int):
                               "(EMPYREAN_MAX_BUNDLE_BYTES); split it", pointer="")
     report: list[dict] = []
     counts = {"accepted": 0, "duplicates": 0, "malformed": 0, "rejected": 0}
-    batch: list = []
-    sent = 0
-
-    def flush() -> None:
-        nonlocal sent
-        if not batch:
-            return
-        new_ids = []
-        with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
-            for index, parsed in batch:
-                stored = store_upload(conn, parsed, uploader, event_id=event_id)
-                entry = {"index": index, "id": stored.id, "status": stored.status}
-                if stored.duplicate:
-                    counts["duplicates"] += 1
-                    entry["duplicate"] = True
-                elif parsed.log is None:
-                    counts["malformed"] += 1
-                    entry["errors"] = parsed.errors
-                else:
-                    counts["accepted"] += 1
-                    new_ids.append(stored.id)
-                report.append(entry)
-        batch.clear()
-        # Committed: only now may the workers hear of these games (services.dispatch).
-        sent += len(enqueue_bundle(resources.db_pool, resources.celery, new_ids))
-
-    error = None
-    try:
-        entries = read_bundle(request.stream, content_type=request.content_type,
-                              content_encoding=request.headers.get("Content-Encoding"), limits=limits)
-        for entry in entries:
-            if entry.raw is None:
-                counts["rejected"] += 1
-                report.append({"index": entry.index, "status": "rejected", "error": entry.error})
-                continue
-            try:
-                batch.append((entry.index, parse_upload(entry.raw)))
-            except NotAnObject as exc:
-                counts["rejected"] += 1
-                report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
-                continue
-            if len(batch) >= STORE_BATCH:
-                flush()
-    except BundleError as exc:
-        if not report and not batch:  # nothing was read: refuse the request as a whole
-            return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), exc.message, pointer="")
-        error = exc  # what was read before it is stored and reported
-    flush()
+    new_ids: list[int] = []
+    # The whole bundle is stored in ONE transaction: a bundle that breaks off part-way (a truncated
+    # gzip, an array that stops being JSON, too big without a Content-Length) stores nothing, so the
+    # organiser resends it whole and nothing is half there. Workers hear of the games only after
+    # the commit (services.dispatch).
+    with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+        try:
+            with conn.transaction():
+                _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
+                              limits, uploader, event_id, report, counts, new_ids)
+        except BundleError as exc:
+            stored = ("nothing was stored; fix the bundle and send it again" if report
+                      else "nothing was stored")
+            return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), f"{exc.message}; {stored}",
+                                  pointer="", read_before_error=len(report))
+    sent = len(enqueue_bundle(resources.db_pool, resources.celery, new_ids))
     body = {"event": event_id, "received": len(report), **counts, "sent_to_workers": sent,
             "games": sorted(report, key=lambda e: e["index"])}
-    if error is not None:
-        body["error"] = error.message
-        return jsonify(body), error.status
     return jsonify(body), 202 if counts["accepted"] else 200
+
+
+def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,
+                  report: list[dict], counts: dict, new_ids: list[int]) -> None:
+    """Read the bundle's entries and store them in ``conn``'s transaction, filling the report;
+    raises BundleError when the bundle cannot be read to its end."""
+    for entry in read_bundle(stream, content_type=content_type, content_encoding=content_encoding, limits=limits):
+        if entry.raw is None:
+            counts["rejected"] += 1
+            report.append({"index": entry.index, "status": "rejected", "error": entry.error})
+            continue
+        try:
+            parsed = parse_upload(entry.raw)
+        except NotAnObject as exc:
+            counts["rejected"] += 1
+            report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
+            continue
+        stored = store_upload(conn, parsed, uploader, event_id=event_id)
+        row = {"index": entry.index, "id": stored.id, "status": stored.status}
+        if stored.duplicate:
+            counts["duplicates"] += 1
+            row["duplicate"] = True
+        elif parsed.log is None:
+            counts["malformed"] += 1
+            row["errors"] = parsed.errors
+        else:
+            counts["accepted"] += 1
+            new_ids.append(stored.id)
+        report.append(row)

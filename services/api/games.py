@@ -38,6 +38,11 @@ def upload_game():
         return error_response(415, "Unsupported Media Type", "send the game log as JSON with "
                               f"Content-Type: application/json (got {request.mimetype or 'none'!r})",
                               pointer="")
+    encoding = (request.headers.get("Content-Encoding") or "identity").strip().lower()
+    if encoding != "identity":
+        return error_response(415, "Unsupported Media Type", f"Content-Encoding {encoding!r} is not taken here: send "
+                              "one log uncompressed, or many (gzip allowed) to POST /api/v1/events/{id}/games",
+                              header="Content-Encoding")
     limit = config.max_upload_bytes
     if request.content_length is not None and request.content_length > limit:
         return _too_large(limit)
