@@ -69,6 +69,13 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
 
     ``event_id``: the event the game was uploaded into (a tournament bundle); else the event its
     log names in ``meta.event``, if any."""
+    # A game already stored is answered before any lock is taken. Re-uploads are common (clients
+    # retry), and the event and match rows below are locked by the replay worker too (it checks the
+    # match for disputes while it holds the game's row): taking the match row first and then
+    # waiting on the game row a worker is finishing would deadlock with it.
+    existing = conn.execute("SELECT id, status FROM games WHERE content_hash = %s", (parsed.content_hash,)).fetchone()
+    if existing is not None:
+        return Stored(existing[0], existing[1], True)
     meta = parsed.log.meta if parsed.log is not None else {}
     if event_id is None and "event" in meta:
         event_id = find_or_create_event(conn, meta["event"])
