@@ -18,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from engine.log import GameLog, LogFormatError, canonical_hash, parse_log
 from engine.replay import ENGINE_VERSION, replay
+from services.db.storable import storable
 
 
 class NotAnObject(ValueError):
@@ -85,7 +86,7 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
     # replay() on bytes that do not parse gives the engine's malformed verdict, in its own words
     verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
     status = "received" if verdict is None else "malformed"
-    message = "stored; waiting to be replayed" if verdict is None else verdict.message
+    message = "stored; waiting to be replayed" if verdict is None else storable(verdict.message)
     row = conn.execute(
         """INSERT INTO games (content_hash, raw_log, uploader, event_id, match_id, catalog_version,
                               played_on, status, status_message, finished_at, engine_version)
@@ -110,7 +111,7 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
         conn.execute(
             """INSERT INTO verdicts (game_id, status, message, errors, engine_version)
                VALUES (%s, %s, %s, %s, %s)""",
-            (game_id, verdict.status, verdict.message, Jsonb(verdict.errors), ENGINE_VERSION))
+            (game_id, verdict.status, message, Jsonb(storable(verdict.errors)), ENGINE_VERSION))
     return Stored(game_id, status, False)
 
 

@@ -27,6 +27,7 @@ from services.config import Config
 from services.db.disputes import check_match
 from services.db.pool import create_pool
 from services.db.records import remove_record, write_record
+from services.db.storable import storable
 from services.dispatch import send_replay
 
 from .celery_app import QUEUE_BULK, REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
@@ -124,7 +125,8 @@ def _replay_locked(conn: Connection, game_id: int) -> str | None:
                             catalog_version = coalesce(%s, catalog_version),
                             finished_at = now(), updated_at = now()
            WHERE id = %s""",
-        (verdict.status, verdict.message, ENGINE_VERSION, result.log.catalog if result.log else None, game_id))
+        (verdict.status, storable(verdict.message), ENGINE_VERSION, result.log.catalog if result.log else None,
+         game_id))
     if match_id is not None:
         check_match(conn, match_id)
     return verdict.status
@@ -143,8 +145,9 @@ def _upsert_verdict(conn: Connection, game_id: int, result: ReplayResult) -> Non
                legal = EXCLUDED.legal, errors = EXCLUDED.errors, board = EXCLUDED.board,
                engine_version = EXCLUDED.engine_version, catalog_version = EXCLUDED.catalog_version,
                replayed_at = now()""",
-        (game_id, v.status, v.message, v.index, v.round, v.phase, v.player, v.decision, v.rule,
-         Jsonb(v.legal), Jsonb(v.errors), v.board, ENGINE_VERSION, result.log.catalog if result.log else None))
+        (game_id, v.status, storable(v.message), v.index, v.round, v.phase, v.player, storable(v.decision),
+         storable(v.rule), Jsonb(storable(v.legal)), Jsonb(storable(v.errors)), storable(v.board), ENGINE_VERSION,
+         result.log.catalog if result.log else None))
 
 
 def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
@@ -159,10 +162,10 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
                        decision_index = NULL, round = NULL, phase = NULL, player = NULL, decision = NULL,
                        rule = NULL, legal = '[]', errors = '[]', board = NULL,
                        engine_version = EXCLUDED.engine_version, replayed_at = now()""",
-                (game_id, message, ENGINE_VERSION))
+                (game_id, storable(message), ENGINE_VERSION))
             conn.execute(
                 """UPDATE games SET status = 'error', status_message = %s, finished_at = now(), updated_at = now()
-                   WHERE id = %s""", (message, game_id))
+                   WHERE id = %s""", (storable(message), game_id))
     except Exception:  # the game stays 'replaying'; the sweeper sends it again later
         log.exception("could not even mark game %s as failed", game_id)
 
