@@ -283,3 +283,26 @@ def test_rate_limits_are_counted_in_redis_and_answer_429_with_retry_after(ingest
         assert "this token" in response.get_json()["error"]["message"]
         # reads of that token are a separate count
         assert b.get("/api/v1/events").status_code == 200
+
+
+def test_token_commands_create_list_and_revoke(app, ingest_config, monkeypatch):
+    from click.testing import CliRunner
+
+    from services.cli import main as cli
+
+    monkeypatch.setenv("DATABASE_URL", ingest_config.database_url)
+    runner = CliRunner()
+    made = runner.invoke(cli, ["token", "create", "--role", "organiser", "--name", "CLI Org"])
+    assert made.exit_code == 0, made.output
+    token = made.stdout.splitlines()[0]
+    assert token.startswith("emp_")
+    prefix = token.split("_")[1]
+    client = token_client(app, token)
+    assert client.post("/api/v1/events", json={"name": f"CLI Org Cup {prefix}"}).status_code == 201
+    listed = runner.invoke(cli, ["token", "list"])
+    assert listed.exit_code == 0 and prefix in listed.output and token.split("_", 2)[2] not in listed.output
+    assert runner.invoke(cli, ["token", "revoke", prefix]).exit_code == 0
+    assert client.post("/api/v1/events", json={"name": f"CLI Org Cup 2 {prefix}"}).status_code == 401
+    assert runner.invoke(cli, ["token", "revoke", prefix]).exit_code == 2  # not live any more
+    bad = runner.invoke(cli, ["token", "create", "--role", "organiser", "--event", "1"])
+    assert bad.exit_code == 2 and "only an uploader token" in bad.output
