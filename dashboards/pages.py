@@ -60,7 +60,9 @@ def form_filters() -> Filters:
 
 
 def _event_options(conn) -> list[tuple[int, str]]:
-    return conn.execute("SELECT id, name FROM events ORDER BY id DESC LIMIT %s", (MAX_EVENT_OPTIONS,)).fetchall()
+    # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one
+    return conn.execute("SELECT id, name FROM events WHERE visibility = 'public' ORDER BY id DESC LIMIT %s",
+                        (MAX_EVENT_OPTIONS,)).fetchall()
 
 
 def _render(page_title: str, intro: str, compute, status: int = 200):

@@ -150,7 +150,7 @@ def _load_demo(running) -> None:
     from services.upload_client import UploadError
 
     try:
-        load_demo(running.api_url.removesuffix("/api/v1"), click.echo)
+        load_demo(running.api_url.removesuffix("/api/v1"), click.echo, token=running.token)
     except UploadError as exc:
         click.echo(f"demo data: not loaded ({exc})")
 
@@ -187,6 +187,81 @@ def reprocess(event_id: int | None) -> None:
         celery.close()
     click.echo(f"{marked} games marked for replay, {sent} sent to the workers (bulk lane)"
                + ("" if sent == marked else "; the sweeper sends the rest"))
+
+
+@main.group()
+def token() -> None:
+    """API tokens (docs/security.md): create, list, revoke.
+
+    Uses DATABASE_URL, or the embedded PostgreSQL in EMPYREAN_DATA_DIR when it is unset."""
+
+
+@token.command("create")
+@click.option("--role", type=click.Choice(["uploader", "organiser", "admin"]), required=True,
+              help="uploader: upload games; organiser: create events and manage its own; admin: everything.")
+@click.option("--event", "event_id", type=click.IntRange(min=1),
+              help="Bind an uploader token to this event (its id): it may upload into that event only.")
+@click.option("--name", default="", help="A label, to know the token again in `empyrean token list`.")
+@click.option("--owner", help="The organiser the token acts for (default: --name); every organiser token of "
+              "one owner manages the same events.")
+def token_create(role: str, event_id: int | None, name: str, owner: str | None) -> None:
+    """Create a token and print it, once: only its hash is kept, so it cannot be shown again."""
+    from services.tokens import TokenError, create_token
+
+    def create(url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            try:
+                text, made = create_token(conn, role, name=name, owner=owner, event_id=event_id)
+            except TokenError as exc:
+                raise click.UsageError(str(exc)) from None
+        click.echo(text)
+        bound = f", bound to event {made.event_id}" if made.event_id else ""
+        click.echo(f"{made.role} token {made.prefix} for {made.owner!r}{bound}: keep it secret; it is not "
+                   "shown again (revoke it with `empyrean token revoke " + made.prefix + "`)", err=True)
+
+    _with_database(create)
+
+
+@token.command("list")
+def token_list() -> None:
+    """Every token: prefix, role, owner, bound event, created, last used, revoked (never a secret)."""
+    from services.tokens import list_tokens
+
+    def show(url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            rows = list_tokens(conn)
+        if not rows:
+            click.echo("no tokens yet: create one with `empyrean token create --role ...`")
+        for r in rows:
+            when = lambda t: t.strftime("%Y-%m-%d %H:%M") if t else "-"  # noqa: E731
+            state = f"revoked {when(r['revoked_at'])}" if r["revoked_at"] else "live"
+            event = f"event {r['event_id']}" if r["event_id"] else "any event"
+            click.echo(f"{r['prefix']}  {r['role']:<9}  {r['owner']!r:<24}  {event:<12}  created {when(r['created_at'])}"
+                       f"  last used {when(r['last_used_at'])}  {state}  {r['name']}")
+
+    _with_database(show)
+
+
+@token.command("revoke")
+@click.argument("prefix")
+def token_revoke(prefix: str) -> None:
+    """Revoke the token with this PREFIX (the 8 characters after emp_): it stops working at once."""
+    from services.tokens import revoke_token
+
+    def revoke(url: str) -> None:
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            done = revoke_token(conn, prefix)
+        if not done:
+            raise click.UsageError(f"no live token has the prefix {prefix!r} (see `empyrean token list`)")
+        click.echo(f"token {prefix} revoked")
+
+    _with_database(revoke)
 
 
 @main.group()
@@ -270,8 +345,11 @@ if __name__ == "__main__":  # pragma: no cover
 @click.option("--api", "api_url", envvar="EMPYREAN_API_URL", default="http://127.0.0.1:8000", show_default=True,
               help="The service's base URL (or EMPYREAN_API_URL).")
 @click.option("--uploader", envvar="EMPYREAN_UPLOADER", help="Who is uploading (or EMPYREAN_UPLOADER).")
+@click.option("--token", envvar="EMPYREAN_TOKEN", help="An API token (or EMPYREAN_TOKEN): uploader, organiser or "
+              "admin; --event needs an organiser's or admin's. `empyrean up` writes one to EMPYREAN_DATA_DIR/api-token.")
 @click.option("--wait", is_flag=True, help="Wait for each game's verdict and print it (single uploads).")
-def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: str | None, wait: bool) -> None:
+def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: str | None, token: str | None,
+           wait: bool) -> None:
     """Upload game logs (files, folders, '-' for stdin; JSON, arrays or NDJSON) to the service.
 
     Prints one line per game: its id and status, or why it was refused. Exit status: 0 every game
@@ -280,7 +358,7 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
 
     from services.upload_client import ApiClient, UploadError, as_bytes
 
-    client = ApiClient(api_url, uploader)
+    client = ApiClient(api_url, uploader, token=token)
     games = iter_sources(paths)
     ok = True
     try:

@@ -48,6 +48,14 @@ class Config:
     sweep_after_s: int = 300
     # ... and runs this often (Celery beat, inside `empyrean up`'s worker).
     sweep_interval_s: int = 60
+    # Rate limits (docs/security.md, "Rate limits"), in the `limits` notation ("N/minute", several
+    # joined by ";"), counted in Redis so every API process shares them. Requests with a valid
+    # token are counted per token and kind; requests without one (or with a bad one) per client IP.
+    rate_limit_anonymous: str = "300/minute"   # per IP: public reads, and failed authentication
+    rate_limit_reads: str = "1200/minute"      # per token: GET requests
+    rate_limit_uploads: str = "1200/minute"    # per token: POST /games (single games)
+    rate_limit_bundles: str = "30/minute"      # per token: POST /events/{id}/games (tournament bundles)
+    rate_limit_writes: str = "120/minute"      # per token: every other POST/PATCH (events, reprocess, disputes)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> "Config":
@@ -66,6 +74,7 @@ class Config:
             max_bundle_bytes=_int(env, "EMPYREAN_MAX_BUNDLE_BYTES", cls.max_bundle_bytes, low=1024),
             sweep_after_s=_int(env, "EMPYREAN_SWEEP_AFTER", cls.sweep_after_s, low=1),
             sweep_interval_s=_int(env, "EMPYREAN_SWEEP_INTERVAL", cls.sweep_interval_s, low=1),
+            **{field: _rate(env, name, getattr(cls, field)) for field, name in RATE_LIMIT_ENV.items()},
         )
 
     def with_servers(self, database_url: str, redis_url: str) -> "Config":
@@ -100,12 +109,28 @@ class Config:
             "EMPYREAN_MAX_BUNDLE_BYTES": str(self.max_bundle_bytes),
             "EMPYREAN_SWEEP_AFTER": str(self.sweep_after_s),
             "EMPYREAN_SWEEP_INTERVAL": str(self.sweep_interval_s),
+            **{name: getattr(self, field) for field, name in RATE_LIMIT_ENV.items()},
         }
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env
+
+
+RATE_LIMIT_ENV = {
+    "rate_limit_anonymous": "EMPYREAN_RATE_LIMIT_ANONYMOUS",
+    "rate_limit_reads": "EMPYREAN_RATE_LIMIT_READS",
+    "rate_limit_uploads": "EMPYREAN_RATE_LIMIT_UPLOADS",
+    "rate_limit_bundles": "EMPYREAN_RATE_LIMIT_BUNDLES",
+    "rate_limit_writes": "EMPYREAN_RATE_LIMIT_WRITES",
+}
+
+
+def redis_url_for_limits(url: str) -> str:
+    """The `limits` library (Flask-Limiter's storage) spells a unix-socket Redis
+    ``redis+unix:///path?db=N`` where redis-py says ``unix:///path?db=N``; TCP URLs are the same."""
+    return "redis+" + url if url.startswith("unix://") else url
 
 
 def redis_url_for_celery(url: str) -> str:
@@ -118,6 +143,19 @@ def redis_url_for_celery(url: str) -> str:
     db = query.pop("db", ["0"])[0]
     rest = {k: v[-1] for k, v in query.items()}
     return f"redis+socket://{parts.path}?" + urlencode({"virtual_host": db, **rest})
+
+
+def _rate(env: Mapping[str, str], name: str, default: str) -> str:
+    text = (env.get(name) or "").strip()
+    if not text:
+        return default
+    from limits import parse_many
+
+    try:
+        parse_many(text)
+    except ValueError:
+        raise ConfigError(f"{name} must be a rate like 600/minute (several joined by ';'), not {text!r}") from None
+    return text
 
 
 def _int(env: Mapping[str, str], name: str, default: int, *, low: int, high: int | None = None) -> int:

@@ -44,9 +44,10 @@ def flawed_games(games: list[dict], seed: int = 2026) -> list[dict]:
     return [illegal, wrong_result(games[1])]
 
 
-def load_demo(api_url: str, echo: Callable[[str], None] = print) -> dict | None:
-    """Upload the demo league through the API at ``api_url`` (the service's base URL)."""
-    client = ApiClient(api_url, uploader="demo data")
+def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | None = None) -> dict | None:
+    """Upload the demo league through the API at ``api_url`` (the service's base URL) with
+    ``token`` (an admin or organiser token: `empyrean up` makes one)."""
+    client = ApiClient(api_url, uploader="demo data", token=token)
     event = client.event(DEMO_EVENT)
     if sum(event.get("games", {}).values()):
         echo(f"demo data: already loaded ({DEMO_EVENT})")

@@ -73,6 +73,7 @@ class RunningService:
     config: Config
     api_url: str  # e.g. http://127.0.0.1:8000/api/v1
     children: list[Child] = field(default_factory=list)
+    token: str | None = None  # the admin token this `up` made for its demo upload and its user
 
 
 def api_command(config: Config) -> list[str]:
@@ -160,6 +161,8 @@ class ServiceLauncher:
         except psycopg.OperationalError as exc:
             raise StartupError(f"cannot use the database {config.database_url}: {exc}") from None
 
+        token = self._admin_token(config)
+
         logs = data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
         from workers.celery_app import worker_command
@@ -170,7 +173,23 @@ class ServiceLauncher:
         base = f"http://{config.api_host}:{config.api_port}"
         self._wait_ready(f"{base}{API_PREFIX}/ready")
         self._ping_worker()
-        return RunningService(config, f"{base}{API_PREFIX}", list(self.children))
+        return RunningService(config, f"{base}{API_PREFIX}", list(self.children), token=token)
+
+    def _admin_token(self, config: Config) -> str:
+        """A fresh admin token for this run (the previous run's is revoked), written to
+        EMPYREAN_DATA_DIR/api-token readable by this user only (0600), and shown in the banner."""
+        from services.tokens import create_token
+
+        with psycopg.connect(config.database_url) as conn:
+            conn.execute("""UPDATE api_tokens SET revoked_at = now()
+                            WHERE name = %s AND role = 'admin' AND revoked_at IS NULL""", (UP_TOKEN_NAME,))
+            text, _ = create_token(conn, "admin", name=UP_TOKEN_NAME, owner="empyrean up")
+        path = config.data_dir / TOKEN_FILE
+        path.unlink(missing_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(text + "\n")
+        return text
 
     def _lock_data_dir(self, data_dir: Path) -> None:
         """One `up` per data folder: a second would share (and at its stop, shut down) the first's
@@ -260,6 +279,7 @@ class ServiceLauncher:
         self.echo(f"  postgres  {config.database_url} ({pg})")
         self.echo(f"  redis     {config.redis_url} ({rd})")
         self.echo(f"  logs      {', '.join(str(c.log_path) for c in self.children)}")
+        self.echo(f"  token     {running.token}  (admin; also in {config.data_dir / TOKEN_FILE}, mode 0600)")
         self.echo("Press Ctrl-C to stop.")
 
     def _watch(self) -> None:
@@ -306,6 +326,8 @@ def _signal_group(pgid: int, sig: int) -> None:
 
 
 SERVICE_FILE = "service.json"
+TOKEN_FILE = "api-token"  # the admin token of the running `up` (0600)
+UP_TOKEN_NAME = "empyrean up"
 
 
 def running_service_urls(data_dir: Path) -> dict | None:

@@ -35,6 +35,7 @@ class ApiClient:
     base_url: str
     uploader: str | None = None
     timeout: float = 30.0
+    token: str | None = None  # an API token (docs/security.md), sent as Authorization: Bearer
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
@@ -49,6 +50,8 @@ class ApiClient:
         for session in (self.session, self.bundle_session):
             if self.uploader:
                 session.headers["X-Uploader"] = self.uploader
+            if self.token:
+                session.headers["Authorization"] = f"Bearer {self.token}"
 
     def _request(self, method: str, path: str, *, session: requests.Session | None = None,
                  **kwargs: Any) -> requests.Response:

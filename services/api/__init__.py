@@ -21,6 +21,7 @@ from services.db.pool import create_pool
 from workers.celery_app import make_celery
 
 from . import disputes, events, games, health, openapi, stats
+from .access import init_access
 from .errors import register_error_handlers
 
 API_PREFIX = "/api/v1"
@@ -56,6 +57,7 @@ def create_app(config: Config | None = None) -> Flask:
     )
     app.extensions["empyrean"] = resources
     atexit.register(resources.close)
+    init_access(app, config)  # tokens, roles and rate limits (services/api/access.py)
 
     api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
     api.register_blueprint(health.blueprint)

@@ -7,7 +7,11 @@
   it (for an illegal game: the decision, the rule it breaks, the legal alternatives) and the result
   by the rules — which is what an organiser settles the dispute with.
 
-Disputes are opened by the replay worker when a match's games disagree; this module only reads.
+- ``POST /api/v1/disputes/{id}/resolve`` (the event's organiser, or an admin) —
+  ``{"resolution": "..."}``: closes the dispute with the organiser's ruling, in words.
+
+Disputes are opened by the replay worker when a match's games disagree. The list leaves out the
+disputes of unlisted events unless ``event`` names the event (docs/security.md, "Visibility").
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import json
 from flask import Blueprint, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
 
+from .access import current_token, may_manage_event, not_your_event, require
 from .errors import error_response
 
 blueprint = Blueprint("disputes", __name__)
@@ -64,7 +69,7 @@ def list_disputes():
         JOIN event_matches m ON m.id = d.match_id
         JOIN events e ON e.id = m.event_id
         WHERE (%(status)s = 'all' OR d.status = %(status)s)
-          AND (%(event)s::bigint IS NULL OR m.event_id = %(event)s)
+          AND (%(event)s::bigint IS NULL AND e.visibility = 'public' OR m.event_id = %(event)s)
           AND (%(before)s::bigint IS NULL OR d.id < %(before)s)
         ORDER BY d.id DESC
         LIMIT %(limit)s
@@ -166,3 +171,39 @@ def _side(s: dict, might: list[int] | None) -> dict:
         # the board at each decision (for an illegal side it opens at the illegal one)
         "replay_url": url_for("replay.replay_page", game_id=s["id"]),
     }
+
+
+MAX_RESOLUTION_CHARS = 5000
+
+
+@blueprint.post("/disputes/<int:dispute_id>/resolve")
+@require("organiser")
+def resolve_dispute(dispute_id: int):
+    body = request.get_json(silent=True) if request.mimetype == "application/json" else None
+    if not isinstance(body, dict):
+        return error_response(400, "Bad Request", 'send a JSON object like {"resolution": "game 12 stands: '
+                              'the other upload broke rule 4.2"} with Content-Type: application/json', pointer="")
+    unknown = sorted(set(body) - {"resolution"})
+    if unknown:
+        return error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; send only resolution",
+                              pointer=f"/{unknown[0]}")
+    resolution = body.get("resolution")
+    if not isinstance(resolution, str) or not 1 <= len(resolution.strip()) <= MAX_RESOLUTION_CHARS:
+        return error_response(400, "Bad Request", f"resolution must be text of 1 to {MAX_RESOLUTION_CHARS} "
+                              "characters: the ruling, in words", pointer="/resolution")
+    if dispute_id > 2**63 - 1:
+        return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
+    with current_app.extensions["empyrean"].db_pool.connection() as conn, conn.transaction():
+        cur = conn.cursor(row_factory=dict_row)
+        row = cur.execute("""SELECT d.status, m.event_id, e.organiser FROM disputes d
+                             JOIN event_matches m ON m.id = d.match_id JOIN events e ON e.id = m.event_id
+                             WHERE d.id = %s FOR UPDATE OF d""", (dispute_id,)).fetchone()
+        if row is None:
+            return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
+        if not may_manage_event(current_token(), row["organiser"]):
+            return not_your_event(row["event_id"])
+        if row["status"] == "resolved":
+            return error_response(409, "Conflict", f"dispute {dispute_id} is already resolved")
+        cur.execute("""UPDATE disputes SET status = 'resolved', resolution = %s, resolved_at = now(),
+                                           updated_at = now() WHERE id = %s""", (resolution.strip(), dispute_id))
+    return get_dispute(dispute_id)

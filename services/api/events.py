@@ -1,10 +1,14 @@
 """Events (tournaments) and their bundles of games.
 
-- ``POST /api/v1/events`` — ``{"name", "starts_on"?, "ends_on"?}``: creates the event (201), or
-  answers the existing event of that name (200), so an organiser's script can simply say it again.
-- ``GET /api/v1/events`` — every event with its game counts by status.
-- ``GET /api/v1/events/{id}`` — one event: counts by status, open disputes.
-- ``POST /api/v1/events/{id}/games`` — a tournament bundle (services.bundles: a JSON array, NDJSON or
+- ``POST /api/v1/events`` (organiser) — ``{"name", "starts_on"?, "ends_on"?, "visibility"?}``:
+  creates the event, owned by the token's organiser (201), or answers the existing event of that
+  name (200) when the token may manage it, so an organiser's script can simply say it again.
+- ``GET /api/v1/events`` — every public event with its game counts by status (unlisted ones are
+  left out: docs/security.md, "Visibility").
+- ``GET /api/v1/events/{id}`` — one event (public or unlisted): counts by status, open disputes.
+- ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility.
+- ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
+- ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a tournament bundle (services.bundles: a JSON array, NDJSON or
   one log, gzip or not; thousands of games), read as a stream. Every readable entry is stored as
   received under this event in batches (each batch one transaction), and after each commit its
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
@@ -24,8 +28,11 @@ from services.dispatch import enqueue_bundle
 from services.db.event_summary import load_events
 from services.ingest import NotAnObject, find_or_create_event, parse_upload, store_upload
 
+from services.reprocess import reprocess
+
+from .access import current_token, forbidden, may_manage_event, not_your_event, require
 from .errors import error_response
-from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS
+from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS, VISIBILITIES, mark_unlisted, visibility_param
 
 blueprint = Blueprint("events", __name__)
 
@@ -45,6 +52,7 @@ def _event_body(row: dict, counts: dict[str, int], open_disputes: int) -> dict:
         "starts_on": row["starts_on"].isoformat() if row["starts_on"] else None,
         "ends_on": row["ends_on"].isoformat() if row["ends_on"] else None,
         "created_at": row["created_at"].isoformat(),
+        "visibility": row["visibility"], "organiser": row["organiser"],
         "games": counts, "open_disputes": open_disputes,
         "url": url_for("api_v1.events.get_event", event_id=row["id"]),
         "games_url": url_for("api_v1.events.upload_bundle", event_id=row["id"]),
@@ -62,40 +70,133 @@ def _date(body: dict, field: str):
                                     pointer=f"/{field}")
 
 
-@blueprint.post("/events")
-def create_event():
-    body = request.get_json(silent=True) if request.mimetype == "application/json" else None
+EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")
+
+
+def _event_fields(body, *, creating: bool):
+    """The checked fields of a POST/PATCH body: (fields, None) or (None, a 400 answer)."""
     if not isinstance(body, dict):
-        return error_response(400, "Bad Request", 'send a JSON object like {"name": "Spring Open 2026"} '
-                              "with Content-Type: application/json", pointer="")
-    name = body.get("name")
-    if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME_CHARS:
-        return error_response(400, "Bad Request", f"name must be text of 1 to {MAX_NAME_CHARS} characters",
-                              pointer="/name")
-    unknown = sorted(set(body) - {"name", "starts_on", "ends_on"})
+        example = '{"name": "Spring Open 2026"}' if creating else '{"visibility": "unlisted"}'
+        return None, error_response(400, "Bad Request", f"send a JSON object like {example} "
+                                    "with Content-Type: application/json", pointer="")
+    unknown = sorted(set(body) - set(EVENT_FIELDS))
     if unknown:
-        return error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; an event has name, "
-                              "starts_on, ends_on", pointer=f"/{unknown[0]}")
-    starts, err = _date(body, "starts_on")
+        return None, error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; an event has "
+                                    + ", ".join(EVENT_FIELDS), pointer=f"/{unknown[0]}")
+    fields = {}
+    if creating or "name" in body:
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME_CHARS:
+            return None, error_response(400, "Bad Request", f"name must be text of 1 to {MAX_NAME_CHARS} "
+                                        "characters", pointer="/name")
+        fields["name"] = name.strip()
+    for field in ("starts_on", "ends_on"):
+        if field in body:
+            fields[field], err = _date(body, field)
+            if err:
+                return None, err
+    if "visibility" in body:
+        if body["visibility"] not in VISIBILITIES:
+            return None, error_response(400, "Bad Request", "visibility must be public or unlisted, got "
+                                        f"{body['visibility']!r}", pointer="/visibility")
+        fields["visibility"] = body["visibility"]
+    return fields, None
+
+
+def _request_json():
+    return request.get_json(silent=True) if request.mimetype == "application/json" else None
+
+
+@blueprint.post("/events")
+@require("organiser")
+def create_event():
+    """Creates the event, owned by the token's organiser (201); the same name again answers the
+    existing event (200) when this token may manage it — an unowned event (made by a game's
+    meta.event) is claimed by the organiser that names it first — and 403 when another
+    organiser owns it."""
+    fields, err = _event_fields(_request_json(), creating=True)
     if err:
         return err
-    ends, err = _date(body, "ends_on")
-    if err:
-        return err
+    starts, ends = fields.get("starts_on"), fields.get("ends_on")
     if starts and ends and ends < starts:
         return error_response(400, "Bad Request", "ends_on is before starts_on", pointer="/ends_on")
+    token = current_token()
+    owner = None if token.is_admin else token.owner
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
         cur = conn.cursor(row_factory=dict_row)
         created = cur.execute(
-            """INSERT INTO events (name, starts_on, ends_on) VALUES (%s, %s, %s)
+            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser) VALUES (%s, %s, %s, %s, %s)
                ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
-            (name.strip(), starts, ends)).fetchone() is not None
-        event_id = find_or_create_event(conn, name.strip())
+            (fields["name"], starts, ends, fields.get("visibility", "public"), owner)).fetchone() is not None
+        event_id = find_or_create_event(conn, fields["name"])
+        if not created:
+            organiser = cur.execute("SELECT organiser FROM events WHERE id = %s FOR UPDATE",
+                                    (event_id,)).fetchone()["organiser"]
+            if organiser is None and owner is not None:
+                cur.execute("UPDATE events SET organiser = %s WHERE id = %s", (owner, event_id))
+            elif not may_manage_event(token, organiser):
+                return not_your_event(event_id)
         [(row, counts, disputes)] = load_events(cur, event_id)
     response = jsonify(_event_body(row, counts, disputes) | {"created": created})
     response.status_code = 201 if created else 200
     response.headers["Location"] = url_for("api_v1.events.get_event", event_id=event_id)
     return response
+
+
+def _owned_event(conn, event_id: int):
+    """(organiser, None) when the request's token may manage event ``event_id``, else (None, 404/403)."""
+    if event_id > MAX_BIGINT:
+        return None, _no_event(event_id)
+    row = conn.execute("SELECT organiser FROM events WHERE id = %s", (event_id,)).fetchone()
+    if row is None:
+        return None, _no_event(event_id)
+    if not may_manage_event(current_token(), row[0]):
+        return None, not_your_event(event_id)
+    return row[0], None
+
+
+@blueprint.patch("/events/<int:event_id>")
+@require("organiser")
+def edit_event(event_id: int):
+    """Change an event's name, dates or visibility (only the fields sent)."""
+    fields, err = _event_fields(_request_json(), creating=False)
+    if err:
+        return err
+    with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
+        _, err = _owned_event(conn, event_id)
+        if err:
+            return err
+        cur = conn.cursor(row_factory=dict_row)
+        current = cur.execute("SELECT starts_on, ends_on FROM events WHERE id = %s FOR UPDATE",
+                              (event_id,)).fetchone()
+        starts = fields.get("starts_on", current["starts_on"])
+        ends = fields.get("ends_on", current["ends_on"])
+        if starts and ends and ends < starts:
+            return error_response(400, "Bad Request", "ends_on is before starts_on", pointer="/ends_on")
+        if "name" in fields and cur.execute("SELECT 1 FROM events WHERE name = %s AND id <> %s",
+                                            (fields["name"], event_id)).fetchone():
+            return error_response(409, "Conflict", f"another event is already called {fields['name']!r}",
+                                  pointer="/name")
+        if fields:
+            # column names come from EVENT_FIELDS only, never from the request
+            sets = ", ".join(f"{f} = %({f})s" for f in fields)
+            cur.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**fields, "id": event_id})
+        [(row, counts, disputes)] = load_events(cur, event_id)
+    return jsonify(_event_body(row, counts, disputes))
+
+
+@blueprint.post("/events/<int:event_id>/reprocess")
+@require("organiser")
+def reprocess_event(event_id: int):
+    """Replay every finished game of the event again, on the bulk lane (services.reprocess)."""
+    resources = _resources()
+    with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+        _, err = _owned_event(conn, event_id)
+    if err:
+        return err
+    marked, sent = reprocess(resources.db_pool, resources.celery, event_id=event_id)
+    return jsonify({"event": event_id, "marked": marked, "sent_to_workers": sent,
+                    "url": url_for("api_v1.events.get_event", event_id=event_id)}), 202
 
 
 @blueprint.get("/events")
@@ -121,13 +222,28 @@ def _no_event(event_id: int):
 
 
 @blueprint.post("/events/<int:event_id>/games")
+@require("uploader", "organiser")
 def upload_bundle(event_id: int):
     resources = _resources()
+    token = current_token()
+    if token.role == "uploader":  # only into the event it is bound to (an unbound one: POST /games)
+        if token.event_id != event_id:
+            return forbidden(f"this uploader token may not upload bundles into event {event_id}"
+                             + (f"; it is bound to event {token.event_id}" if token.event_id else
+                                "; it is bound to no event, so it uploads single games (POST /games)"))
     if event_id > MAX_BIGINT:
         return _no_event(event_id)
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        if conn.execute("SELECT 1 FROM events WHERE id = %s", (event_id,)).fetchone() is None:
-            return _no_event(event_id)
+        if token.role == "uploader":
+            if conn.execute("SELECT 1 FROM events WHERE id = %s", (event_id,)).fetchone() is None:
+                return _no_event(event_id)
+        else:
+            _, err = _owned_event(conn, event_id)
+            if err:
+                return err
+    visibility, err = visibility_param()
+    if err:
+        return err
     uploader = (request.headers.get("X-Uploader") or "").strip() or None
     if uploader is not None and len(uploader) > MAX_UPLOADER_CHARS:
         return error_response(400, "Bad Request", f"the X-Uploader header is longer than "
@@ -149,6 +265,8 @@ def upload_bundle(event_id: int):
             with conn.transaction():
                 _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
                               limits, uploader, event_id, report, counts, new_ids)
+                if visibility == "unlisted":
+                    mark_unlisted(conn, [e["id"] for e in report if "id" in e and not e.get("duplicate")])
         except BundleError as exc:
             stored = ("nothing was stored; fix the bundle and send it again" if report
                       else "nothing was stored")

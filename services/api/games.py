@@ -18,6 +18,7 @@ from psycopg.rows import dict_row
 from services.dispatch import enqueue_stored
 from services.ingest import NotAnObject, parse_upload, store_upload
 
+from .access import current_token, forbidden, require
 from .errors import error_response
 
 blueprint = Blueprint("games", __name__)
@@ -25,6 +26,22 @@ blueprint = Blueprint("games", __name__)
 DB_TIMEOUT_S = 5.0  # an upload answers 503 rather than hang when PostgreSQL is away
 MAX_UPLOADER_CHARS = 200
 MAX_BIGINT = 2**63 - 1
+VISIBILITIES = ("public", "unlisted")
+
+
+def visibility_param():
+    """``?visibility=public|unlisted`` of an upload: (value, None) or (None, a 400 answer)."""
+    value = request.args.get("visibility", "public")
+    if value not in VISIBILITIES:
+        return None, error_response(400, "Bad Request", f"query parameter 'visibility': expected public or "
+                                    f"unlisted, got {value!r}", parameter="visibility")
+    return value, None
+
+
+def mark_unlisted(conn, game_ids: list[int]) -> None:
+    """Games uploaded with ?visibility=unlisted (new ones only: a duplicate keeps its own)."""
+    if game_ids:
+        conn.execute("UPDATE games SET visibility = 'unlisted' WHERE id = ANY(%s)", (game_ids,))
 
 
 def _resources():
@@ -32,8 +49,12 @@ def _resources():
 
 
 @blueprint.post("/games")
+@require("uploader", "organiser")
 def upload_game():
     config = _resources().config
+    visibility, err = visibility_param()
+    if err:
+        return err
     if request.mimetype != "application/json":
         return error_response(415, "Unsupported Media Type", "send the game log as JSON with "
                               f"Content-Type: application/json (got {request.mimetype or 'none'!r})",
@@ -62,9 +83,20 @@ def upload_game():
         return error_response(400, "Bad Request", str(exc), pointer="")
 
     resources = _resources()
+    token = current_token()
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         with conn.transaction():
-            stored = store_upload(conn, parsed, uploader)
+            bound = None
+            if token.event_id is not None:  # an uploader token bound to one event uploads into it only
+                bound = token.event_id
+                name = conn.execute("SELECT name FROM events WHERE id = %s", (bound,)).fetchone()[0]
+                claimed = parsed.log.meta.get("event") if parsed.log is not None else None
+                if claimed is not None and claimed != name:
+                    return forbidden(f"this token may only upload games of event {bound} ({name!r}); "
+                                     f"the log's meta.event is {claimed!r}")
+            stored = store_upload(conn, parsed, uploader, event_id=bound)
+            if visibility == "unlisted" and not stored.duplicate:
+                mark_unlisted(conn, [stored.id])
     # Committed: only now may a worker hear of it (services.dispatch).
     status = stored.status
     if not stored.duplicate and status == "received":

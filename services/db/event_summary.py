@@ -6,10 +6,12 @@ from __future__ import annotations
 
 
 def load_events(cur, event_id: int | None = None, limit: int = 1000) -> list[tuple[dict, dict, int]]:
-    """Events (one, or the newest ``limit``) with their game counts by status and open disputes:
-    three set-based queries, whatever the number of events."""
-    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at FROM events
-                          WHERE %(id)s::bigint IS NULL OR id = %(id)s ORDER BY id DESC LIMIT %(limit)s""",
+    """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
+    disputes: three set-based queries, whatever the number of events. An unlisted event is left out
+    of the list but found by its id (docs/security.md, "Visibility")."""
+    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser FROM events
+                          WHERE (%(id)s::bigint IS NULL AND visibility = 'public') OR id = %(id)s
+                          ORDER BY id DESC LIMIT %(limit)s""",
                        {"id": event_id, "limit": limit}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}

@@ -12,12 +12,28 @@ import subprocess
 
 import psycopg
 import pytest
-from service_helpers import child_env, create_fresh_database, drop_database, running_app, stop_process
+from flask import Flask
+from service_helpers import AdminClient, child_env, create_fresh_database, drop_database, running_app, stop_process
 
 from services.config import Config
 from services.db import migrate
 from services.embedded import EmbeddedStack
 from workers.celery_app import QUEUES, make_celery, worker_command
+
+
+@pytest.fixture(scope="session", autouse=True)
+def admin_test_clients():
+    """Every ``app.test_client()`` sends an admin token (service_helpers.AdminClient)."""
+    before = Flask.test_client_class
+    Flask.test_client_class = AdminClient
+    yield
+    Flask.test_client_class = before
+
+
+# Rate limits so high that no functional test meets them; tests/services/test_authz.py proves the
+# limits with an app of its own whose limits are low.
+HIGH_LIMITS = {field: "1000000/minute" for field in (
+    "rate_limit_anonymous", "rate_limit_reads", "rate_limit_uploads", "rate_limit_bundles", "rate_limit_writes")}
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +69,7 @@ def database_url(fresh_database) -> str:
 
 @pytest.fixture(scope="session")
 def config(servers, database_url, tmp_path_factory) -> Config:
-    return Config(data_dir=tmp_path_factory.mktemp("data"), worker_concurrency=1).with_servers(
+    return Config(data_dir=tmp_path_factory.mktemp("data"), worker_concurrency=1, **HIGH_LIMITS).with_servers(
         database_url, servers.redis_url)
 
 

@@ -108,3 +108,47 @@ def running_app(config: Config):
     finally:
         app.extensions["empyrean"].close()
 
+
+
+# --- API tokens in tests (docs/security.md) ----------------------------------------------------------
+# Every mutating route needs a token, so the tests' Flask client sends an admin token by default
+# (service_fixtures installs AdminClient as Flask's test client class for the session). A test that
+# needs no token or another role builds its client with anonymous_client / token_client.
+
+from flask.testing import FlaskClient  # noqa: E402
+
+
+def make_token(app, role: str = "admin", **kwargs) -> str:
+    """A new token of ``role`` in ``app``'s database (kwargs: name, owner, event_id)."""
+    from services.tokens import create_token
+
+    with app.extensions["empyrean"].db_pool.connection(timeout=5) as conn:
+        text, _ = create_token(conn, role, **kwargs)
+    return text
+
+
+def anonymous_client(app) -> FlaskClient:
+    return FlaskClient(app, app.response_class, use_cookies=True)
+
+
+def token_client(app, token: str) -> FlaskClient:
+    client = anonymous_client(app)
+    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+    return client
+
+
+class AdminClient(FlaskClient):
+    """The test client, sending an admin token of the app's database (made once per app). An app
+    whose database cannot hold one (unreachable, not migrated) gets a client without a token."""
+
+    def __init__(self, app, *args, **kwargs):
+        super().__init__(app, *args, **kwargs)
+        token = app.extensions.get("test_admin_token")
+        if token is None:
+            try:
+                token = make_token(app, "admin", name="tests")
+            except Exception:  # noqa: BLE001  (no usable database: the test is about that)
+                token = ""
+            app.extensions["test_admin_token"] = token
+        if token:
+            self.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"

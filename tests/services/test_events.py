@@ -133,8 +133,12 @@ def test_bundles_refused_as_a_whole_store_nothing(client, db):
 
 
 @pytest.fixture
-def served(app):
-    """The app behind a real HTTP server on a free port, for the command-line client."""
+def served(app, monkeypatch):
+    """The app behind a real HTTP server on a free port, for the command-line client (which sends
+    an admin token from EMPYREAN_TOKEN)."""
+    from service_helpers import make_token
+
+    monkeypatch.setenv("EMPYREAN_TOKEN", make_token(app, "admin", name="cli test"))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -22,7 +22,7 @@ TABLES = {
 } | {f"{t}_weekly" for t in (  # migration 0004: the weekly roll-ups
     "agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
     "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
-    "agg_battlefield_cards")}
+    "agg_battlefield_cards")} | {"api_tokens"}  # migration 0005: access control
 
 
 def schema_snapshot(url: str) -> dict:

@@ -147,3 +147,22 @@ def test_the_schemas_reject_wrong_shapes():
     assert not validator.is_valid(no_rate)
     assert not validator.is_valid({**good, "rows": "none"})
     assert not response_validator("/health", "get", 200).is_valid({"status": "up"})
+
+
+def test_mutating_operations_document_their_token_and_roles(app):
+    """Every POST/PUT/PATCH/DELETE needs the bearer scheme, answers 401/403/429 as documented, and
+    its x-roles are the roles the view really accepts (services/api/access.require)."""
+    doc = document()
+    assert doc["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    rules = {(re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", r.rule[len(API_PREFIX):]), m.lower()): r.endpoint
+             for r in app.url_map.iter_rules() if r.rule.startswith(API_PREFIX + "/") for m in r.methods}
+    checked = 0
+    for path, item in doc["paths"].items():
+        for method in {"post", "put", "patch", "delete"} & set(item):
+            operation = item[method]
+            assert operation.get("security") == [{"bearer": []}], (path, method)
+            assert {"401", "403", "429"} <= set(operation["responses"]), (path, method)
+            view = app.view_functions[rules[path, method]]
+            assert set(operation["x-roles"]) == set(view.required_roles), (path, method)
+            checked += 1
+    assert checked >= 6

@@ -74,9 +74,15 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         status, body = get_json(output.value("ready"))
         assert status == 200 and body["status"] == "ready", body
 
-        # a user uploads a game and sees its verdict
+        # the banner's admin token is also in the data folder, readable by this user only
+        token = output.value("token")
+        assert token.startswith("emp_")
+        assert (data_dir / "api-token").read_text().strip() == token
+        assert (data_dir / "api-token").stat().st_mode & 0o777 == 0o600
+        # a user uploads a game with it and sees its verdict
         request = urllib.request.Request(f"{api}/games", data=json.dumps(self_play(4242)).encode(),
-                                         headers={"Content-Type": "application/json"}, method="POST")
+                                         headers={"Content-Type": "application/json",
+                                                  "Authorization": f"Bearer {token}"}, method="POST")
         with urllib.request.urlopen(request, timeout=10) as response:
             assert response.status == 202
             game_url = json.load(response)["status_url"]

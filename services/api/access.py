@@ -1,0 +1,172 @@
+"""Who may do what (docs/security.md): bearer tokens, roles, object-level checks, rate limits.
+
+- A request proves who it is with ``Authorization: Bearer emp_<prefix>_<secret>`` (services.tokens).
+  Reads are public and need no token; every mutating route says which roles it accepts with
+  ``@require(...)``. No token, or one that is unknown, malformed or revoked: 401 with
+  ``WWW-Authenticate: Bearer``. A valid token whose role or event does not allow the request: 403.
+  A token sent with a read is checked too (a bad one is a 401), so a client learns at once that
+  its token is wrong.
+- Object-level checks (``may_manage_event``): an organiser manages the events whose ``organiser``
+  is its owner; an admin manages every event; an uploader token bound to an event may upload into
+  that event only.
+- Rate limits (Flask-Limiter, counted in Redis so every API process shares them): per token and
+  kind of request (reads, single uploads, bundles, other writes) when a valid token is sent, else
+  per client IP. Over the limit: 429 with ``Retry-After`` (seconds) and the JSON error body.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+
+from flask import Flask, current_app, g, request
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+from services.config import Config, redis_url_for_limits
+from services.tokens import Token, authenticate
+
+from .errors import error_response
+
+log = logging.getLogger(__name__)
+
+API_PATH = "/api/v1/"
+# Probes and the API description are never limited (a load balancer polls them).
+UNLIMITED_ENDPOINTS = {"api_v1.health.health", "api_v1.health.ready", "api_v1.openapi.openapi_json"}
+_INVALID = object()  # g.token when the request's Authorization header did not hold a live token
+
+
+def _bearer() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, value = header.strip().partition(" ")
+    if scheme.lower() != "bearer":
+        return ""  # some other scheme: not a token of ours
+    return value.strip()
+
+
+def current_token() -> Token | None:
+    """The request's live token, or None (none sent, or not valid); looked up once per request."""
+    if "token" not in g:
+        text = _bearer()
+        if text is None:
+            g.token = None
+        else:
+            token = None
+            if text:
+                with current_app.extensions["empyrean"].db_pool.connection(timeout=5.0) as conn:
+                    token = authenticate(conn, text)
+            g.token = token if token is not None else _INVALID
+    return None if g.token is _INVALID else g.token
+
+
+def _sent_a_bad_token() -> bool:
+    current_token()
+    return g.token is _INVALID
+
+
+def unauthorized(message: str | None = None):
+    if _sent_a_bad_token():
+        message = message or ("the token in the Authorization header is not valid (unknown, mistyped or "
+                              "revoked); send Authorization: Bearer emp_<prefix>_<secret>")
+        challenge = 'Bearer realm="empyrean", error="invalid_token"'
+    else:
+        message = message or ("this request needs an API token: send Authorization: Bearer <token> "
+                              "(create one with `empyrean token create`)")
+        challenge = 'Bearer realm="empyrean"'
+    return error_response(401, "Unauthorized", message, headers=[("WWW-Authenticate", challenge)])
+
+
+def forbidden(message: str):
+    return error_response(403, "Forbidden", message)
+
+
+def require(*roles: str):
+    """The view needs a live token of one of ``roles`` (an admin token always qualifies)."""
+    def decorate(view):
+        @functools.wraps(view)
+        def checked(*args, **kwargs):
+            token = current_token()
+            if token is None:
+                return unauthorized()
+            if not token.is_admin and token.role not in roles:
+                return forbidden(f"a {token.role} token may not do this; it needs the role "
+                                 f"{' or '.join(roles + ('admin',))}")
+            return view(*args, **kwargs)
+        checked.required_roles = roles + ("admin",)
+        return checked
+    return decorate
+
+
+def may_manage_event(token: Token, organiser: str | None) -> bool:
+    """Edit, reprocess, upload bundles into and resolve disputes of an event owned by ``organiser``."""
+    return token.is_admin or (token.role == "organiser" and organiser is not None and organiser == token.owner)
+
+
+def not_your_event(event_id: int):
+    return forbidden(f"event {event_id} belongs to another organiser; this token may only manage its own events")
+
+
+# --- rate limits -----------------------------------------------------------------------------------
+
+def _kind() -> str:
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return "reads"
+    return {"api_v1.games.upload_game": "uploads",
+            "api_v1.events.upload_bundle": "bundles"}.get(request.endpoint or "", "writes")
+
+
+def _rate_key() -> str:
+    token = current_token()
+    if token is None:
+        return f"ip:{get_remote_address()}"
+    # the prefix, not the row id: unique across databases that share one Redis
+    return f"token:{token.prefix}:{_kind()}"
+
+
+def _rate_limit() -> str:
+    config: Config = current_app.extensions["empyrean"].config
+    if current_token() is None:
+        return config.rate_limit_anonymous
+    return getattr(config, f"rate_limit_{_kind()}")
+
+
+def _exempt() -> bool:
+    return not request.path.startswith(API_PATH) or request.endpoint in UNLIMITED_ENDPOINTS
+
+
+def init_access(app: Flask, config: Config) -> Limiter:
+    """Rate limits on every /api/v1 route, the 429 answer, and the bad-token check for reads."""
+    limiter = Limiter(
+        key_func=_rate_key,
+        app=app,
+        application_limits=[_rate_limit],
+        application_limits_exempt_when=_exempt,
+        storage_uri=redis_url_for_limits(config.require_redis_url()),
+        storage_options={"socket_connect_timeout": 2, "socket_timeout": 2},
+        strategy="sliding-window-counter",
+        headers_enabled=True,
+        retry_after="delta-seconds",
+        key_prefix="empyrean-rate",
+        # Redis away: serve without limits rather than answer 500 (the outage is logged); the
+        # uploads still store their games and the sweeper sends them once Redis is back.
+        swallow_errors=True,
+    )
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(exc: RateLimitExceeded):
+        who = "this token" if current_token() is not None else "your address (no token)"
+        retry = exc.retry_after if hasattr(exc, "retry_after") else None
+        response = error_response(429, "Too Many Requests",
+                                  f"{who} went over the limit of {exc.limit.limit}; try again later"
+                                  + (f" (in {retry} s)" if retry else ""))
+        return response
+
+    @app.before_request
+    def reject_bad_tokens():
+        if request.path.startswith(API_PATH) and _sent_a_bad_token():
+            return unauthorized()
+        return None
+
+    return limiter
