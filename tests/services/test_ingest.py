@@ -116,7 +116,7 @@ def test_a_malformed_log_is_stored_with_the_engines_pointers(client, db):
     (b'{"format": ', "application/json", 400, "not valid JSON"),
     (b'[{"format": "empyrean-log"}]', "application/json", 400, "not an array"),
     (b"   ", "application/json", 400, "empty"),
-    (b"[" * 100_000, "application/json", 400, "not valid JSON"),
+    (b"[" * 100_000, "application/json", 400, "nested too deeply"),
 ])
 def test_bad_requests_are_named_and_store_nothing(client, db, data, content_type, status, words):
     before = db.execute("SELECT count(*) FROM games").fetchone()[0]
