@@ -84,12 +84,13 @@ class Rig:
     def worker_logs(self) -> str:
         return "".join(self.worker_log(n).read_text(errors="replace") for n in range(1, self._workers_started + 1))
 
-    def pool_children(self, timeout: float = 30) -> list[psutil.Process]:
-        """The worker's prefork pool processes (the children of a worker started without beat),
-        once they are up."""
+    def pool_children(self, timeout: float = 30, other_than: tuple[int, ...] = ()) -> list[psutil.Process]:
+        """The worker's live prefork pool processes (the children of a worker started without beat)
+        other than ``other_than``, once there are any."""
         deadline = time.monotonic() + timeout
         while True:
-            kids = psutil.Process(self.worker.pid).children()
+            kids = [p for p in psutil.Process(self.worker.pid).children()
+                    if p.pid not in other_than and _alive(p)]
             if kids:
                 return kids
             assert time.monotonic() < deadline, "the worker started no pool process"
@@ -226,3 +227,10 @@ class Rig:
             raise errors[0]
 
 
+
+
+def _alive(proc: psutil.Process) -> bool:
+    try:
+        return proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
