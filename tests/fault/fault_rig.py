@@ -196,7 +196,8 @@ class Rig:
             event_games = conn.execute(
                 """SELECT count(*) FROM (SELECT event_id, status, count(*)::int AS games FROM games
                                          GROUP BY event_id, status) c
-                   FULL JOIN (SELECT * FROM agg_event_games WHERE games <> 0) a USING (event_id, status)
+                   FULL JOIN (SELECT * FROM agg_event_games WHERE games <> 0) a
+                        ON a.event_id IS NOT DISTINCT FROM c.event_id AND a.status = c.status
                    WHERE c.games IS DISTINCT FROM a.games""").fetchone()[0]
             assert event_games == 0, conn.execute("SELECT * FROM agg_event_games").fetchall()
             # Per seat: each counted game adds one deck-game per player, and one win per decided game.

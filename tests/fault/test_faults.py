@@ -119,6 +119,7 @@ def test_redis_restart_while_a_bundle_is_processed(make_rig):
     assert status == 202, body
     rig.wait_settled(total + 1, timeout=60)
     summary = rig.assert_exactly_once(total + 1)
+    assert "sweeper: re-sent" in rig.worker_logs(), rig.worker_logs()[-3000:]  # what Redis lost, re-sent
     print(f"settled {time.monotonic() - down_at:.1f} s after Redis was killed ({took:.1f} s after restart); {summary}")
 
 
