@@ -18,6 +18,7 @@ import os
 
 import psycopg
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
@@ -89,6 +90,10 @@ def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:
             return _replay_locked(conn, game_id)
     except psycopg.OperationalError:
         raise  # transient: Celery retries the task
+    except SoftTimeLimitExceeded:
+        # Out of time, not a bug of the log or the engine: the transaction is rolled back and the
+        # game stays 'replaying' for the sweeper, rather than being marked 'error'.
+        raise
     except Exception as exc:
         log.exception("replay_game %s failed", game_id)
         _mark_error(pool, game_id, f"the replay pipeline failed ({type(exc).__name__}: {exc}); "
