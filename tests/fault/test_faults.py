@@ -124,10 +124,13 @@ def test_redis_restart_while_a_bundle_is_processed(make_rig):
 
 
 def test_postgres_restart_while_uploads_arrive(make_rig):
-    # The sweeper is far away: the worker's own retries (backoff) must finish the games.
-    rig = make_rig(broker_visibility_timeout=30, sweep_after_s=600, sweep_interval_s=600)
+    # Tasks that meet the database down retry with backoff (the log must show it). The sweeper is
+    # needed too: a replay commits its verdict without waiting for the WAL flush (synchronous_commit
+    # off), so a crash can take back a verdict whose task already acked; that game comes back
+    # 'replaying' with no verdict, and only the sweeper sends it again.
+    rig = make_rig(broker_visibility_timeout=20, sweep_after_s=5, sweep_interval_s=1)
     rig.start_api()
-    rig.start_worker()
+    rig.start_worker(beat=True)
     singles = make_logs(60, first_seed=2000)
     answers: list[tuple[int, str | None, float]] = []  # status, Retry-After, seconds taken
     accepted: list[int] = []
