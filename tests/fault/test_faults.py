@@ -44,13 +44,16 @@ def upload_bundle(rig, name: str, logs: list[dict]) -> int:
     return event["id"]
 
 
-def finished(rig) -> int:
-    return sum(n for status, n in rig.counts().items() if status in FINAL)
+def finished(rig, event: int | None = None) -> int:
+    """Games with a final status (of ``event`` only, if given)."""
+    with rig.db() as conn:
+        return conn.execute("SELECT count(*) FROM games WHERE status = ANY(%s) AND (%s::bigint IS NULL OR event_id = %s)",
+                            (list(FINAL), event, event)).fetchone()[0]
 
 
-def wait_finished(rig, at_least: int, timeout: float = 60) -> int:
+def wait_finished(rig, at_least: int, timeout: float = 60, event: int | None = None) -> int:
     deadline = time.monotonic() + timeout
-    while (done := finished(rig)) < at_least:
+    while (done := finished(rig, event)) < at_least:
         assert time.monotonic() < deadline, (rig.counts(), rig.worker_logs()[-3000:])
         time.sleep(0.02)
     return done
@@ -163,8 +166,8 @@ def test_postgres_restart_while_uploads_arrive(make_rig):
         time.sleep(0.02)
     # a bulk backlog, so the worker is in the middle of work when PostgreSQL dies
     bundle = make_logs(200, first_seed=3000)
-    upload_bundle(rig, "Postgres Open", bundle)
-    wait_finished(rig, 30)
+    event = upload_bundle(rig, "Postgres Open", bundle)
+    assert wait_finished(rig, 30, event=event) < len(bundle), "the bundle was over before the crash"
     rig.kill_postgres()
     time.sleep(6)  # uploads go on meanwhile, answered 503
     rig.start_postgres_again()
