@@ -158,12 +158,21 @@ class Rig:
                                     (game_ids,)).fetchall()
         return dict(rows)
 
+    def messages(self) -> int:
+        """Messages anywhere in Redis: waiting in a lane (any priority list) or taken by a worker and
+        not yet acknowledged (which includes retries waiting for their countdown)."""
+        client = self.stack.redis._client
+        waiting = sum(client.llen(key) for key in client.keys("*") if client.type(key) == b"list")
+        return waiting + client.hlen("unacked")
+
     def wait_settled(self, expect: int, timeout: float) -> float:
-        """Wait until ``expect`` games are stored and none is pending; returns the seconds taken."""
+        """Wait until ``expect`` games are stored, none is pending and no message is left in Redis
+        (a redelivered or re-sent message could otherwise replay a game again after the check);
+        returns the seconds taken."""
         start = time.monotonic()
         while True:
             counts = self.counts()
-            if sum(counts.values()) >= expect and not any(counts.get(s) for s in PENDING):
+            if sum(counts.values()) >= expect and not any(counts.get(s) for s in PENDING) and not self.messages():
                 return time.monotonic() - start
             if time.monotonic() - start > timeout:
                 raise AssertionError(f"not settled after {timeout} s: {counts}\n{self.worker_logs()[-4000:]}")
