@@ -80,6 +80,7 @@ def celery_settings(config: Config) -> dict:
         "broker_connection_retry": True,
         "broker_connection_max_retries": None,
         "broker_transport_options": broker_transport_options(visibility),
+        # Results are kept only for tasks that ask for them (ping); game tasks write to Postgres.
         "result_backend": broker_url,
         "task_ignore_result": True,
         "result_expires": 3600,

@@ -39,7 +39,6 @@ RECORDED_VERDICTS = ("valid", "mismatch")  # finished games: their record is com
 COUNTED_VERDICT = "valid"  # only these enter the statistics (see services.db.records)
 
 
-
 def _retry_backoff_max() -> int:
     """The longest wait between retries: 60 s, and at most half the broker's visibility timeout. A
     retry waits as an unacknowledged message held by the worker; held longer than the timeout, Redis
