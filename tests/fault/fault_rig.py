@@ -23,7 +23,6 @@ from pathlib import Path
 
 import psutil
 import psycopg
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "services"))
