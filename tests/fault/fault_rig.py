@@ -236,8 +236,6 @@ class Rig:
             raise errors[0]
 
 
-
-
 def _alive(proc: psutil.Process) -> bool:
     try:
         return proc.status() != psutil.STATUS_ZOMBIE
