@@ -33,9 +33,10 @@ class Config:
     # Worker processes for `empyrean up`'s Celery worker (prefork pool).
     worker_concurrency: int = 2
     # Seconds a message taken by a worker may stay unacknowledged before Redis hands it to another
-    # worker. Tasks ack late, so this is how long a game waits after its worker died (kill -9)
-    # before it is retried. Short, so faults heal quickly; every task must finish well within it
-    # (the task time limit is derived from it, see workers.celery_app).
+    # worker. Tasks ack late, so this is how long a game waits after its whole worker died (kill -9
+    # of the main process) before it is retried (a killed pool child is requeued at once). Short,
+    # so faults heal quickly; every task must finish well within it (the task time limits are
+    # derived from it, see workers.celery_app; docs/operations.md).
     broker_visibility_timeout: int = 120
     # Upper bound of each process's Postgres connection pool.
     db_pool_max_size: int = 8
@@ -68,7 +69,7 @@ class Config:
             api_port=_int(env, "EMPYREAN_API_PORT", cls.api_port, low=0, high=65535),
             worker_concurrency=_int(env, "EMPYREAN_WORKER_CONCURRENCY", cls.worker_concurrency, low=1),
             broker_visibility_timeout=_int(env, "EMPYREAN_BROKER_VISIBILITY_TIMEOUT",
-                                           cls.broker_visibility_timeout, low=30),
+                                           cls.broker_visibility_timeout, low=10),
             db_pool_max_size=_int(env, "EMPYREAN_DB_POOL_MAX_SIZE", cls.db_pool_max_size, low=1),
             max_upload_bytes=_int(env, "EMPYREAN_MAX_UPLOAD_BYTES", cls.max_upload_bytes, low=1024),
             max_bundle_bytes=_int(env, "EMPYREAN_MAX_BUNDLE_BYTES", cls.max_bundle_bytes, low=1024),

@@ -35,16 +35,51 @@ REPLAY_CHUNK_TASK = "empyrean.replay_games"  # a chunk of a bundle's games, by i
 SWEEP_TASK = "empyrean.sweep"  # periodic: re-send games left behind (workers.replay)
 
 
+def broker_transport_options(visibility: int) -> dict:
+    """kombu's Redis transport options: how soon a message whose worker died comes back.
+
+    A message a worker took sits in Redis's ``unacked`` hash until the task acks it (late). If the
+    whole worker dies (kill -9 of the main process, the machine lost), nobody acks or rejects it:
+    once it is ``visibility`` seconds old, any live worker's periodic restore sweep puts it back on
+    its queue. kombu's defaults make that an hour plus up to 100 s (a sweep every
+    ``unacked_restore_interval`` = 10 s, scanning on every 10th call only); here the sweep scans on
+    every call (throttle 1), at most every 10 s and every tenth of the timeout, and a restore mutex
+    left by a dead worker expires after one timeout instead of 5 minutes. (A pool child killed
+    alone is faster still: the main process sees it die and requeues its message at once —
+    ``task_reject_on_worker_lost``.) docs/operations.md has the numbers.
+    """
+    return {
+        "visibility_timeout": visibility,
+        "unacked_restore_interval": max(1, min(10, visibility // 10)),
+        "unacked_restore_throttle": 1,
+        "unacked_mutex_expire": visibility,
+        "queue_order_strategy": "priority",
+    }
+
+
+def task_time_limits(visibility: int) -> tuple[int, int]:
+    """(soft, hard) task time limits, both below the visibility timeout: a task still running when
+    its message becomes visible again would be handed to a second worker. Margins of 10 s (a
+    quarter of the timeout when it is shorter than 40 s)."""
+    margin = min(10, visibility // 4)
+    return visibility - 2 * margin, visibility - margin
+
+
 def celery_settings(config: Config) -> dict:
     broker_url = config.celery_broker_url
     # A task still running when its message's visibility timeout expires is handed to another
     # worker as well, so every task is stopped before that: soft limit (exception inside the task)
-    # 20 s before, hard limit (process killed, message redelivered) 10 s before.
+    # and hard limit (process killed, message redelivered), see task_time_limits.
     visibility = config.broker_visibility_timeout
+    soft_limit, hard_limit = task_time_limits(visibility)
     return {
         "broker_url": broker_url,
         "broker_connection_retry_on_startup": True,
-        "broker_transport_options": {"visibility_timeout": visibility, "queue_order_strategy": "priority"},
+        # After start-up, a lost broker connection (Redis restarted) is retried for ever rather
+        # than the default 100 times: a worker outlives any Redis outage and carries on after it.
+        "broker_connection_retry": True,
+        "broker_connection_max_retries": None,
+        "broker_transport_options": broker_transport_options(visibility),
         # Results are kept only for tasks that ask for them (ping); game tasks write to Postgres.
         "result_backend": broker_url,
         "task_ignore_result": True,
@@ -58,8 +93,8 @@ def celery_settings(config: Config) -> dict:
         # With late acks, a task cut off by a lost broker connection is redelivered anyway, so
         # cancel it rather than let it finish and ack on a connection that no longer exists.
         "worker_cancel_long_running_tasks_on_connection_loss": True,
-        "task_time_limit": visibility - 10,
-        "task_soft_time_limit": visibility - 20,
+        "task_time_limit": hard_limit,
+        "task_soft_time_limit": soft_limit,
         # Each lane its own exchange and routing key: a message sent to one lane lands in that
         # lane's list only (Queue(name) alone would bind every queue to the default key).
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in QUEUES],

@@ -18,6 +18,7 @@ import os
 
 import psycopg
 from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
@@ -38,6 +39,19 @@ SWEEP_BATCH = 1000  # games re-sent per sweep at most; the next sweep takes the 
 RECORDED_VERDICTS = ("valid", "mismatch")  # finished games: their record is complete
 COUNTED_VERDICT = "valid"  # only these enter the statistics (see services.db.records)
 
+
+def _retry_backoff_max() -> int:
+    """The longest wait between retries: 60 s, and at most half the broker's visibility timeout. A
+    retry waits as an unacknowledged message held by the worker; held longer than the timeout, Redis
+    would hand it out a second time (harmless, replays are idempotent, but wasteful)."""
+    try:
+        return max(1, min(60, Config.from_env().broker_visibility_timeout // 2))
+    except ValueError:  # a bad setting is reported where the worker reads it for real
+        return 60
+
+
+RETRY_BACKOFF_MAX = _retry_backoff_max()
+
 _pool: ConnectionPool | None = None
 _pool_pid: int | None = None
 
@@ -54,14 +68,13 @@ def worker_pool() -> ConnectionPool:
 
 
 @shared_task(name=REPLAY_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
-             retry_backoff_max=60, retry_jitter=True, max_retries=6)
+             retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_game(game_id: int) -> str | None:
-    # retry_backoff_max stays below the broker's visibility timeout (no countdown may exceed it).
     return replay_stored_game(worker_pool(), game_id)
 
 
 @shared_task(name=REPLAY_CHUNK_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
-             retry_backoff_max=60, retry_jitter=True, max_retries=6)
+             retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_games(game_ids: list[int]) -> int:
     """A chunk of a tournament bundle: one task per chunk, not per game, so Celery's own overhead
     does not dominate a bulk upload. Each game is still its own transaction; a retry after a lost
@@ -90,6 +103,10 @@ def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:
             return _replay_locked(conn, game_id)
     except psycopg.OperationalError:
         raise  # transient: Celery retries the task
+    except SoftTimeLimitExceeded:
+        # Out of time, not a bug of the log or the engine: the transaction is rolled back and the
+        # game stays 'replaying' for the sweeper, rather than being marked 'error'.
+        raise
     except Exception as exc:
         log.exception("replay_game %s failed", game_id)
         _mark_error(pool, game_id, f"the replay pipeline failed ({type(exc).__name__}: {exc}); "
@@ -171,7 +188,7 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
 
 
 @shared_task(name=SWEEP_TASK, bind=True, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
-             retry_backoff_max=60, max_retries=3)
+             retry_backoff_max=RETRY_BACKOFF_MAX, max_retries=3)
 def sweep(self) -> int:
     config = Config.from_env()
     return sweep_stuck_games(worker_pool(), self.app, older_than_s=config.sweep_after_s)

@@ -6,12 +6,19 @@ from __future__ import annotations
 from psycopg_pool import ConnectionPool
 
 
-def create_pool(database_url: str, *, max_size: int, name: str) -> ConnectionPool:
+# How long a caller waits for a connection before PoolTimeout (a psycopg.OperationalError): the API
+# answers 503 with Retry-After then, a worker task retries with backoff. psycopg_pool's default, 30 s,
+# would hold an upload that long while PostgreSQL is down.
+POOL_TIMEOUT_S = 5.0
+
+
+def create_pool(database_url: str, *, max_size: int, name: str, timeout: float = POOL_TIMEOUT_S) -> ConnectionPool:
     pool = ConnectionPool(
         database_url,
         min_size=1,
         max_size=max_size,
         name=name,
+        timeout=timeout,
         # Check each connection as it is handed out, so a PostgreSQL restart costs one reconnect
         # instead of an error on the first request to use a dead connection.
         check=ConnectionPool.check_connection,
