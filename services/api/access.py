@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
+import time
 
+import psycopg
 from flask import Flask, current_app, g, request
-from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from services.config import Config, redis_url_for_limits
@@ -48,6 +51,8 @@ def _bearer() -> str | None:
 
 def current_token() -> Token | None:
     """The request's live token, or None (none sent, or not valid); looked up once per request."""
+    if "token_lookup_error" in g:  # the database was away a moment ago in this very request
+        raise g.token_lookup_error
     if "token" not in g:
         text = _bearer()
         if text is None:
@@ -55,8 +60,12 @@ def current_token() -> Token | None:
         else:
             token = None
             if text:
-                with current_app.extensions["empyrean"].db_pool.connection(timeout=5.0) as conn:
-                    token = authenticate(conn, text)
+                try:
+                    with current_app.extensions["empyrean"].db_pool.connection(timeout=5.0) as conn:
+                        token = authenticate(conn, text)
+                except psycopg.OperationalError as exc:  # PoolTimeout too: the caller answers 503
+                    g.token_lookup_error = exc
+                    raise
             g.token = token if token is not None else _INVALID
     return None if g.token is _INVALID else g.token
 
@@ -117,8 +126,18 @@ def _kind() -> str:
             "api_v1.events.upload_bundle": "bundles"}.get(request.endpoint or "", "writes")
 
 
+def _token_for_limits() -> Token | None:
+    """current_token(), or None while the database is away: Flask-Limiter swallows errors raised in
+    its key function (and would look the token up again); the request's own token check then
+    answers 503 at once from the error kept in ``g``."""
+    try:
+        return current_token()
+    except psycopg.OperationalError:
+        return None
+
+
 def _rate_key() -> str:
-    token = current_token()
+    token = _token_for_limits()
     if token is None:
         return f"ip:{get_remote_address()}"
     # the prefix, not the row id: unique across databases that share one Redis
@@ -127,13 +146,16 @@ def _rate_key() -> str:
 
 def _rate_limit() -> str:
     config: Config = current_app.extensions["empyrean"].config
-    if current_token() is None:
+    if _token_for_limits() is None:
         return config.rate_limit_anonymous
     return getattr(config, f"rate_limit_{_kind()}")
 
 
 def _exempt() -> bool:
     return not request.path.startswith(API_PATH) or request.endpoint in UNLIMITED_ENDPOINTS
+
+
+RATE_RETRY_HEADER = "X-RateLimit-Retry-After"
 
 
 def init_access(app: Flask, config: Config) -> Limiter:
@@ -148,6 +170,9 @@ def init_access(app: Flask, config: Config) -> Limiter:
         strategy="sliding-window-counter",
         headers_enabled=True,
         retry_after="delta-seconds",
+        # Flask-Limiter would put Retry-After (its window) on every answer, also on a 202 and over
+        # the 503's own "5": it is renamed, and set as Retry-After on the 429 alone (below).
+        header_name_mapping={HEADERS.RETRY_AFTER: RATE_RETRY_HEADER},
         key_prefix="empyrean-rate",
         # Redis away: serve without limits rather than answer 500 (the outage is logged); the
         # uploads still store their games and the sweeper sends them once Redis is back.
@@ -158,9 +183,13 @@ def init_access(app: Flask, config: Config) -> Limiter:
     def too_many(exc: RateLimitExceeded):
         who = "this token" if current_token() is not None else "your address (no token)"
         retry = exc.retry_after if hasattr(exc, "retry_after") else None
+        current = limiter.current_limit
+        window = exc.limit.limit.get_expiry()
+        seconds = min(window, max(1, math.ceil(current.reset_at - time.time()))) if current is not None else window
         response = error_response(429, "Too Many Requests",
                                   f"{who} went over the limit of {exc.limit.limit}; try again later"
-                                  + (f" (in {retry} s)" if retry else ""))
+                                  + (f" (in {retry} s)" if retry else f" (in {seconds} s)"),
+                                  headers=[("Retry-After", str(seconds))])
         return response
 
     @app.before_request

@@ -27,7 +27,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "services"))
 
-from service_helpers import child_env, running_app, stop_process  # noqa: E402
+from service_helpers import child_env, make_token, running_app, stop_process  # noqa: E402
 
 from services.config import Config  # noqa: E402
 from services.db import migrate  # noqa: E402
@@ -39,12 +39,16 @@ PENDING = ("received", "queued", "replaying")
 FINAL = ("valid", "illegal", "mismatch", "malformed", "error")
 
 
+ADMIN_TOKENS: dict[str, str] = {}  # base URL of a rig's API -> an admin token of its database
+
+
 def upload(base_url: str, path: str, body: bytes, content_type: str = "application/json",
            headers: dict | None = None, timeout: float = 30) -> tuple[int, dict, dict]:
-    """Every upload of the fault tests goes through here: (status, response headers, JSON body).
-    (API tokens, when they come, are one more header here.)"""
+    """Every upload of the fault tests goes through here: (status, response headers, JSON body),
+    with the admin token of the rig serving ``base_url``."""
+    auth = {"Authorization": f"Bearer {ADMIN_TOKENS[base_url]}"} if base_url in ADMIN_TOKENS else {}
     request = urllib.request.Request(base_url + path, data=body, method="POST",
-                                     headers={"Content-Type": content_type, **(headers or {})})
+                                     headers={"Content-Type": content_type, **auth, **(headers or {})})
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, dict(response.headers), json.load(response)
@@ -103,6 +107,7 @@ class Rig:
         self._server = make_server("127.0.0.1", 0, app, threaded=True)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         self.base_url = f"http://127.0.0.1:{self._server.server_port}"
+        ADMIN_TOKENS[self.base_url] = make_token(app, "admin", name="fault tests")
         return self.base_url
 
     def kill_redis(self) -> None:
