@@ -295,7 +295,9 @@ _FAST_DECODER = json.JSONDecoder(object_pairs_hook=_strict_pairs, parse_float=_s
                                  parse_constant=_no_constant)
 _LENIENT_DECODER = json.JSONDecoder(object_pairs_hook=_pairs_hook)
 # A \\u escape of a surrogate: maybe a lone one, which the scan must find.
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+# the escapes of what text in a log may not hold: lone surrogates and NUL (which no database or
+# screen can carry; a raw NUL byte is already not JSON)
+_SURROGATE_ESCAPE = re.compile(r"\\u(?:[dD][89a-fA-F]|0000)")
 
 
 def _decode(source: Any) -> tuple[Any, bool]:
@@ -346,6 +348,8 @@ def _scalar_problem(v: Any) -> str | None:
     if v is None or isinstance(v, bool):
         return None
     if isinstance(v, str):
+        if "\x00" in v:
+            return "the text contains the NUL character (\\u0000), which a log may not hold"
         if not v.isascii() and _SURROGATE.search(v):
             return "the text contains an unpaired surrogate (\\ud800-\\udfff), which is not a character"
         return None
@@ -388,16 +392,16 @@ def _scan(root: Any, ptr: str = "", depth: int = 1) -> list[dict]:
             for k in node:
                 if not isinstance(k, str):
                     errors.append({"path": ptr, "message": f"a field name must be text, not {_describe(k)}"})
-                elif not k.isascii() and _SURROGATE.search(k):
-                    errors.append({"path": ptr, "message": "a field name contains an unpaired surrogate "
-                                   "(\\ud800-\\udfff), which is not a character"})
+                elif "\x00" in k or not k.isascii() and _SURROGATE.search(k):
+                    errors.append({"path": ptr, "message": "a field name contains the NUL character or an "
+                                   "unpaired surrogate (\\ud800-\\udfff), which a log may not hold"})
             items: Any = node.items()
         else:
             items = enumerate(node)
         for k, v in items:
             t = type(v)
             if t is str:
-                if not v.isascii() and _SURROGATE.search(v):
+                if "\x00" in v or not v.isascii() and _SURROGATE.search(v):
                     errors.append({"path": _ptr(ptr, k), "message": _scalar_problem(v)})
             elif t is dict or t is list or t is _DupDict:
                 stack.append((v, _ptr(ptr, k), depth + 1))

@@ -26,6 +26,7 @@ from psycopg.rows import dict_row
 from services.bundles import BundleError, BundleLimits, read_bundle
 from services.dispatch import enqueue_bundle
 from services.db.event_summary import load_events
+from services.db.storable import storable
 from services.ingest import NotAnObject, find_or_create_event, parse_upload, store_upload
 
 from services.reprocess import reprocess
@@ -89,6 +90,9 @@ def _event_fields(body, *, creating: bool):
         if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME_CHARS:
             return None, error_response(400, "Bad Request", f"name must be text of 1 to {MAX_NAME_CHARS} "
                                         "characters", pointer="/name")
+        if storable(name) != name:
+            return None, error_response(400, "Bad Request", "name contains the NUL character or an unpaired "
+                                        "surrogate (\\ud800-\\udfff), which cannot be stored", pointer="/name")
         fields["name"] = name.strip()
     for field in ("starts_on", "ends_on"):
         if field in body:

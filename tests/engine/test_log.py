@@ -692,17 +692,22 @@ def _decision(draw, players: int, recorded: bool):
     return format_decision(draw(st.sampled_from(options)))
 
 
+def log_text(**kwargs):
+    """Text a log may hold: any character but NUL (and, as Hypothesis already leaves out, surrogates)."""
+    return st.text(alphabet=st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)), **kwargs)
+
+
 @st.composite
 def valid_logs(draw):
     players = draw(st.sampled_from([2, 3]))
     nbf = players + 1
     recorded = draw(st.booleans())
     decks = [draw(st.sampled_from([SPECTRES, CAVALRY])) if draw(st.booleans())
-             else {"name": draw(st.text(min_size=1, max_size=10)), "cards": draw(st.lists(_cards, min_size=24,
+             else {"name": draw(log_text(min_size=1, max_size=10)), "cards": draw(st.lists(_cards, min_size=24,
                                                                                            max_size=24))}
              for _ in range(players)]
     setup = {"mode": f"{players}p", "decks": decks,
-             "battlefields": draw(st.lists(st.text(min_size=1, max_size=12), min_size=nbf, max_size=nbf,
+             "battlefields": draw(st.lists(log_text(min_size=1, max_size=12), min_size=nbf, max_size=nbf,
                                            unique=True))}
     if recorded or draw(st.booleans()):
         setup["first_player"] = draw(st.integers(1, players))
@@ -720,7 +725,7 @@ def valid_logs(draw):
         if draw(st.booleans()):
             log["result"]["might"] = draw(might)
     if draw(st.booleans()):
-        meta = {"event": draw(st.text(max_size=20)), "players": draw(st.lists(st.text(min_size=1, max_size=8),
+        meta = {"event": draw(log_text(max_size=20)), "players": draw(st.lists(log_text(min_size=1, max_size=8),
                                                                               min_size=players, max_size=players))}
         if draw(st.booleans()):
             meta["x-any"] = draw(_json_values)

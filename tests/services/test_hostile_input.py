@@ -11,6 +11,7 @@ import json
 import pytest
 
 from engine.selfplay import self_play
+from services.db.storable import storable
 
 DEEP = 1000
 
@@ -171,3 +172,19 @@ def test_unknown_content_encoding_is_a_415(client, db):
 def test_odd_urls_are_4xx(client, path):
     response = client.get(path)
     assert 400 <= response.status_code < 500, (path, response.status_code)
+
+
+def test_nul_characters_and_lone_surrogates_never_reach_postgres_as_a_500(client, db):
+    for name in [b"a\\u0000b", b"\\ud800x"]:  # JSON escapes: the decoded names hold NUL, a lone surrogate
+        response = client.post("/api/v1/events", data=b'{"name": "%s"}' % name, content_type="application/json")
+        assert_error(response, 400, pointer="/name", words="NUL character or an unpaired surrogate")
+    log = self_play(79, meta={"event": "Open\x00", "players": ["Ann", "Bo\x00"]})
+    response = post_game(client, json.dumps(log))
+    assert response.status_code == 202 and response.get_json()["status"] == "malformed"
+    assert {e["path"] for e in response.get_json()["errors"]} == {"/meta/event", "/meta/players/1"}
+    malformed = b'{"format": "empyrean-log", "\\u0000key": 1, "\\ud800": [1]}'
+    response = post_game(client, malformed)
+    assert response.status_code == 202 and response.get_json()["status"] == "malformed"
+    stored = db.execute("SELECT errors FROM verdicts WHERE game_id = %s", (response.get_json()["id"],)).fetchone()[0]
+    assert stored  # stored, with its errors, rather than a 500
+    assert storable({"k\x00": ["\ud800", 1]}) == {"k\ufffd": ["\ufffd", 1]}
