@@ -65,7 +65,8 @@ class Rig:
             Config(data_dir=tmp_path / "data", worker_concurrency=1),
             **settings).with_servers(self.stack.database_url, self.stack.redis_url)
         self.config.data_dir.mkdir(parents=True, exist_ok=True)
-        self.worker: subprocess.Popen | None = None
+        self.worker: subprocess.Popen | None = None  # the newest
+        self.workers: list[subprocess.Popen] = []
         self._workers_started = 0
         self._app_cm = None
         self._server = None
@@ -79,6 +80,7 @@ class Rig:
             worker_command(self.config, hostname=f"fault{self._workers_started}@%h", beat=beat),
             env=child_env(self.config), stdout=log, stderr=subprocess.STDOUT)
         log.close()
+        self.workers.append(self.worker)
         return self.worker
 
     def worker_log(self, n: int | None = None) -> Path:
@@ -234,8 +236,9 @@ class Rig:
                 self._app_cm.__exit__(None, None, None)
             except Exception as exc:  # pragma: no cover - cleanup goes on
                 errors.append(exc)
-        if self.worker is not None:
-            stop_process(self.worker)
+        for worker in self.workers:
+            if worker.poll() is None:
+                stop_process(worker)
         self.stack.stop()
         if errors:
             raise errors[0]
