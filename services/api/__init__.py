@@ -15,6 +15,7 @@ from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
 import dashboards
+from services import metrics
 from services.config import Config
 from services.db.migrate import head_revision
 from services.db.pool import create_pool
@@ -67,6 +68,7 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(stats.blueprint)
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
+    app.register_blueprint(metrics.blueprint)  # GET /metrics (Prometheus)
     dashboards.init_app(app)  # the HTML pages (meta dashboards, replay viewer) on the same app
     register_error_handlers(app)
     return app

@@ -1,0 +1,45 @@
+"""GET /metrics: Prometheus text that a scraper can parse, with the service's real numbers —
+games by status equal a count of the games table, queue depths read from Redis, upload-to-verdict
+latency over recent games."""
+
+from __future__ import annotations
+
+import json
+
+from prometheus_client.parser import text_string_to_metric_families
+from service_helpers import anonymous_client, wait_final
+
+from engine.rng import SplitMix64
+from engine.selfplay import self_play
+from services.simulate import make_illegal
+
+
+def scrape(client) -> dict[str, dict]:
+    response = anonymous_client(client.application).get("/metrics")  # public, no token
+    assert response.status_code == 200 and response.mimetype == "text/plain"
+    families = text_string_to_metric_families(response.get_data(as_text=True))
+    return {f.name: {tuple(sorted(s.labels.items())): s.value for s in f.samples} for f in families}
+
+
+def test_metrics_report_games_queues_and_latency(client, db):
+    ids = []
+    for seed in range(3):
+        body = client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)), content_type="application/json")
+        ids.append(body.get_json()["id"])
+    illegal = make_illegal(self_play(6200), SplitMix64(1))
+    ids.append(client.post("/api/v1/games", data=json.dumps(illegal), content_type="application/json").get_json()["id"])
+    for game_id in ids:
+        wait_final(client, game_id)
+
+    metrics = scrape(client)
+    counted = dict(db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall())
+    games = {dict(labels)["status"]: value for labels, value in metrics["empyrean_games"].items() if value}
+    assert games == counted and games.get("illegal", 0) >= 1 and games.get("valid", 0) >= 3
+    assert metrics["empyrean_games_stored"][()] == sum(counted.values())
+    queues = {dict(labels)["queue"]: value for labels, value in metrics["empyrean_queue_messages"].items()}
+    assert set(queues) == {"interactive", "bulk"} and all(v >= 0 for v in queues.values())
+    assert metrics["empyrean_queue_unacked"][()] >= 0
+    assert metrics["empyrean_replays_recent"][()] >= 4
+    latency = {dict(labels)["quantile"]: value for labels, value in metrics["empyrean_replay_seconds"].items()}
+    assert set(latency) == {"0.5", "0.95", "0.99"} and 0 < latency["0.5"] <= latency["0.99"] < 120
+    assert metrics["empyrean_metrics_errors"] == {(("source", "postgres"),): 0, (("source", "redis"),): 0}
