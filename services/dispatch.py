@@ -54,12 +54,23 @@ def enqueue_stored(pool: ConnectionPool, celery: Celery, game_ids: list[int]) ->
     return sent
 
 
-BULK_CHUNK = 100  # games per bulk task: ~0.5 s of work, far inside the task time limit
+# Games per bulk task. A chunk is replayed and written in one transaction (workers.replay), and
+# the aggregate upserts cost per distinct key touched, so bigger chunks cost less per game (1,000
+# games: ~1.8 ms of database time each, 100 games: ~3 ms; docs/performance.md) — up to ~2 s of
+# work, far inside the task time limit. A bundle is still cut into at least SPREAD chunks (of at
+# least MIN_CHUNK games), so that many worker processes, on as many machines, can share it.
+MAX_CHUNK = 1000
+MIN_CHUNK = 25
+SPREAD = 16
 
 
-def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], chunk: int = BULK_CHUNK) -> list[int]:
-    """Send a bundle's stored games in chunks on the bulk lane; returns the ids handed to the broker
-    (the rest stay ``received`` for the sweeper)."""
+def bundle_chunk_size(games: int) -> int:
+    return max(MIN_CHUNK, min(MAX_CHUNK, -(-games // SPREAD)))
+
+
+def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None) -> list[int]:
+    """Send games in chunked tasks on the bulk lane; returns the ids handed to the broker."""
+    chunk = chunk or bundle_chunk_size(len(game_ids))
     sent: list[int] = []
     for start in range(0, len(game_ids), chunk):
         ids = game_ids[start:start + chunk]
@@ -67,9 +78,15 @@ def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], ch
             celery.send_task(REPLAY_CHUNK_TASK, args=[ids], queue=QUEUE_BULK, ignore_result=True,
                              retry=True, retry_policy=SEND_RETRY_POLICY)
         except Exception as exc:  # as in send_replay: any failure means "not sent"
-            log.warning("could not send a bundle chunk of %d games (the sweeper will): %s", len(ids), exc)
+            log.warning("could not send a chunk of %d games (the sweeper will): %s", len(ids), exc)
             break
         sent.extend(ids)
-    mark_queued(pool, sent)
     return sent
 
+
+def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], chunk: int | None = None) -> list[int]:
+    """Send a bundle's stored games in chunks on the bulk lane; returns the ids handed to the broker
+    (the rest stay ``received`` for the sweeper)."""
+    sent = send_chunks(celery, game_ids, chunk)
+    mark_queued(pool, sent)
+    return sent

@@ -2,11 +2,17 @@
 of the engine in ``build/native`` (about 3x faster replay). Long-running commands (simulate,
 balance) call ``use_native_engine()`` before they import the engine; it does nothing when the
 engine is already imported, when there is no build, or when the build is stale (its stamp is not
-the hash of the current sources), so the Python sources are always the fallback."""
+the hash of the current sources), so the Python sources are always the fallback.
+
+The service's own processes call it too, first thing: the worker (workers.celery_app), where replay
+is most of a chunk's CPU time, and the API (services.api), which parses every upload.
+``EMPYREAN_ENGINE=python`` keeps a process (and the workers it starts) on the Python sources: the
+default test run does so, so that it tests them."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -15,6 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def use_native_engine() -> bool:
     """True when the compiled engine will be the one imported."""
+    if os.environ.get("EMPYREAN_ENGINE", "auto") == "python":
+        return False
     if "engine" in sys.modules:
         return Path(sys.modules["engine"].__file__ or "").parent.parent.name == "native"
     script = ROOT / "infra" / "build_native.py"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -16,6 +17,9 @@ def pytest_addoption(parser):
 
 def pytest_configure(config):
     if config.getoption("engine") != "native":
+        # The Python sources, in this process and in the API and worker processes the tests start
+        # (they would take the compiled engine when a current build exists: services.native).
+        os.environ["EMPYREAN_ENGINE"] = "python"
         return
     sys.path.insert(0, str(ROOT / "infra"))
     import build_native

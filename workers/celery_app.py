@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import sys
 
+from services.native import use_native_engine
+
+use_native_engine()  # before the task modules import the engine: replay is a chunk's CPU time
+
 from celery import Celery
 from kombu import Exchange, Queue
 

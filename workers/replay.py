@@ -1,10 +1,10 @@
 """Replaying stored games, and the sweeper that re-sends games the broker lost.
 
-``replay_game(game_id)`` is idempotent: everything it writes — the verdict, the game_* record rows,
-the aggregate contribution, the final status — happens in one transaction that holds the game's row
-lock, and the old contribution is taken out before the new one is added (services.db.records). So a
-redelivered message, a sweeper re-send or a reprocess replays a game as often as it likes and the
-statistics count it once.
+``replay_game(game_id)`` and ``replay_games(game_ids)`` are idempotent: everything they write — the
+verdicts, the game_* record rows, the aggregate contribution, the final status — happens in one
+transaction that holds the games' row locks, and the old contribution is taken out before the new
+one is added (services.db.records). So a redelivered message, a sweeper re-send or a reprocess
+replays a game as often as it likes and the statistics count it once.
 
 Errors: a lost or failing database connection is transient and retried by Celery with exponential
 backoff (``autoretry_for``); anything else is a bug of ours and leaves the game in ``error`` with a
@@ -25,13 +25,13 @@ from psycopg_pool import ConnectionPool
 
 from engine.replay import ENGINE_VERSION, ReplayResult, replay
 from services.config import Config
-from services.db.disputes import check_match
+from services.db.disputes import check_matches
 from services.db.pool import create_pool
-from services.db.records import remove_record, write_record
+from services.db.records import FinishedGame, remove_records, write_records
 from services.db.storable import storable
-from services.dispatch import send_replay
+from services.dispatch import send_chunks
 
-from .celery_app import QUEUE_BULK, REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
+from .celery_app import REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
 
 log = logging.getLogger(__name__)
 
@@ -70,101 +70,122 @@ def worker_pool() -> ConnectionPool:
 @shared_task(name=REPLAY_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_game(game_id: int) -> str | None:
-    return replay_stored_game(worker_pool(), game_id)
+    return replay_stored_games(worker_pool(), [game_id]).get(game_id)
 
 
 @shared_task(name=REPLAY_CHUNK_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_games(game_ids: list[int]) -> int:
-    """A chunk of a tournament bundle: one task per chunk, not per game, so Celery's own overhead
-    does not dominate a bulk upload. Each game is still its own transaction; a retry after a lost
-    connection replays the chunk again, which replay_stored_game makes harmless."""
-    pool = worker_pool()
-    for game_id in game_ids:
-        replay_stored_game(pool, game_id)
-    return len(game_ids)
+    """A chunk of a tournament bundle: one task and one transaction per chunk, not per game, so
+    neither Celery's overhead nor per-game statements dominate a bulk upload. A retry after a lost
+    connection replays the chunk again, which replay_stored_games makes harmless."""
+    return len(replay_stored_games(worker_pool(), game_ids))
 
 
 def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:
     """Replay one stored game and write its outcome; returns the final status (None: no such game)."""
+    return replay_stored_games(pool, [game_id]).get(game_id)
+
+
+def replay_stored_games(pool: ConnectionPool, game_ids: list[int]) -> dict[int, str]:
+    """Replay stored games together and write their outcomes in one transaction; returns each
+    game's final status (games that no longer exist are left out).
+
+    Writing a chunk together is what makes bulk ingest fast: one COPY per record table and one
+    upsert per aggregate for the whole chunk (the roll-up triggers fire once per statement). If the
+    chunk's transaction fails for any reason but a lost connection, nothing of it is kept and its
+    games are replayed one by one, so one bad game ends in ``error`` alone."""
+    ids = sorted(set(game_ids))
     with pool.connection() as conn, conn.transaction():
-        # Committed on its own so that GET /games/{id} (and the sweeper) can see the game is taken.
+        # Committed on its own so that GET /games/{id} (and the sweeper) can see the games are
+        # taken. Rows locked in id order: chunks that overlap (a redelivery beside a sweeper
+        # re-send) wait for each other instead of deadlocking.
         _no_commit_wait(conn)
-        row = conn.execute(
+        taken = sorted(r[0] for r in conn.execute(
             """UPDATE games SET status = 'replaying', status_message = 'being replayed',
                                 attempts = attempts + 1, replay_started_at = now(), updated_at = now()
-               WHERE id = %s RETURNING attempts""", (game_id,)).fetchone()
-    if row is None:
-        log.warning("replay_game: there is no game %s (deleted?); nothing to do", game_id)
-        return None
+               WHERE id IN (SELECT id FROM games WHERE id = ANY(%s) ORDER BY id FOR UPDATE)
+               RETURNING id""", (ids,)))
+    if len(taken) < len(ids):
+        log.warning("replay: there are no games %s (deleted?); nothing to do for them",
+                    sorted(set(ids) - set(taken)))
+    if not taken:
+        return {}
     try:
         with pool.connection() as conn, conn.transaction():
             _no_commit_wait(conn)
-            return _replay_locked(conn, game_id)
+            return _replay_locked(conn, taken)
     except psycopg.OperationalError:
-        raise  # transient: Celery retries the task
+        raise  # transient (a lost connection, a deadlock): Celery retries the task
     except SoftTimeLimitExceeded:
         # Out of time, not a bug of the log or the engine: the transaction is rolled back and the
-        # game stays 'replaying' for the sweeper, rather than being marked 'error'.
+        # games stay 'replaying' for the sweeper, rather than being marked 'error'.
         raise
     except Exception as exc:
-        log.exception("replay_game %s failed", game_id)
-        _mark_error(pool, game_id, f"the replay pipeline failed ({type(exc).__name__}: {exc}); "
+        if len(taken) > 1:
+            log.exception("replaying a chunk of %d games failed; replaying them one by one", len(taken))
+            return {game_id: status for one in taken for game_id, status in replay_stored_games(pool, [one]).items()}
+        log.exception("replay of game %s failed", taken[0])
+        _mark_error(pool, taken[0], f"the replay pipeline failed ({type(exc).__name__}: {exc}); "
                     "this is a bug in the service, not in the log")
-        return "error"
+        return {taken[0]: "error"}
 
 
 def _no_commit_wait(conn: Connection) -> None:
     """A replay's writes need not wait for the disk flush at commit (synchronous_commit off, this
-    transaction only): if PostgreSQL crashed in the next few milliseconds the verdict would be lost
-    but never half-written, the game would still be stored (its upload committed synchronously) and
-    left in a pre-verdict state, and the sweeper would replay it again. Waiting for the flush twice per
-    game was most of a replay task's time on the embedded stack."""
+    transaction only): if PostgreSQL crashed in the next few milliseconds the verdicts would be lost
+    but never half-written, the games would still be stored (their upload committed synchronously)
+    and left in a pre-verdict state, and the sweeper would replay them again. Waiting for the flush
+    twice per game was most of a replay task's time on the embedded stack."""
     conn.execute("SET LOCAL synchronous_commit = off")
 
 
-def _replay_locked(conn: Connection, game_id: int) -> str | None:
-    row = conn.execute(
-        """SELECT raw_log, event_id, match_id, coalesce(played_on, received_at::date)
-           FROM games WHERE id = %s FOR UPDATE""", (game_id,)).fetchone()
-    if row is None:
-        return None
-    raw, event_id, match_id, played_on = row
-    result = replay(bytes(raw), record=True)
-    verdict = result.verdict
-    remove_record(conn, game_id)
-    _upsert_verdict(conn, game_id, result)
-    if verdict.status in RECORDED_VERDICTS and result.record is not None and result.log is not None:
-        write_record(conn, game_id, result.record, result.log, played_on=played_on, event_id=event_id,
-                     counted=verdict.status == COUNTED_VERDICT, engine_version=ENGINE_VERSION)
+def _replay_locked(conn: Connection, game_ids: list[int]) -> dict[int, str]:
+    rows = conn.execute(
+        """SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date)
+           FROM games WHERE id = ANY(%s) ORDER BY id FOR UPDATE""", (game_ids,)).fetchall()
+    if not rows:
+        return {}
+    replayed = [(game_id, event_id, match_id, played_on, replay(bytes(raw), record=True))
+                for game_id, raw, event_id, match_id, played_on in rows]
+    remove_records(conn, [r[0] for r in rows])
+    _upsert_verdicts(conn, [(game_id, result) for game_id, _, _, _, result in replayed])
+    write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on, event_id,
+                                      counted=result.verdict.status == COUNTED_VERDICT)
+                         for game_id, event_id, _, played_on, result in replayed
+                         if result.verdict.status in RECORDED_VERDICTS and result.record is not None
+                         and result.log is not None], engine_version=ENGINE_VERSION)
     conn.execute(
-        """UPDATE games SET status = %s, status_message = %s, engine_version = %s,
-                            catalog_version = coalesce(%s, catalog_version),
-                            finished_at = now(), updated_at = now()
-           WHERE id = %s""",
-        (verdict.status, storable(verdict.message), ENGINE_VERSION, result.log.catalog if result.log else None,
-         game_id))
-    if match_id is not None:
-        check_match(conn, match_id)
-    return verdict.status
+        """UPDATE games g SET status = u.status, status_message = u.message, engine_version = %s,
+                              catalog_version = coalesce(u.catalog, g.catalog_version),
+                              finished_at = now(), updated_at = now()
+           FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS u(id, status, message, catalog)
+           WHERE g.id = u.id""",
+        (ENGINE_VERSION, [game_id for game_id, *_ in replayed],
+         [result.verdict.status for *_, result in replayed],
+         [storable(result.verdict.message) for *_, result in replayed],
+         [result.log.catalog if result.log else None for *_, result in replayed]))
+    check_matches(conn, sorted({match_id for _, _, match_id, _, _ in replayed if match_id is not None}))
+    return {game_id: result.verdict.status for game_id, *_, result in replayed}
 
 
-def _upsert_verdict(conn: Connection, game_id: int, result: ReplayResult) -> None:
-    v = result.verdict
-    conn.execute(
-        """INSERT INTO verdicts (game_id, status, message, decision_index, round, phase, player, decision,
-                                 rule, legal, errors, board, engine_version, catalog_version, replayed_at)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
-           ON CONFLICT (game_id) DO UPDATE SET
-               status = EXCLUDED.status, message = EXCLUDED.message,
-               decision_index = EXCLUDED.decision_index, round = EXCLUDED.round, phase = EXCLUDED.phase,
-               player = EXCLUDED.player, decision = EXCLUDED.decision, rule = EXCLUDED.rule,
-               legal = EXCLUDED.legal, errors = EXCLUDED.errors, board = EXCLUDED.board,
-               engine_version = EXCLUDED.engine_version, catalog_version = EXCLUDED.catalog_version,
-               replayed_at = now()""",
-        (game_id, v.status, storable(v.message), v.index, v.round, v.phase, v.player, storable(v.decision),
-         storable(v.rule), Jsonb(storable(v.legal)), Jsonb(storable(v.errors)), storable(v.board), ENGINE_VERSION,
-         result.log.catalog if result.log else None))
+def _upsert_verdicts(conn: Connection, results: list[tuple[int, ReplayResult]]) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO verdicts (game_id, status, message, decision_index, round, phase, player, decision,
+                                     rule, legal, errors, board, engine_version, catalog_version, replayed_at)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
+               ON CONFLICT (game_id) DO UPDATE SET
+                   status = EXCLUDED.status, message = EXCLUDED.message,
+                   decision_index = EXCLUDED.decision_index, round = EXCLUDED.round, phase = EXCLUDED.phase,
+                   player = EXCLUDED.player, decision = EXCLUDED.decision, rule = EXCLUDED.rule,
+                   legal = EXCLUDED.legal, errors = EXCLUDED.errors, board = EXCLUDED.board,
+                   engine_version = EXCLUDED.engine_version, catalog_version = EXCLUDED.catalog_version,
+                   replayed_at = now()""",
+            [(game_id, v.status, storable(v.message), v.index, v.round, v.phase, v.player, storable(v.decision),
+              storable(v.rule), Jsonb(storable(v.legal)), Jsonb(storable(v.errors)), storable(v.board),
+              ENGINE_VERSION, result.log.catalog if result.log else None)
+             for game_id, result in results for v in (result.verdict,)])
 
 
 def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
@@ -172,7 +193,7 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
     try:
         with pool.connection() as conn, conn.transaction():
             conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
-            remove_record(conn, game_id)
+            remove_records(conn, [game_id])
             conn.execute(
                 """INSERT INTO verdicts (game_id, status, message, engine_version) VALUES (%s, 'error', %s, %s)
                    ON CONFLICT (game_id) DO UPDATE SET status = 'error', message = EXCLUDED.message,
@@ -213,6 +234,6 @@ def sweep_stuck_games(pool: ConnectionPool, celery, *, older_than_s: float, limi
                             FOR UPDATE SKIP LOCKED)
                RETURNING id""", (older_than_s, limit)).fetchall()]
     if ids:
-        sent = send_replay(celery, ids, queue=QUEUE_BULK)
+        sent = send_chunks(celery, ids)
         log.info("sweeper: re-sent %d of %d games left behind", len(sent), len(ids))
     return len(ids)

@@ -13,6 +13,22 @@ from psycopg import Connection
 from engine.log import LogFormatError, parse_log
 
 
+def check_matches(conn: Connection, match_ids: list[int]) -> None:
+    """check_match for each of these matches that has more than one game, after locking them all in
+    id order (as check_match would one by one; a chunk of games costs two statements, not one per
+    match, when its matches have one game each, as in most bundles)."""
+    if not match_ids:
+        return
+    # every match locked, not only those with two games now: an upload of a second game waits for
+    # this commit (it locks the match too), so its replay will see this chunk's verdicts
+    conn.execute("SELECT id FROM event_matches WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (match_ids,))
+    shared = [r[0] for r in conn.execute(
+        "SELECT match_id FROM games WHERE match_id = ANY(%s) GROUP BY match_id HAVING count(*) > 1 ORDER BY 1",
+        (match_ids,))]
+    for match_id in shared:
+        check_match(conn, match_id)
+
+
 def check_match(conn: Connection, match_id: int) -> int | None:
     """Open or update the match's dispute if it has more than one game; returns its id or None."""
     # Serialise the checks of one match: two workers finishing its two games at once must not

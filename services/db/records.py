@@ -15,7 +15,8 @@ API shows it) but the statistics do not trust a log whose own claims are wrong.
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 from psycopg import Connection
 
@@ -222,58 +223,82 @@ def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]
     return differences
 
 
-def remove_record(conn: Connection, game_id: int) -> None:
-    """Take the game's counted contribution out of the aggregates, then delete its record rows
-    (game_players and below go with game_records: ON DELETE CASCADE)."""
-    row = conn.execute("SELECT counted FROM game_records WHERE game_id = %s", (game_id,)).fetchone()
-    if row is None:
-        return
-    if row[0]:
-        apply_contribution(conn, game_id, -1)
-    conn.execute("DELETE FROM game_records WHERE game_id = %s", (game_id,))
-
-
-def write_record(conn: Connection, game_id: int, rec: GameRecord, log: GameLog, *, played_on: Any,
-                 event_id: int | None, counted: bool, engine_version: str) -> None:
-    """Insert the record rows of a finished game; add its contribution when ``counted``."""
-    conn.execute(
-        """INSERT INTO game_records (game_id, players, battlefields, first_player, winner, margin, decisions,
-                                     played_on, event_id, counted, engine_version, catalog_version)
-           VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
-        (game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin, rec.decisions,
-         played_on, event_id, counted, engine_version, log.catalog))
-    names = list(log.meta.get("players", ()))
-    with conn.cursor() as cur:
-        cur.executemany(
-            """INSERT INTO game_players (game_id, seat, player_name, deck, is_first_player, won,
-                                         final_might, battlefields_won)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
-            [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
-              rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
-              sum(1 for w in rec.battlefield_winners if w == seat))
-             for seat in range(1, rec.players + 1)])
-        cur.executemany(
-            """INSERT INTO game_player_battlefields (game_id, seat, position, battlefield, might, won)
-               VALUES (%s, %s, %s, %s, %s, %s)""",
-            [(game_id, seat, pos, name, rec.final_might[seat - 1][pos - 1], rec.battlefield_winners[pos - 1] == seat)
-             for seat in range(1, rec.players + 1) for pos, name in enumerate(rec.battlefields, 1)])
-        cur.executemany(
-            """INSERT INTO game_player_cards (game_id, seat, card, deployed, first_deployed_round, revealed,
-                                              moved, destroyed, returned, might_gained, might_at_end,
-                                              on_board_at_end)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
-            [(game_id, seat, card, st.deploys, min(st.deploy_rounds) if st.deploy_rounds else None, st.reveals,
-              st.moves, st.destroys, st.returns, st.might_gained, st.final_might, st.on_board_at_end)
-             for seat, cards in enumerate(rec.cards, 1) for card, st in sorted(cards.items())])
-        cur.executemany(
-            """INSERT INTO game_player_rounds (game_id, seat, round, is_first_player, essence_available,
-                                               essence_spent, essence_unspent, might)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s)""",
-            [(game_id, seat, rs.round, rs.first_player == seat, rs.essence[seat - 1]["available"],
-              rs.essence[seat - 1]["spent"], rs.essence[seat - 1]["unspent"], rs.might[seat - 1])
-             for rs in rec.rounds for seat in range(1, rec.players + 1)])
+def remove_records(conn: Connection, game_ids: list[int]) -> None:
+    """Take the counted contribution of these games out of the aggregates, then delete their record
+    rows (game_players and below go with game_records: ON DELETE CASCADE). Games without a record
+    are skipped."""
+    counted = [r[0] for r in conn.execute(
+        "SELECT game_id FROM game_records WHERE game_id = ANY(%s) AND counted ORDER BY game_id", (game_ids,))]
     if counted:
-        apply_contribution(conn, game_id, 1)
+        apply_contribution(conn, counted, -1)
+    conn.execute("DELETE FROM game_records WHERE game_id = ANY(%s)", (game_ids,))
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """A replayed game's record, with the aggregate keys it is counted under."""
+    game_id: int
+    record: GameRecord
+    log: GameLog
+    played_on: Any  # a date: meta.date, else the day the log was received
+    event_id: int | None
+    counted: bool  # add its contribution to the aggregates (a valid game)
+
+
+# Columns written by COPY, per table, in the order _record_rows yields their values.
+RECORD_COLUMNS = {
+    "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
+                    "counted, engine_version, catalog_version",
+    "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won",
+    "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
+    "game_player_cards": "game_id, seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned, "
+                         "might_gained, might_at_end, on_board_at_end",
+    "game_player_rounds": "game_id, seat, round, is_first_player, essence_available, essence_spent, "
+                          "essence_unspent, might",
+}
+
+
+def _record_rows(game: FinishedGame, engine_version: str) -> dict[str, list[tuple]]:
+    rec, game_id = game.record, game.game_id
+    seats = range(1, rec.players + 1)
+    names = list(game.log.meta.get("players", ()))
+    return {
+        "game_records": [(game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin,
+                          rec.decisions, game.played_on, game.event_id, game.counted, engine_version,
+                          game.log.catalog)],
+        "game_players": [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
+                          rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
+                          sum(1 for w in rec.battlefield_winners if w == seat)) for seat in seats],
+        "game_player_battlefields": [(game_id, seat, pos, name, rec.final_might[seat - 1][pos - 1],
+                                      rec.battlefield_winners[pos - 1] == seat)
+                                     for seat in seats for pos, name in enumerate(rec.battlefields, 1)],
+        "game_player_cards": [(game_id, seat, card, st.deploys, min(st.deploy_rounds) if st.deploy_rounds else None,
+                               st.reveals, st.moves, st.destroys, st.returns, st.might_gained, st.final_might,
+                               st.on_board_at_end)
+                              for seat, cards in enumerate(rec.cards, 1) for card, st in sorted(cards.items())],
+        "game_player_rounds": [(game_id, seat, rs.round, rs.first_player == seat, rs.essence[seat - 1]["available"],
+                                rs.essence[seat - 1]["spent"], rs.essence[seat - 1]["unspent"], rs.might[seat - 1])
+                               for rs in rec.rounds for seat in seats],
+    }
+
+
+def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:
+    """Insert the record rows of finished games (COPY, table by table, parents first), then add the
+    contribution of the counted ones in one pass per aggregate: a chunk of games costs a handful of
+    statements, not a handful per game."""
+    rows: dict[str, list[tuple]] = {table: [] for table in RECORD_COLUMNS}
+    for game in games:
+        for table, table_rows in _record_rows(game, engine_version).items():
+            rows[table].extend(table_rows)
+    with conn.cursor() as cur:
+        for table, columns in RECORD_COLUMNS.items():
+            if rows[table]:
+                with cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
+                    for row in rows[table]:
+                        copy.write_row(row)
+    counted = sorted(game.game_id for game in games if game.counted)
+    if counted:
+        apply_contribution(conn, counted, 1)
 
 
 _KEY_COLUMNS_SQL = """

@@ -21,7 +21,8 @@ import pytest
 from engine.replay import ENGINE_VERSION, replay
 from engine.selfplay import self_play
 from services.db import migrate
-from services.db.records import AGGREGATE_TABLES, apply_contribution, remove_record, rollup_differences, write_record
+from services.db.records import (AGGREGATE_TABLES, FinishedGame, apply_contribution, remove_records, rollup_differences,
+                                 write_records)
 from services.stats import queries
 from services.stats.filters import Filters
 
@@ -47,14 +48,16 @@ def pool() -> list:
 
 def write_games(conn, rng: random.Random, n: int) -> list[int]:
     """``n`` games cloned from the pool onto random days (over the new year) and events (or none),
-    each written as the worker writes it (write_record: record rows, then its contribution)."""
+    each written as the worker writes it (write_records: record rows, then their contribution)."""
     ids = []
     for _ in range(n):
         raw, result = rng.choice(pool())
         game_id = conn.execute("INSERT INTO games (content_hash, raw_log, status) VALUES (%s, %s, 'valid') "
                                "RETURNING id", (secrets.token_hex(32), raw)).fetchone()[0]
-        write_record(conn, game_id, result.record, result.log, played_on=START + dt.timedelta(rng.randrange(DAYS)),
-                     event_id=rng.choice([None, 1, 2, 3]), counted=True, engine_version=ENGINE_VERSION)
+        write_records(conn, [FinishedGame(game_id, result.record, result.log,
+                                          played_on=START + dt.timedelta(rng.randrange(DAYS)),
+                                          event_id=rng.choice([None, 1, 2, 3]), counted=True)],
+                      engine_version=ENGINE_VERSION)
         ids.append(game_id)
     return ids
 
@@ -156,11 +159,10 @@ def test_replayed_and_removed_games_keep_the_rollups_exact(database, monkeypatch
         conn.commit()
         # a replay takes the old contribution out and writes it again; a removed game leaves nothing
         raw, result = pool()[0]
-        remove_record(conn, ids[0])
-        write_record(conn, ids[0], result.record, result.log, played_on=START, event_id=None, counted=True,
-                     engine_version=ENGINE_VERSION)
-        for game_id in ids[1:20]:
-            remove_record(conn, game_id)
+        remove_records(conn, [ids[0]])
+        write_records(conn, [FinishedGame(ids[0], result.record, result.log, played_on=START, event_id=None,
+                                          counted=True)], engine_version=ENGINE_VERSION)
+        remove_records(conn, ids[1:20])
         conn.commit()
         assert set(rollup_differences(conn).values()) == {0}
     assert_same_answers(database, monkeypatch)
