@@ -55,6 +55,7 @@ class BundleError(ValueError):
         super().__init__(message)
         self.message = message
         self.status = status
+        self.entries_read: int | None = None  # set by the reader's caller: entries read before it
 
 
 class _Capped(io.RawIOBase):

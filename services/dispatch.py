@@ -36,21 +36,23 @@ def send_replay(celery: Celery, game_ids: list[int], *, queue: str = QUEUE_INTER
     return sent
 
 
-def mark_queued(pool: ConnectionPool, game_ids: list[int]) -> None:
-    """Record that a task was sent. Only games still ``received`` move: a worker may already have
-    taken the game (``replaying`` or a verdict), and that state must not be overwritten."""
+def mark_unsent(pool: ConnectionPool, game_ids: list[int]) -> None:
+    """Games are stored ``queued`` in the transaction that stores them (one write each, not two);
+    those whose task could not be sent go back to ``received`` for the sweeper. Only games still
+    ``queued`` move: a worker may have taken one meanwhile (a task sent by an earlier attempt)."""
     if not game_ids:
         return
     with pool.connection() as conn:
         conn.execute(
-            """UPDATE games SET status = 'queued', status_message = 'waiting for a worker',
-                                queued_at = now(), updated_at = now()
-               WHERE id = ANY(%s) AND status = 'received'""", (game_ids,))
+            """UPDATE games SET status = 'received', status_message = 'stored; the sweeper will send it to a worker',
+                                queued_at = NULL, updated_at = now()
+               WHERE id = ANY(%s) AND status = 'queued'""", (game_ids,))
 
 
 def enqueue_stored(pool: ConnectionPool, celery: Celery, game_ids: list[int]) -> list[int]:
+    """Send one task per game (stored ``queued``, committed); returns the ids handed to the broker."""
     sent = send_replay(celery, game_ids)
-    mark_queued(pool, sent)
+    mark_unsent(pool, game_ids[len(sent):])
     return sent
 
 
@@ -85,8 +87,8 @@ def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None) -
 
 
 def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], chunk: int | None = None) -> list[int]:
-    """Send a bundle's stored games in chunks on the bulk lane; returns the ids handed to the broker
-    (the rest stay ``received`` for the sweeper)."""
+    """Send a bundle's stored games (``queued``, committed) in chunks on the bulk lane; returns the
+    ids handed to the broker (the rest go back to ``received`` for the sweeper)."""
     sent = send_chunks(celery, game_ids, chunk)
-    mark_queued(pool, sent)
+    mark_unsent(pool, game_ids[len(sent):])
     return sent

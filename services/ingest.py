@@ -21,6 +21,9 @@ from engine.replay import ENGINE_VERSION, replay
 from services.db.storable import storable
 
 
+QUEUED_MESSAGE = "waiting for a worker"
+
+
 class NotAnObject(ValueError):
     """The body is not a JSON object at all: rejected before storage (400), nothing stored."""
 
@@ -85,13 +88,14 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
         match_id = find_or_create_match(conn, event_id, meta["round"], meta["table"], meta["players"])
     # replay() on bytes that do not parse gives the engine's malformed verdict, in its own words
     verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
-    status = "received" if verdict is None else "malformed"
-    message = "stored; waiting to be replayed" if verdict is None else storable(verdict.message)
+    # 'queued' at once: the caller sends the task after the commit (services.dispatch)
+    status = "queued" if verdict is None else "malformed"
+    message = QUEUED_MESSAGE if verdict is None else storable(verdict.message)
     row = conn.execute(
         """INSERT INTO games (content_hash, raw_log, uploader, event_id, match_id, catalog_version,
-                              played_on, status, status_message, finished_at, engine_version)
+                              played_on, status, status_message, queued_at, finished_at, engine_version)
            VALUES (%(hash)s, %(raw)s, %(uploader)s, %(event)s, %(match)s, %(catalog)s, %(date)s,
-                   %(status)s, %(message)s,
+                   %(status)s, %(message)s, CASE WHEN %(status)s = 'queued' THEN now() END,
                    CASE WHEN %(status)s = 'malformed' THEN now() END, %(engine)s)
            ON CONFLICT (content_hash) DO NOTHING
            RETURNING id""",
@@ -113,6 +117,95 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
                VALUES (%s, %s, %s, %s, %s)""",
             (game_id, verdict.status, message, Jsonb(storable(verdict.errors)), ENGINE_VERSION))
     return Stored(game_id, status, False)
+
+
+def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, event_id: int,
+                visibility: str = "public") -> list[Stored]:
+    """Store a bundle's games (``batch``: a slice of it, in order) in the caller's transaction, as
+    store_upload would one by one, in a handful of statements: one lookup of the hashes already
+    stored, one upsert of the matches, one INSERT of every new game (the games-table triggers then
+    fire once per batch, not per game) and one for the verdicts of malformed logs. A game repeated
+    in the batch is a duplicate of its first copy. Returns one Stored per entry, in order.
+
+    New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
+    commit and sets back to ``received`` (services.dispatch.mark_unsent) the few it could not send,
+    which saves an UPDATE of every game of the bundle."""
+    hashes = [parsed.content_hash for parsed in batch]
+    known = {h: Stored(gid, status, True) for h, gid, status in conn.execute(
+        "SELECT content_hash, id, status FROM games WHERE content_hash = ANY(%s)", (sorted(set(hashes)),))}
+    new: dict[str, Parsed] = {}
+    for parsed in batch:
+        if parsed.content_hash not in known:
+            new.setdefault(parsed.content_hash, parsed)
+    matches = _find_or_create_matches(conn, event_id, [p.log.meta for p in new.values() if p.log is not None])
+    rows = []
+    for h, parsed in new.items():
+        meta = parsed.log.meta if parsed.log is not None else {}
+        verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
+        rows.append((h, parsed.raw, matches.get(_match_key(meta)), parsed.log.catalog if parsed.log else None,
+                     meta.get("date"), "queued" if verdict is None else "malformed",
+                     QUEUED_MESSAGE if verdict is None else storable(verdict.message), verdict))
+    inserted = {}
+    if rows:
+        inserted = dict(conn.execute(
+            """INSERT INTO games (content_hash, raw_log, uploader, event_id, visibility, match_id, catalog_version,
+                                  played_on, status, status_message, queued_at, finished_at, engine_version)
+               SELECT h, raw, %(uploader)s, %(event)s, %(visibility)s, m, cat, d, st, msg,
+                      CASE WHEN st = 'queued' THEN now() END, CASE WHEN st = 'malformed' THEN now() END,
+                      CASE WHEN st = 'malformed' THEN %(engine)s END
+               FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(matches)s::bigint[], %(catalogs)s::text[],
+                           %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[])
+                    AS u(h, raw, m, cat, d, st, msg)
+               ON CONFLICT (content_hash) DO NOTHING
+               RETURNING content_hash, id""",
+            {"uploader": uploader, "event": event_id, "visibility": visibility, "engine": ENGINE_VERSION,
+             **dict(zip(("hashes", "raws", "matches", "catalogs", "dates", "statuses", "messages"),
+                        (list(column) for column in zip(*(row[:7] for row in rows)))))}).fetchall())
+        malformed = [(inserted[row[0]], row[7]) for row in rows if row[7] is not None and row[0] in inserted]
+        if malformed:
+            with conn.cursor() as cur:
+                cur.executemany(
+                    """INSERT INTO verdicts (game_id, status, message, errors, engine_version)
+                       VALUES (%s, %s, %s, %s, %s)""",
+                    [(gid, v.status, storable(v.message), Jsonb(storable(v.errors)), ENGINE_VERSION)
+                     for gid, v in malformed])
+        statuses = {row[0]: row[5] for row in rows}
+        for h, gid in inserted.items():
+            known[h] = Stored(gid, statuses[h], False)
+        # stored meanwhile by a concurrent upload (ON CONFLICT waited for it to commit): duplicates
+        raced = [row[0] for row in rows if row[0] not in inserted]
+        if raced:
+            for h, gid, status in conn.execute(
+                    "SELECT content_hash, id, status FROM games WHERE content_hash = ANY(%s)", (raced,)):
+                known[h] = Stored(gid, status, True)
+    out, seen = [], set()
+    for h in hashes:
+        stored = known[h]
+        out.append(stored if h not in seen or stored.duplicate else Stored(stored.id, stored.status, True))
+        seen.add(h)
+    return out
+
+
+def _match_key(meta: dict) -> tuple | None:
+    if not all(k in meta for k in ("round", "table", "players")):
+        return None
+    return meta["round"], str(meta["table"]), tuple(sorted(meta["players"]))
+
+
+def _find_or_create_matches(conn: Connection, event_id: int, metas: list[dict]) -> dict[tuple, int]:
+    """find_or_create_match for many logs' meta in one statement; {match key: match id}. Keys are
+    upserted in sorted order (lock order, as the aggregates) and once each (ON CONFLICT may touch a
+    row once per statement)."""
+    keys = sorted({key for meta in metas if (key := _match_key(meta)) is not None})
+    if not keys:
+        return {}
+    rows = conn.execute(
+        """INSERT INTO event_matches (event_id, round, table_label, players)
+           SELECT %s, (e->>0)::int, e->>1, ARRAY(SELECT jsonb_array_elements_text(e->2))
+           FROM jsonb_array_elements(%s) WITH ORDINALITY AS k(e, n) ORDER BY n
+           ON CONFLICT ON CONSTRAINT event_matches_key DO UPDATE SET round = EXCLUDED.round
+           RETURNING id, round, table_label, players""", (event_id, Jsonb([list(key) for key in keys]))).fetchall()
+    return {(round_, table, tuple(players)): match_id for match_id, round_, table, players in rows}
 
 
 def find_or_create_event(conn: Connection, name: str) -> int:

@@ -14,11 +14,11 @@ UNFINISHED = ("received", "queued", "replaying")  # already on their way: left a
 
 def reprocess(pool: ConnectionPool, celery: Celery, *, event_id: int | None = None) -> tuple[int, int]:
     """Mark every finished game (of one event, or all) for replay and send it in chunks; returns
-    (games marked, games handed to the broker). Games not sent stay ``received`` for the sweeper."""
+    (games marked, games handed to the broker). Games not sent go back to ``received`` for the sweeper."""
     with pool.connection() as conn:
         ids = [r[0] for r in conn.execute(
-            """UPDATE games SET status = 'received', status_message = 'waiting to be replayed again (reprocess)',
-                                updated_at = now()
+            """UPDATE games SET status = 'queued', status_message = 'waiting to be replayed again (reprocess)',
+                                queued_at = now(), updated_at = now()
                WHERE status <> ALL(%s) AND (%s::bigint IS NULL OR event_id = %s)
                RETURNING id""", (list(UNFINISHED), event_id, event_id)).fetchall()]
     ids.sort()

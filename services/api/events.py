@@ -27,13 +27,13 @@ from services.bundles import BundleError, BundleLimits, read_bundle
 from services.dispatch import enqueue_bundle
 from services.db.event_summary import load_events
 from services.db.storable import storable
-from services.ingest import NotAnObject, find_or_create_event, parse_upload, store_upload
+from services.ingest import NotAnObject, Parsed, find_or_create_event, parse_upload, store_batch
 
 from services.reprocess import reprocess
 
 from .access import current_token, forbidden, may_manage_event, not_your_event, require
 from .errors import error_response
-from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS, VISIBILITIES, mark_unlisted, visibility_param
+from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS, VISIBILITIES, visibility_param
 
 blueprint = Blueprint("events", __name__)
 
@@ -268,44 +268,60 @@ def upload_bundle(event_id: int):
         try:
             with conn.transaction():
                 _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
-                              limits, uploader, event_id, report, counts, new_ids)
-                if visibility == "unlisted":
-                    mark_unlisted(conn, [e["id"] for e in report if "id" in e and not e.get("duplicate")])
+                              limits, uploader, event_id, visibility, report, counts, new_ids)
         except BundleError as exc:
-            stored = ("nothing was stored; fix the bundle and send it again" if report
-                      else "nothing was stored")
+            read = exc.entries_read if exc.entries_read is not None else len(report)
+            stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
             return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), f"{exc.message}; {stored}",
-                                  pointer="", read_before_error=len(report))
+                                  pointer="", read_before_error=read)
     sent = len(enqueue_bundle(resources.db_pool, resources.celery, new_ids))
     body = {"event": event_id, "received": len(report), **counts, "sent_to_workers": sent,
             "games": sorted(report, key=lambda e: e["index"])}
     return jsonify(body), 202 if counts["accepted"] else 200
 
 
+STORE_BATCH = 1000  # games parsed, then stored together (services.ingest.store_batch)
+
+
 def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,
-                  report: list[dict], counts: dict, new_ids: list[int]) -> None:
-    """Read the bundle's entries and store them in ``conn``'s transaction, filling the report;
-    raises BundleError when the bundle cannot be read to its end."""
-    for entry in read_bundle(stream, content_type=content_type, content_encoding=content_encoding, limits=limits):
-        if entry.raw is None:
-            counts["rejected"] += 1
-            report.append({"index": entry.index, "status": "rejected", "error": entry.error})
-            continue
-        try:
-            parsed = parse_upload(entry.raw)
-        except NotAnObject as exc:
-            counts["rejected"] += 1
-            report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
-            continue
-        stored = store_upload(conn, parsed, uploader, event_id=event_id)
-        row = {"index": entry.index, "id": stored.id, "status": stored.status}
-        if stored.duplicate:
-            counts["duplicates"] += 1
-            row["duplicate"] = True
-        elif parsed.log is None:
-            counts["malformed"] += 1
-            row["errors"] = parsed.errors
-        else:
-            counts["accepted"] += 1
-            new_ids.append(stored.id)
-        report.append(row)
+                  visibility: str, report: list[dict], counts: dict, new_ids: list[int]) -> None:
+    """Read the bundle's entries and store them in ``conn``'s transaction, a batch at a time,
+    filling the report; raises BundleError when the bundle cannot be read to its end."""
+    batch: list[tuple[int, Parsed]] = []
+
+    def flush() -> None:
+        stored_all = store_batch(conn, [parsed for _, parsed in batch], uploader, event_id=event_id,
+                                 visibility=visibility)
+        for (index, parsed), stored in zip(batch, stored_all):
+            row = {"index": index, "id": stored.id, "status": stored.status}
+            if stored.duplicate:
+                counts["duplicates"] += 1
+                row["duplicate"] = True
+            elif parsed.log is None:
+                counts["malformed"] += 1
+                row["errors"] = parsed.errors
+            else:
+                counts["accepted"] += 1
+                new_ids.append(stored.id)
+            report.append(row)
+        batch.clear()
+
+    try:
+        for entry in read_bundle(stream, content_type=content_type, content_encoding=content_encoding, limits=limits):
+            if entry.raw is None:
+                counts["rejected"] += 1
+                report.append({"index": entry.index, "status": "rejected", "error": entry.error})
+                continue
+            try:
+                batch.append((entry.index, parse_upload(entry.raw)))
+            except NotAnObject as exc:
+                counts["rejected"] += 1
+                report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
+                continue
+            if len(batch) >= STORE_BATCH:
+                flush()
+    except BundleError as exc:
+        exc.entries_read = len(report) + len(batch)  # the transaction is rolled back: nothing stored
+        raise
+    if batch:
+        flush()

@@ -99,9 +99,9 @@ def upload_game():
                 mark_unlisted(conn, [stored.id])
     # Committed: only now may a worker hear of it (services.dispatch).
     status = stored.status
-    if not stored.duplicate and status == "received":
-        if enqueue_stored(resources.db_pool, resources.celery, [stored.id]):
-            status = "queued"
+    if not stored.duplicate and status == "queued":
+        if not enqueue_stored(resources.db_pool, resources.celery, [stored.id]):
+            status = "received"
     status_url = url_for("api_v1.games.get_game", game_id=stored.id)
     body = {"id": stored.id, "status": status, "duplicate": stored.duplicate, "status_url": status_url,
             "log_url": url_for("api_v1.games.get_log", game_id=stored.id),

@@ -1,0 +1,148 @@
+"""Replaying a chunk of games in one transaction (workers.replay.replay_stored_games), the bulk path:
+every kind of verdict in one chunk, a chunk replayed twice, a chunk whose write fails, two games of
+one match in one chunk. Against the real PostgreSQL; the games are stored without being sent to a
+worker, so the test alone replays them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from test_ingest import aggregates
+
+from engine.rng import SplitMix64
+from engine.selfplay import self_play
+from services.db.pool import create_pool
+from services.db.records import recount_differences, rollup_differences
+from services.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
+from services.ingest import find_or_create_event, parse_upload, store_upload
+from services.simulate import make_illegal
+from workers.replay import replay_stored_games
+
+
+@pytest.fixture
+def pool(ingest_config):
+    pool = create_pool(ingest_config.database_url, max_size=2, name="test-chunks")
+    pool.wait()
+    yield pool
+    pool.close()
+
+
+def store(db, logs: list, event: str | None = None) -> list[int]:
+    """Store logs as an upload would, without sending them to a worker."""
+    with db.transaction():
+        event_id = find_or_create_event(db, event) if event else None
+        return [store_upload(db, parse_upload(json.dumps(log).encode()), "chunk-test", event_id=event_id).id
+                for log in logs]
+
+
+def mismatch(log: dict) -> dict:
+    out = json.loads(json.dumps(log))
+    out["result"] = {"winner": 3 - log["result"]["winner"]} if log["result"]["winner"] in (1, 2) else {"winner": 1}
+    return out
+
+
+def verdicts(db, ids: list[int]) -> dict[int, str]:
+    return dict(db.execute("SELECT game_id, status FROM verdicts WHERE game_id = ANY(%s)", (ids,)).fetchall())
+
+
+def test_a_chunk_with_every_kind_of_game_gets_every_verdict_and_exact_counts(db, pool):
+    valid = [self_play(7100 + i, players=3 if i % 4 == 3 else 2, meta={"date": f"2026-03-{1 + i:02d}"})
+             for i in range(12)]
+    illegal = make_illegal(self_play(7150), SplitMix64(3))
+    wrong_claim = mismatch(self_play(7151))
+    broken = self_play(7152)
+    del broken["setup"]  # malformed: stored judged, replayed again here all the same
+    ids = store(db, [*valid, illegal, wrong_claim, broken], event="Chunk Open")
+    statuses = replay_stored_games(pool, ids)
+    assert statuses == {**{gid: "valid" for gid in ids[:12]}, ids[12]: "illegal", ids[13]: "mismatch",
+                        ids[14]: "malformed"}
+    assert verdicts(db, ids) == statuses
+    games = dict(db.execute("SELECT id, status FROM games WHERE id = ANY(%s)", (ids,)).fetchall())
+    assert games == statuses
+    # record rows for valid and mismatch games, counted only for valid ones
+    records = dict(db.execute("SELECT game_id, counted FROM game_records WHERE game_id = ANY(%s)", (ids,)).fetchall())
+    assert records == {**{gid: True for gid in ids[:12]}, ids[13]: False}
+    seats = db.execute("SELECT count(*) FROM game_players WHERE game_id = ANY(%s)", (ids[:12],)).fetchone()[0]
+    assert seats == sum(3 if i % 4 == 3 else 2 for i in range(12))
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+        assert set(rollup_differences(db).values()) == {0}
+    # each game claimed once for this replay
+    assert {r[0] for r in db.execute("SELECT attempts FROM games WHERE id = ANY(%s)", (ids,))} == {1}
+
+
+def test_a_chunk_replayed_again_counts_every_game_once(db, pool):
+    ids = store(db, [self_play(7200 + i, meta={"date": "2026-04-06"}) for i in range(10)])
+    replay_stored_games(pool, ids)
+    before = aggregates(db)
+    # again, overlapping another chunk, in another order: nothing moves
+    assert set(replay_stored_games(pool, list(reversed(ids)) + ids[:3]).values()) == {"valid"}
+    assert aggregates(db) == before
+    assert db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s)", (ids,)).fetchone()[0] == 10
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+
+
+def test_a_chunk_that_fails_to_write_is_replayed_game_by_game(db, pool, monkeypatch):
+    import workers.replay
+
+    ids = store(db, [self_play(7300 + i) for i in range(5)])
+    bad = ids[2]
+    real = workers.replay.write_records
+
+    def fails_on_one_game(conn, games, **kwargs):
+        if any(game.game_id == bad for game in games):
+            raise RuntimeError("simulated bug")
+        return real(conn, games, **kwargs)
+
+    monkeypatch.setattr(workers.replay, "write_records", fails_on_one_game)
+    statuses = replay_stored_games(pool, ids)
+    assert statuses == {**{gid: "valid" for gid in ids if gid != bad}, bad: "error"}
+    assert verdicts(db, ids) == statuses
+    message = db.execute("SELECT status_message FROM games WHERE id = %s", (bad,)).fetchone()[0]
+    assert "simulated bug" in message
+    # the failed chunk left nothing behind: the others were written once, by their own replays
+    assert db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s)", (ids,)).fetchone()[0] == 4
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+
+
+def test_two_games_of_one_match_in_one_chunk_open_one_dispute(db, pool):
+    meta = {"event": "Chunk Dispute Cup", "round": 1, "table": 4, "players": ["Ed", "Flo"]}
+    honest = self_play(7400, meta=meta)
+    ids = store(db, [honest, mismatch(honest), self_play(7401)])
+    statuses = replay_stored_games(pool, ids)
+    assert [statuses[gid] for gid in ids] == ["valid", "mismatch", "valid"]
+    match_id = db.execute("SELECT match_id FROM games WHERE id = %s", (ids[0],)).fetchone()[0]
+    disputes = db.execute("SELECT reason FROM disputes WHERE match_id = %s", (match_id,)).fetchall()
+    assert len(disputes) == 1
+    reason = disputes[0][0]
+    # written after both verdicts were in: no side is 'not replayed yet'
+    assert "claim different results" in reason and "verdicts differ" in reason and "not replayed" not in reason
+
+
+def test_games_that_no_longer_exist_are_left_out(db, pool):
+    ids = store(db, [self_play(7500)])
+    assert replay_stored_games(pool, [ids[0], 987654321]) == {ids[0]: "valid"}
+    assert replay_stored_games(pool, [987654321]) == {}
+
+
+def test_bundles_are_cut_into_chunks_that_many_workers_can_share():
+    assert bundle_chunk_size(1) == MIN_CHUNK
+    assert bundle_chunk_size(300) == MIN_CHUNK  # 12 chunks of 25
+    assert bundle_chunk_size(10_000) == 625  # SPREAD chunks
+    assert bundle_chunk_size(100_000) == MAX_CHUNK
+    for games in (1, 50, 399, 400, 401, 5_000, 16_001, 1_000_000):
+        size = bundle_chunk_size(games)
+        chunks = -(-games // size)
+        assert MIN_CHUNK <= size <= MAX_CHUNK
+        assert chunks >= min(SPREAD, -(-games // MIN_CHUNK))
+
+
+def test_every_aggregate_table_leaves_room_for_updates(db):
+    # migration 0007: fillfactor 50, so the worker's upserts update rows in place (HOT updates)
+    rows = db.execute("""SELECT relname, reloptions FROM pg_class
+                         WHERE relkind = 'r' AND relname LIKE 'agg\\_%' ORDER BY relname""").fetchall()
+    assert len(rows) == 21
+    assert {name: options for name, options in rows if options != ["fillfactor=50"]} == {}
