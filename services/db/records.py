@@ -283,9 +283,16 @@ def _record_rows(game: FinishedGame, engine_version: str) -> dict[str, list[tupl
 
 
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:
-    """Insert the record rows of finished games (COPY, table by table, parents first), then add the
-    contribution of the counted ones in one pass per aggregate: a chunk of games costs a handful of
-    statements, not a handful per game."""
+    """Insert the record rows of finished games, then add the contribution of the counted ones in
+    one pass per aggregate: a chunk of games costs a handful of statements, not a handful per game."""
+    copy_record_rows(conn, games, engine_version=engine_version)
+    counted = sorted(game.game_id for game in games if game.counted)
+    if counted:
+        apply_contribution(conn, counted, 1)
+
+
+def copy_record_rows(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:
+    """The record rows alone (COPY, table by table, parents first); write_records adds the counts."""
     rows: dict[str, list[tuple]] = {table: [] for table in RECORD_COLUMNS}
     for game in games:
         for table, table_rows in _record_rows(game, engine_version).items():
@@ -296,9 +303,6 @@ def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_ver
                 with cur.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
                     for row in rows[table]:
                         copy.write_row(row)
-    counted = sorted(game.game_id for game in games if game.counted)
-    if counted:
-        apply_contribution(conn, counted, 1)
 
 
 _KEY_COLUMNS_SQL = """

@@ -307,13 +307,13 @@ def _prefixed(gid: int, rows: str) -> str:
     return head + rows[:-1].replace("\n", "\n" + head) + "\n"
 
 
-def copy_chunk(conn, pool: list[PoolGame], games: list[tuple], first_id: int) -> None:
+def copy_chunk(conn, pool: list[PoolGame], games: list[tuple], first_id: int, event_offset: int = 0) -> None:
     out: dict[str, list[str]] = {t: [] for t in COPY_COLUMNS}
     for offset, (day, event_id, index, names) in enumerate(games):
         gid = first_id + offset
         g = pool[index]
         played = (SEASON_START + dt.timedelta(day)).isoformat()
-        event = _text(event_id)
+        event = _text(None if event_id is None else event_id + event_offset)
         digest = hashlib.sha256(f"bench-dashboards-clone-{gid}".encode()).hexdigest()
         out["games"].append(f"{gid}\t{digest}\t{g.raw_hex}\tbench\t{event}\t{g.catalog}\t{played}\tvalid\t"
                             f"\t{ENGINE_VERSION}\t1\t{played} 12:00:00+00\n")
@@ -331,6 +331,8 @@ def copy_chunk(conn, pool: list[PoolGame], games: list[tuple], first_id: int) ->
 
 
 def fill(url: str, args) -> dict:
+    """Fill ``args.games`` games; into a database that already holds games (the pipeline benchmark's)
+    their ids and their events' ids follow the ones there."""
     timings: dict = {}
     t0 = time.perf_counter()
     pool = make_pool(args.pool, args.seed)
@@ -343,20 +345,23 @@ def fill(url: str, args) -> dict:
           f"({sum(1 for g in games if g[1] is not None):,} games in events)")
     t_fill = time.perf_counter()
     with psycopg.connect(url) as conn:
+        game_offset, event_offset = conn.execute(
+            "SELECT (SELECT coalesce(max(id), 0) FROM games), (SELECT coalesce(max(id), 0) FROM events)").fetchone()
         with conn.cursor() as cur:
             cur.executemany(
                 "INSERT INTO events (id, name, starts_on, ends_on, organiser) OVERRIDING SYSTEM VALUE "
                 "VALUES (%s, %s, %s, %s, 'bench')",
-                [(e.id, e.name, e.starts_on, e.starts_on + dt.timedelta(e.days - 1)) for e in events])
+                [(e.id + event_offset, e.name, e.starts_on, e.starts_on + dt.timedelta(e.days - 1)) for e in events])
         conn.commit()
         with tqdm(total=len(games), desc="COPY game rows", unit="game", unit_scale=True) as bar:
             for start in range(0, len(games), args.chunk):
                 chunk = games[start:start + args.chunk]
-                copy_chunk(conn, pool, chunk, start + 1)
+                copy_chunk(conn, pool, chunk, game_offset + start + 1, event_offset)
                 conn.commit()
                 bar.update(len(chunk))
-        conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), %s)", (len(games),))
-        conn.execute("SELECT setval(pg_get_serial_sequence('events', 'id'), %s)", (max(len(events), 1),))
+        conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), %s)", (game_offset + len(games),))
+        conn.execute("SELECT setval(pg_get_serial_sequence('events', 'id'), %s)",
+                     (max(event_offset + len(events), 1),))
         conn.commit()
         timings["copy_s"] = time.perf_counter() - t_fill
         conn.autocommit = True
@@ -368,12 +373,12 @@ def fill(url: str, args) -> dict:
         t = time.perf_counter()
         marks = []
         with tqdm(total=len(games), desc="aggregates (apply_contribution)", unit="game", unit_scale=True) as bar:
-            for start in range(1, len(games) + 1, args.batch):
-                ids = list(range(start, min(start + args.batch, len(games) + 1)))
+            for start in range(game_offset + 1, game_offset + len(games) + 1, args.batch):
+                ids = list(range(start, min(start + args.batch, game_offset + len(games) + 1)))
                 apply_contribution(conn, ids, 1)
                 conn.commit()
                 bar.update(len(ids))
-                marks.append((start + len(ids) - 1, time.perf_counter() - t))
+                marks.append((start - game_offset + len(ids) - 1, time.perf_counter() - t))
         timings["aggregates_s"] = time.perf_counter() - t
         timings["aggregates_per_100k_s"] = timings["aggregates_s"] / len(games) * 100_000
         # per 100k: the time of the batches ending in each successive 100k (does it grow?)

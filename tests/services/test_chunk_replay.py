@@ -89,14 +89,14 @@ def test_a_chunk_that_fails_to_write_is_replayed_game_by_game(db, pool, monkeypa
 
     ids = store(db, [self_play(7300 + i) for i in range(5)])
     bad = ids[2]
-    real = workers.replay.write_records
+    real = workers.replay.copy_record_rows
 
     def fails_on_one_game(conn, games, **kwargs):
         if any(game.game_id == bad for game in games):
             raise RuntimeError("simulated bug")
         return real(conn, games, **kwargs)
 
-    monkeypatch.setattr(workers.replay, "write_records", fails_on_one_game)
+    monkeypatch.setattr(workers.replay, "copy_record_rows", fails_on_one_game)
     statuses = replay_stored_games(pool, ids)
     assert statuses == {**{gid: "valid" for gid in ids if gid != bad}, bad: "error"}
     assert verdicts(db, ids) == statuses

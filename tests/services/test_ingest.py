@@ -193,7 +193,7 @@ def test_an_exception_in_the_pipeline_leaves_the_game_in_error(client, db, inges
     def broken(*args, **kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(workers.replay, "write_records", broken)
+    monkeypatch.setattr(workers.replay, "copy_record_rows", broken)
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-error")
     try:
         assert replay_stored_game(pool, game_id) == "error"
