@@ -37,6 +37,7 @@ PING_TASK = "empyrean.ping"
 REPLAY_TASK = "empyrean.replay_game"  # one game, by id (single uploads; the sweeper's re-sends)
 REPLAY_CHUNK_TASK = "empyrean.replay_games"  # a chunk of a bundle's games, by id (bulk lane)
 SWEEP_TASK = "empyrean.sweep"  # periodic: re-send games left behind (workers.replay)
+FOLD_TASK = "empyrean.fold_counts"  # count replayed games waiting for it (workers.replay)
 
 
 def broker_transport_options(visibility: int) -> dict:
@@ -104,7 +105,7 @@ def celery_settings(config: Config) -> dict:
         "task_queues": [Queue(name, Exchange(name, type="direct"), routing_key=name) for name in QUEUES],
         "task_default_queue": QUEUE_INTERACTIVE,
         "task_routes": {**{name: {"queue": QUEUE_INTERACTIVE} for name in (PING_TASK, REPLAY_TASK, SWEEP_TASK)},
-                        REPLAY_CHUNK_TASK: {"queue": QUEUE_BULK}},
+                        REPLAY_CHUNK_TASK: {"queue": QUEUE_BULK}, FOLD_TASK: {"queue": QUEUE_BULK}},
         # The sweeper, run by the beat scheduler embedded in `empyrean up`'s worker (worker -B).
         "beat_schedule": {"sweep": {"task": SWEEP_TASK, "schedule": float(config.sweep_interval_s)}},
     }

@@ -18,7 +18,7 @@ import os
 import time
 
 import psycopg
-from celery import shared_task
+from celery import current_app, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from psycopg import Connection
 from psycopg.types.json import Jsonb
@@ -28,17 +28,19 @@ from engine.replay import ENGINE_VERSION, ReplayResult, replay
 from services.config import Config
 from services.db.disputes import check_matches
 from services.db.pool import create_pool
-from services.db.records import FinishedGame, apply_contribution, copy_record_rows, remove_records
+from services.db.records import (FinishedGame, apply_contribution, any_foldable, copy_record_rows, fold_pending,
+                                   remove_records)
 from services.db.storable import storable
 from services.dispatch import send_chunks
 
-from .celery_app import REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
+from .celery_app import FOLD_TASK, QUEUE_BULK, REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
 
 log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 1000  # games re-sent per sweep at most; the next sweep takes the rest
 RECORDED_VERDICTS = ("valid", "mismatch")  # finished games: their record is complete
 COUNTED_VERDICT = "valid"  # only these enter the statistics (see services.db.records)
+PENDING_MESSAGE = "replayed: valid; being added to the statistics"
 
 
 def _retry_backoff_max() -> int:
@@ -78,9 +80,65 @@ def replay_game(game_id: int) -> str | None:
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_games(game_ids: list[int]) -> int:
     """A chunk of a tournament bundle: one task and one transaction per chunk, not per game, so
-    neither Celery's overhead nor per-game statements dominate a bulk upload. A retry after a lost
-    connection replays the chunk again, which replay_stored_games makes harmless."""
-    return len(replay_stored_games(worker_pool(), game_ids))
+    neither Celery's overhead nor per-game statements dominate a bulk upload. Its valid games are
+    counted afterwards, with every other chunk's pending games (fold_pending_counts). A retry after
+    a lost connection replays the chunk again, which replay_stored_games makes harmless."""
+    pool = worker_pool()
+    replayed = replay_stored_games(pool, game_ids, defer_counts=True)
+    fold_pending_counts(pool)
+    return len(replayed)
+
+
+@shared_task(name=FOLD_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
+             retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
+def fold_counts() -> int:
+    """Count pending games (sent when a fold ran out of its time budget with games left)."""
+    return fold_pending_counts(worker_pool())
+
+
+FOLD_BATCH = 10_000  # games added to the aggregates per transaction (a few seconds at most)
+FOLD_BUDGET_S = 20.0  # then the rest is left to a fold task, well inside any task time limit
+
+
+def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S) -> int:
+    """Add every pending game to the aggregates, a batch per transaction, and give those games their
+    final status; returns how many this call counted. Every worker calls it after committing a chunk,
+    and the sweeper does, so nothing pending is left behind:
+
+    - one transaction folds at a time (an advisory lock). A call that finds the lock taken returns at
+      once: the holder looks again after it lets go, and sees what was committed before that;
+    - after a batch it tries again, and it stops when a look *after* letting go of the lock finds
+      nothing pending that is not held by a replay under way (which folds its own games after).
+    One transaction folding a large batch is cheaper per game than each chunk counting its own
+    (fewer distinct aggregate keys per game), and workers no longer wait on each other's aggregate
+    rows (migration 0008)."""
+    folded, started = 0, time.perf_counter()
+    while True:
+        with pool.connection() as conn, conn.transaction():
+            _no_commit_wait(conn)
+            t = time.perf_counter()
+            ids = fold_pending(conn, FOLD_BATCH)
+            if ids:
+                conn.execute(
+                    """UPDATE games g SET status = v.status, status_message = v.message,
+                                          finished_at = now(), updated_at = now()
+                       FROM verdicts v WHERE g.id = ANY(%s) AND v.game_id = g.id""", (ids,))
+                log.info("counted %d games: aggregates %.3f s", len(ids), time.perf_counter() - t)
+        if ids is None:
+            return folded
+        folded += len(ids)
+        if not ids:
+            with pool.connection() as conn:
+                if not any_foldable(conn):
+                    return folded
+        if time.perf_counter() - started > budget_s:
+            # A long backlog: carry on in a task of its own rather than hold up this one's worker
+            # past its time limit. If the send fails, the sweeper folds it.
+            try:
+                current_app.send_task(FOLD_TASK, queue=QUEUE_BULK, ignore_result=True)
+            except Exception as exc:  # as in services.dispatch: any failure means "not sent"
+                log.warning("could not send a fold task (the sweeper will fold): %s", exc)
+            return folded
 
 
 def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:
@@ -88,14 +146,17 @@ def replay_stored_game(pool: ConnectionPool, game_id: int) -> str | None:
     return replay_stored_games(pool, [game_id]).get(game_id)
 
 
-def replay_stored_games(pool: ConnectionPool, game_ids: list[int]) -> dict[int, str]:
+def replay_stored_games(pool: ConnectionPool, game_ids: list[int], *, defer_counts: bool = False) -> dict[int, str]:
     """Replay stored games together and write their outcomes in one transaction; returns each
-    game's final status (games that no longer exist are left out).
+    game's verdict (games that no longer exist are left out).
 
     Writing a chunk together is what makes bulk ingest fast: one COPY per record table and one
     upsert per aggregate for the whole chunk (the roll-up triggers fire once per statement). If the
     chunk's transaction fails for any reason but a lost connection, nothing of it is kept and its
-    games are replayed one by one, so one bad game ends in ``error`` alone."""
+    games are replayed one by one, so one bad game ends in ``error`` alone.
+
+    ``defer_counts``: the valid games are left ``pending`` (status 'replaying', "being added to the
+    statistics") for fold_pending_counts, instead of being counted in this transaction."""
     ids = sorted(set(game_ids))
     with pool.connection() as conn, conn.transaction():
         # Committed on its own so that GET /games/{id} (and the sweeper) can see the games are
@@ -115,7 +176,7 @@ def replay_stored_games(pool: ConnectionPool, game_ids: list[int]) -> dict[int, 
     try:
         with pool.connection() as conn, conn.transaction():
             _no_commit_wait(conn)
-            return _replay_locked(conn, taken)
+            return _replay_locked(conn, taken, defer_counts)
     except psycopg.OperationalError:
         raise  # transient (a lost connection, a deadlock): Celery retries the task
     except SoftTimeLimitExceeded:
@@ -141,7 +202,7 @@ def _no_commit_wait(conn: Connection) -> None:
     conn.execute("SET LOCAL synchronous_commit = off")
 
 
-def _replay_locked(conn: Connection, game_ids: list[int]) -> dict[int, str]:
+def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool) -> dict[int, str]:
     started = time.perf_counter()
     rows = conn.execute(
         """SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date)
@@ -158,7 +219,8 @@ def _replay_locked(conn: Connection, game_ids: list[int]) -> dict[int, str]:
                              counted=result.verdict.status == COUNTED_VERDICT)
                 for game_id, event_id, _, played_on, result in replayed
                 if result.verdict.status in RECORDED_VERDICTS and result.record is not None and result.log is not None]
-    copy_record_rows(conn, finished, engine_version=ENGINE_VERSION)
+    copy_record_rows(conn, finished, engine_version=ENGINE_VERSION, pending=defer_counts)
+    deferred = {game.game_id for game in finished if game.counted} if defer_counts else set()
     conn.execute(
         """UPDATE games g SET status = u.status, status_message = u.message, engine_version = %s,
                               catalog_version = coalesce(u.catalog, g.catalog_version),
@@ -166,14 +228,15 @@ def _replay_locked(conn: Connection, game_ids: list[int]) -> dict[int, str]:
            FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[]) AS u(id, status, message, catalog)
            WHERE g.id = u.id""",
         (ENGINE_VERSION, [game_id for game_id, *_ in replayed],
-         [result.verdict.status for *_, result in replayed],
-         [storable(result.verdict.message) for *_, result in replayed],
+         ["replaying" if game_id in deferred else result.verdict.status for game_id, *_, result in replayed],
+         [PENDING_MESSAGE if game_id in deferred else storable(result.verdict.message)
+          for game_id, *_, result in replayed],
          [result.log.catalog if result.log else None for *_, result in replayed]))
     check_matches(conn, sorted({match_id for _, _, match_id, _, _ in replayed if match_id is not None}))
     written = time.perf_counter()
     # Last, so the aggregate rows (shared with every worker writing games of the same days and
     # weeks) stay locked for as short a time as possible before the commit.
-    counted = [game.game_id for game in finished if game.counted]
+    counted = [game.game_id for game in finished if game.counted and not defer_counts]
     if counted:
         apply_contribution(conn, counted, 1)
     # One line per chunk: what a chunk's time went on (tests/bench/bench_pipeline.py adds them up).
@@ -226,6 +289,7 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
              retry_backoff_max=RETRY_BACKOFF_MAX, max_retries=3)
 def sweep(self) -> int:
     config = Config.from_env()
+    fold_pending_counts(worker_pool())  # games a worker replayed but died before counting
     return sweep_stuck_games(worker_pool(), self.app, older_than_s=config.sweep_after_s)
 
 
@@ -244,6 +308,9 @@ def sweep_stuck_games(pool: ConnectionPool, celery, *, older_than_s: float, limi
                WHERE id IN (SELECT id FROM games
                             WHERE status IN ('received', 'queued', 'replaying')
                               AND updated_at < now() - make_interval(secs => %s::float8)
+                              -- replayed, waiting to be counted: the fold's, not a replay's, to finish
+                              AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = games.id
+                                                                           AND r.pending)
                             ORDER BY updated_at LIMIT %s
                             FOR UPDATE SKIP LOCKED)
                RETURNING id""", (older_than_s, limit)).fetchall()]

@@ -225,13 +225,41 @@ def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]
 
 def remove_records(conn: Connection, game_ids: list[int]) -> None:
     """Take the counted contribution of these games out of the aggregates, then delete their record
-    rows (game_players and below go with game_records: ON DELETE CASCADE). Games without a record
-    are skipped."""
-    counted = [r[0] for r in conn.execute(
-        "SELECT game_id FROM game_records WHERE game_id = ANY(%s) AND counted ORDER BY game_id", (game_ids,))]
+    rows (game_players and below go with game_records: ON DELETE CASCADE). A pending game (not yet
+    counted, see fold_pending) is simply deleted; games without a record are skipped. The rows are
+    locked first, so a fold counting them now is waited for and its count taken back out."""
+    counted = [game_id for game_id, is_counted in conn.execute(
+        "SELECT game_id, counted FROM game_records WHERE game_id = ANY(%s) ORDER BY game_id FOR UPDATE",
+        (game_ids,)) if is_counted]
     if counted:
         apply_contribution(conn, counted, -1)
     conn.execute("DELETE FROM game_records WHERE game_id = ANY(%s)", (game_ids,))
+
+
+# The advisory lock of the fold: one transaction at a time adds pending games to the aggregates.
+FOLD_LOCK = 0x656D7079  # 'empy'
+# Pending games no other transaction holds (their record row nor their games row), locked.
+_FOLDABLE = """SELECT r.game_id FROM game_records r JOIN games g ON g.id = r.game_id
+               WHERE r.pending ORDER BY r.game_id LIMIT %s FOR UPDATE OF r, g SKIP LOCKED"""
+
+
+def any_foldable(conn: Connection) -> bool:
+    """Is there a pending game that fold_pending would take now (locks it until the caller's commit)."""
+    return conn.execute(_FOLDABLE, (1,)).fetchone() is not None
+
+
+def fold_pending(conn: Connection, limit: int) -> list[int] | None:
+    """Add up to ``limit`` pending games to the aggregates and mark them counted, in the caller's
+    transaction; returns their ids, or None when another transaction is folding (it holds the lock
+    until its commit). Games whose rows another transaction holds (a replay under way) are skipped:
+    that transaction folds them after its commit. Why pending games exist: migration 0008."""
+    if not conn.execute("SELECT pg_try_advisory_xact_lock(%s)", (FOLD_LOCK,)).fetchone()[0]:
+        return None
+    ids = [r[0] for r in conn.execute(_FOLDABLE, (limit,))]
+    if ids:
+        apply_contribution(conn, ids, 1)
+        conn.execute("UPDATE game_records SET pending = false, counted = true WHERE game_id = ANY(%s)", (ids,))
+    return ids
 
 
 @dataclass(frozen=True)
@@ -242,13 +270,13 @@ class FinishedGame:
     log: GameLog
     played_on: Any  # a date: meta.date, else the day the log was received
     event_id: int | None
-    counted: bool  # add its contribution to the aggregates (a valid game)
+    counted: bool  # a valid game: its contribution belongs in the aggregates
 
 
 # Columns written by COPY, per table, in the order _record_rows yields their values.
 RECORD_COLUMNS = {
     "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
-                    "counted, engine_version, catalog_version",
+                    "counted, pending, engine_version, catalog_version",
     "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won",
     "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
     "game_player_cards": "game_id, seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned, "
@@ -258,14 +286,14 @@ RECORD_COLUMNS = {
 }
 
 
-def _record_rows(game: FinishedGame, engine_version: str) -> dict[str, list[tuple]]:
+def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict[str, list[tuple]]:
     rec, game_id = game.record, game.game_id
     seats = range(1, rec.players + 1)
     names = list(game.log.meta.get("players", ()))
     return {
         "game_records": [(game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin,
-                          rec.decisions, game.played_on, game.event_id, game.counted, engine_version,
-                          game.log.catalog)],
+                          rec.decisions, game.played_on, game.event_id, game.counted and not pending,
+                          game.counted and pending, engine_version, game.log.catalog)],
         "game_players": [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
                           rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
                           sum(1 for w in rec.battlefield_winners if w == seat)) for seat in seats],
@@ -285,17 +313,19 @@ def _record_rows(game: FinishedGame, engine_version: str) -> dict[str, list[tupl
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:
     """Insert the record rows of finished games, then add the contribution of the counted ones in
     one pass per aggregate: a chunk of games costs a handful of statements, not a handful per game."""
-    copy_record_rows(conn, games, engine_version=engine_version)
+    copy_record_rows(conn, games, engine_version=engine_version, pending=False)
     counted = sorted(game.game_id for game in games if game.counted)
     if counted:
         apply_contribution(conn, counted, 1)
 
 
-def copy_record_rows(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:
-    """The record rows alone (COPY, table by table, parents first); write_records adds the counts."""
+def copy_record_rows(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str, pending: bool) -> None:
+    """The record rows alone (COPY, table by table, parents first). The valid games are marked
+    counted (the caller adds their contribution in this transaction, as write_records does) or,
+    with ``pending``, pending (fold_pending will)."""
     rows: dict[str, list[tuple]] = {table: [] for table in RECORD_COLUMNS}
     for game in games:
-        for table, table_rows in _record_rows(game, engine_version).items():
+        for table, table_rows in _record_rows(game, engine_version, pending).items():
             rows[table].extend(table_rows)
     with conn.cursor() as cur:
         for table, columns in RECORD_COLUMNS.items():

@@ -6,18 +6,21 @@ worker, so the test alone replays them."""
 from __future__ import annotations
 
 import json
+import time
 
+import psycopg
 import pytest
 from test_ingest import aggregates
 
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
 from services.db.pool import create_pool
-from services.db.records import recount_differences, rollup_differences
+from services.db.records import FOLD_LOCK, recount_differences, rollup_differences
 from services.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
 from services.ingest import find_or_create_event, parse_upload, store_upload
 from services.simulate import make_illegal
-from workers.replay import replay_stored_games
+from workers.celery_app import make_celery
+from workers.replay import fold_pending_counts, replay_stored_games, sweep_stuck_games
 
 
 @pytest.fixture
@@ -146,3 +149,64 @@ def test_every_aggregate_table_leaves_room_for_updates(db):
                          WHERE relkind = 'r' AND relname LIKE 'agg\\_%' ORDER BY relname""").fetchall()
     assert len(rows) == 21
     assert {name: options for name, options in rows if options != ["fillfactor=50"]} == {}
+
+
+def test_a_bulk_chunk_leaves_its_valid_games_pending_until_the_fold_counts_them(db, pool):
+    logs = [self_play(7600 + i, meta={"date": "2026-05-04"}) for i in range(8)]
+    ids = store(db, [*logs, make_illegal(self_play(7610), SplitMix64(5))])
+    replay_stored_games(pool, ids[:8])  # counted at once, as a single upload's replay is
+    counted_once = aggregates(db)
+    # again, in bulk: the old contribution is taken out, the new one waits for the fold
+    assert replay_stored_games(pool, ids, defer_counts=True) == {**{gid: "valid" for gid in ids[:8]},
+                                                                 ids[8]: "illegal"}
+    games = dict(db.execute("SELECT id, status FROM games WHERE id = ANY(%s)", (ids,)).fetchall())
+    assert games == {**{gid: "replaying" for gid in ids[:8]}, ids[8]: "illegal"}
+    assert db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s) AND pending AND NOT counted",
+                      (ids,)).fetchone()[0] == 8
+    assert aggregates(db) != counted_once
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}  # pending games are in no aggregate
+    # a bulk replay of a pending game drops its pending record; nothing is counted twice
+    replay_stored_games(pool, ids[:3], defer_counts=True)
+    assert fold_pending_counts(pool) >= 8
+    assert aggregates(db) == counted_once
+    games = dict(db.execute("SELECT id, status FROM games WHERE id = ANY(%s)", (ids,)).fetchall())
+    assert games == {**{gid: "valid" for gid in ids[:8]}, ids[8]: "illegal"}
+    finished = db.execute("SELECT count(*) FROM games WHERE id = ANY(%s) AND finished_at IS NOT NULL",
+                          (ids,)).fetchone()[0]
+    assert finished == 9
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+        assert set(rollup_differences(db).values()) == {0}
+
+
+def test_one_fold_at_a_time_and_nothing_pending_is_left_behind(db, pool, ingest_config):
+    ids = store(db, [self_play(7700 + i) for i in range(4)])
+    replay_stored_games(pool, ids, defer_counts=True)
+    with psycopg.connect(ingest_config.database_url) as holder:
+        # another worker folding right now: this call leaves it to that one and returns at once
+        assert holder.execute("SELECT pg_try_advisory_xact_lock(%s)", (FOLD_LOCK,)).fetchone()[0]
+        started = time.monotonic()
+        assert fold_pending_counts(pool) == 0
+        assert time.monotonic() - started < 5
+        assert db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s) AND pending",
+                          (ids,)).fetchone()[0] == 4
+        # a game held by a replay under way is skipped, not waited for: its replay folds it after
+        holder.rollback()
+        holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (ids[0],))
+        assert fold_pending_counts(pool) == 3
+        holder.rollback()
+    assert fold_pending_counts(pool) == 1
+    assert {r[0] for r in db.execute("SELECT status FROM games WHERE id = ANY(%s)", (ids,))} == {"valid"}
+
+
+def test_the_sweeper_leaves_games_waiting_for_their_count_to_the_fold(db, pool, ingest_config):
+    ids = store(db, [self_play(7800 + i) for i in range(3)])
+    replay_stored_games(pool, ids, defer_counts=True)
+    db.execute("UPDATE games SET updated_at = now() - interval '1 hour' WHERE id = ANY(%s)", (ids,))
+    celery = make_celery(ingest_config)
+    sweep_stuck_games(pool, celery, older_than_s=60)
+    assert {r[0] for r in db.execute("SELECT status FROM games WHERE id = ANY(%s)", (ids,))} == {"replaying"}
+    assert db.execute("SELECT sum(attempts) FROM games WHERE id = ANY(%s)", (ids,)).fetchone()[0] == 3
+    assert fold_pending_counts(pool) >= 3
+    assert {r[0] for r in db.execute("SELECT status FROM games WHERE id = ANY(%s)", (ids,))} == {"valid"}
