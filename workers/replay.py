@@ -73,7 +73,13 @@ def worker_pool() -> ConnectionPool:
 @shared_task(name=REPLAY_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_game(game_id: int) -> str | None:
-    return replay_stored_games(worker_pool(), [game_id]).get(game_id)
+    """A single upload's game. Counted like a chunk's, by the fold (below): under a stream of single
+    uploads the games replayed while one fold runs are counted together by the next, rather than
+    each paying for ten aggregate upserts of its own."""
+    pool = worker_pool()
+    status = replay_stored_games(pool, [game_id], defer_counts=True).get(game_id)
+    fold_pending_counts(pool)
+    return status
 
 
 @shared_task(name=REPLAY_CHUNK_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,

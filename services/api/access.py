@@ -19,15 +19,17 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import threading
 import time
 
 import psycopg
+from cachetools import TTLCache
 from flask import Flask, current_app, g, request
 from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
 from services.config import Config, redis_url_for_limits
-from services.tokens import Token, authenticate
+from services.tokens import Token, authenticate, hash_token
 
 from .errors import error_response
 
@@ -49,6 +51,31 @@ def _bearer() -> str | None:
     return value.strip()
 
 
+# Tokens this process checked in the last few seconds, by the SHA-256 of the whole token (never the
+# token itself): an upload stream costs one database round trip per token every TOKEN_MEMORY_S, not
+# one per request. The price: a revoked token keeps working for up to that long in a process that
+# has just checked it (docs/security.md). Only valid tokens are kept; a bad one is checked each time.
+TOKEN_MEMORY_S = 5.0
+_checked: TTLCache = TTLCache(maxsize=10_000, ttl=TOKEN_MEMORY_S)
+_checked_lock = threading.Lock()  # gunicorn's gthread workers serve requests from several threads
+
+
+def _recently_checked(text: str) -> Token | None:
+    with _checked_lock:
+        return _checked.get(hash_token(text))
+
+
+def _remember(text: str, token: Token) -> None:
+    with _checked_lock:
+        _checked[hash_token(text)] = token
+
+
+def forget_checked_tokens() -> None:
+    """Forget every token checked so far (tests that revoke a token and expect it gone at once)."""
+    with _checked_lock:
+        _checked.clear()
+
+
 def current_token() -> Token | None:
     """The request's live token, or None (none sent, or not valid); looked up once per request."""
     if "token_lookup_error" in g:  # the database was away a moment ago in this very request
@@ -60,12 +87,16 @@ def current_token() -> Token | None:
         else:
             token = None
             if text:
-                try:
-                    with current_app.extensions["empyrean"].db_pool.connection(timeout=5.0) as conn:
-                        token = authenticate(conn, text)
-                except psycopg.OperationalError as exc:  # PoolTimeout too: the caller answers 503
-                    g.token_lookup_error = exc
-                    raise
+                token = _recently_checked(text)
+                if token is None:
+                    try:
+                        with current_app.extensions["empyrean"].db_pool.connection(timeout=5.0) as conn:
+                            token = authenticate(conn, text)
+                    except psycopg.OperationalError as exc:  # PoolTimeout too: the caller answers 503
+                        g.token_lookup_error = exc
+                        raise
+                    if token is not None:
+                        _remember(text, token)
             g.token = token if token is not None else _INVALID
     return None if g.token is _INVALID else g.token
 

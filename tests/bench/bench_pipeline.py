@@ -60,6 +60,7 @@ from services.launcher import ServiceLauncher  # noqa: E402
 PENDING = ("received", "queued", "replaying")
 CHUNK_LINE = re.compile(r"replayed (\d+) games: load ([\d.]+) s, replay ([\d.]+) s, records ([\d.]+) s, "
                         r"aggregates ([\d.]+) s")
+FOLD_LINE = re.compile(r"counted (\d+) games: aggregates ([\d.]+) s")
 
 
 def _simulate(seed: int) -> str:
@@ -170,23 +171,29 @@ def run_bundle(api: str, database_url: str, bundle: list[str], token: str) -> di
 
 
 def chunk_split(worker_log: Path, results: dict) -> dict:
-    """Sum the workers' per-chunk lines: what the replay time went on, in worker-process seconds."""
+    """Sum the workers' log lines: per chunk (load, replay, records; aggregates when counted in the
+    chunk) and per fold (aggregates of the pending games): what the worker time went on."""
+    text = worker_log.read_text(errors="replace")
     sums = [0.0] * 4
-    games = chunks = 0
-    for match in CHUNK_LINE.finditer(worker_log.read_text(errors="replace")):
+    games = chunks = folds = folded = 0
+    for match in CHUNK_LINE.finditer(text):
         chunks += 1
         games += int(match[1])
         for i in range(4):
             sums[i] += float(match[i + 2])
+    for match in FOLD_LINE.finditer(text):
+        folds += 1
+        folded += int(match[1])
+        sums[3] += float(match[2])
     split = dict(zip(("load_s", "replay_s", "records_s", "aggregates_s"), sums))
     total = sum(sums) or 1
-    print(f"  worker time   : {chunks} chunks, {games:,} games; "
+    print(f"  worker time   : {chunks} chunks ({games:,} games), {folds} folds ({folded:,} games counted); "
           + ", ".join(f"{name[:-2]} {value:.1f} s ({value / total:.0%})" for name, value in split.items())
-          + " (summed over worker processes)")
-    wall = results["store_s"], results["replay_after_store_s"]
-    print(f"  split         : storing {wall[0]:.1f} s, then replaying + records {split['replay_s'] + split['records_s'] + split['load_s']:.1f} s "
-          f"and aggregating {split['aggregates_s']:.1f} s of worker time in {wall[1]:.1f} s of wall time")
-    return {"chunks": chunks, "games": games, **split}
+          + " (seconds summed over the worker processes)")
+    print(f"  split         : storing {results['store_s']:.1f} s of wall time; then, in "
+          f"{results['replay_after_store_s']:.1f} s of wall time, replaying {split['load_s'] + split['replay_s']:.1f} s, "
+          f"writing records {split['records_s']:.1f} s, aggregating {split['aggregates_s']:.1f} s of worker time")
+    return {"chunks": chunks, "folds": folds, "games": games, "folded": folded, **split}
 
 
 def run_singles(api: str, singles: list[str], threads: int, token: str) -> dict:

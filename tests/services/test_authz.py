@@ -8,12 +8,14 @@ import dataclasses
 import hashlib
 import json
 import secrets
+import time
 
 import psycopg
 import pytest
 from service_helpers import anonymous_client, make_token, running_app, token_client
 
 from engine.selfplay import self_play
+from services.api.access import TOKEN_MEMORY_S, forget_checked_tokens
 from services.tokens import create_token, revoke_token
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
@@ -196,12 +198,18 @@ def test_reads_stay_public_and_a_bad_token_is_401(app, world):
     assert response.status_code == 401 and "invalid_token" in response.headers["WWW-Authenticate"]
 
 
-def test_revoked_token_is_401(app, db):
+def test_revoked_token_is_401_within_the_token_memory(app, db):
     token = make_token(app, "organiser", owner="Soon Revoked")
     client = token_client(app, token)
     assert client.post("/api/v1/events", json={"name": f"Revocable {secrets.token_hex(3)}"}).status_code == 201
     with app.extensions["empyrean"].db_pool.connection() as conn:
         assert revoke_token(conn, token.split("_")[1])
+    revoked_at = time.monotonic()
+    # this process checked the token a moment ago and remembers it for TOKEN_MEMORY_S at most
+    while (response := client.get("/api/v1/events")).status_code == 200:
+        assert time.monotonic() - revoked_at < TOKEN_MEMORY_S + 1, "a revoked token kept working"
+        time.sleep(0.2)
+    assert response.status_code == 401
     response = client.post("/api/v1/events", json={"name": f"Revocable {secrets.token_hex(3)}"})
     assert response.status_code == 401 and "revoked" in response.get_json()["error"]["message"]
 
@@ -302,6 +310,7 @@ def test_token_commands_create_list_and_revoke(app, ingest_config, monkeypatch):
     listed = runner.invoke(cli, ["token", "list"])
     assert listed.exit_code == 0 and prefix in listed.output and token.split("_", 2)[2] not in listed.output
     assert runner.invoke(cli, ["token", "revoke", prefix]).exit_code == 0
+    forget_checked_tokens()  # as TOKEN_MEMORY_S later (the wait itself: the test above)
     assert client.post("/api/v1/events", json={"name": f"CLI Org Cup 2 {prefix}"}).status_code == 401
     assert runner.invoke(cli, ["token", "revoke", prefix]).exit_code == 2  # not live any more
     bad = runner.invoke(cli, ["token", "create", "--role", "organiser", "--event", "1"])
