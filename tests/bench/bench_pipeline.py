@@ -79,6 +79,31 @@ def simulated_logs(n: int) -> list[str]:
     return logs
 
 
+def cpu_seconds(roles: dict[str, int]) -> dict[str, float]:
+    """CPU time (user + system) used so far by each role's processes, and by PostgreSQL's and
+    Redis's (by process name: the embedded servers are not our children)."""
+    out: dict[str, float] = {}
+
+    def add(role: str, proc: psutil.Process) -> None:
+        try:
+            times = proc.cpu_times()
+            out[role] = out.get(role, 0.0) + times.user + times.system + times.children_user + times.children_system
+        except psutil.Error:
+            pass
+
+    for role, pid in roles.items():
+        try:
+            root = psutil.Process(pid)
+            for proc in [root, *root.children(recursive=True)]:
+                add(role, proc)
+        except psutil.Error:
+            pass
+    for proc in psutil.process_iter(["name"]):
+        if proc.info["name"] in ("postgres", "redis-server"):
+            add(proc.info["name"], proc)
+    return out
+
+
 class MemorySampler(threading.Thread):
     """Peak RSS of each role: the process and all its children, summed, every 0.2 s."""
 
@@ -125,9 +150,12 @@ def main() -> None:
         try:
             sampler = MemorySampler({child.name: child.process.pid for child in running.children})
             sampler.start()
-            results.update(run_bundle(running.api_url, running.config.database_url, bundle, running.token))
-            results["chunks"] = chunk_split(Path(folder) / "logs" / "worker.log", results)
-            results.update(run_singles(running.api_url, singles, args.threads, running.token))
+            if bundle:
+                results.update(run_bundle(running.api_url, running.config.database_url, bundle, running.token))
+                results["chunks"] = chunk_split(Path(folder) / "logs" / "worker.log", results)
+                quiet(running.config.database_url)
+            roles = {child.name: child.process.pid for child in running.children}
+            results.update(run_singles(running.api_url, singles, args.threads, running.token, roles))
             sampler.stopped.set()
             results["peak_rss_mb"] = {role: round(rss / 2**20) for role, rss in sampler.peak.items()}
             print("peak memory     : " + ", ".join(f"{role} {mb} MB" for role, mb in results["peak_rss_mb"].items())
@@ -196,7 +224,21 @@ def chunk_split(worker_log: Path, results: dict) -> dict:
     return {"chunks": chunks, "folds": folds, "games": games, "folded": folded, **split}
 
 
-def run_singles(api: str, singles: list[str], threads: int, token: str) -> dict:
+def quiet(database_url: str, timeout: float = 120) -> None:
+    """Wait for PostgreSQL's autovacuum to finish with the tables the bundle churned, so the single
+    uploads are measured on a service doing nothing else (and say how long that took)."""
+    t = time.perf_counter()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        while time.perf_counter() - t < timeout:
+            busy = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'autovacuum worker'"
+                                ).fetchone()[0]
+            if not busy:
+                break
+            time.sleep(0.5)
+    print(f"  (autovacuum after the bundle: {time.perf_counter() - t:.1f} s, waited for before the single uploads)")
+
+
+def run_singles(api: str, singles: list[str], threads: int, token: str, roles: dict[str, int]) -> dict:
     auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
     half = len(singles) // 2
     http = requests.Session()
@@ -221,17 +263,21 @@ def run_singles(api: str, singles: list[str], threads: int, token: str) -> dict:
             loaded.append((time.perf_counter() - t) * 1e3)
 
     workers = [threading.Thread(target=client, args=(items,)) for items in per_thread]
+    cpu_before = cpu_seconds(roles)
     t = time.perf_counter()
     for w in workers:
         w.start()
     for w in workers:
         w.join()
     elapsed = time.perf_counter() - t
+    cpu = {role: used - cpu_before.get(role, 0.0) for role, used in cpu_seconds(roles).items()}
     lp50, lp95 = percentiles(loaded)
     rate = len(rest) / elapsed
     print(f"under load      : {rate:.0f} uploads/s from {threads} threads ({len(rest)} uploads), "
           f"p50 {lp50:.1f} ms, p95 {lp95:.1f} ms (bars: >= 300 uploads/s, p50 <= 15 ms)")
-    return {"single_p50_ms": p50, "single_p95_ms": p95, "uploads_per_s": rate, "loaded_p50_ms": lp50,
+    print("  CPU per upload: " + ", ".join(f"{role} {used / len(rest) * 1e3:.2f} ms" for role, used in cpu.items())
+          + f" (2 cores = {2 * elapsed / len(rest) * 1e3:.2f} ms of CPU per upload at this rate)")
+    return {"cpu_ms_per_upload": {role: used / len(rest) * 1e3 for role, used in cpu.items()},"single_p50_ms": p50, "single_p95_ms": p95, "uploads_per_s": rate, "loaded_p50_ms": lp50,
             "loaded_p95_ms": lp95}
 
 

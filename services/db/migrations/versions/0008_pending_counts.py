@@ -8,7 +8,7 @@ Why (issue 7, docs/performance.md "Ingest"): adding a chunk's games to the aggre
 distinct aggregate key it touches, and every worker writing games of the same days and weeks
 waits for the others' commits on the same aggregate rows. So a bulk chunk's transaction writes its
 verdicts and record rows and marks its valid games ``pending``; one worker at a time (an advisory
-lock) then adds every pending game to the aggregates in one batch of up to 10,000 and marks them
+lock) then adds every pending game to the aggregates in batches of up to 2,000 and marks them
 ``counted`` (workers.replay.fold_pending_counts). A game is ``counted`` (its contribution is in the
 agg_* tables) or ``pending`` (it will be), never both; a replay takes a counted game's contribution
 out and simply drops a pending one.
