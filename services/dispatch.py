@@ -3,37 +3,26 @@
 Why after: a task sent before the commit could reach a worker before the row is visible (the worker
 would find no game), and a task sent for a transaction that then rolls back would name a game that
 does not exist. Postgres is the source of truth, so a send that fails (broker down) loses nothing:
-the game stays ``received`` and the sweeper (workers.replay.sweep) sends it later.
+the game goes back to ``received`` and the sweeper (workers.replay.sweep) sends it later.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import queue
+import threading
+import time
 
 from celery import Celery
 from psycopg_pool import ConnectionPool
 
-from workers.celery_app import QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK, REPLAY_TASK
+from workers.celery_app import QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK
 
 log = logging.getLogger(__name__)
 
 # An upload must answer at once even when Redis is down: try the broker once, briefly.
 SEND_RETRY_POLICY = {"max_retries": 0, "interval_start": 0, "interval_step": 0, "interval_max": 0}
-
-
-def send_replay(celery: Celery, game_ids: list[int], *, queue: str = QUEUE_INTERACTIVE) -> list[int]:
-    """Send one replay task per game; returns the ids actually handed to the broker."""
-    sent = []
-    for game_id in game_ids:
-        try:
-            # ignore_result: no result-backend subscription (it retries a dead Redis for 20 s)
-            celery.send_task(REPLAY_TASK, args=[game_id], queue=queue, ignore_result=True,
-                             retry=True, retry_policy=SEND_RETRY_POLICY)
-        except Exception as exc:  # kombu/redis raise many types; any failure means "not sent"
-            log.warning("could not send the replay of game %s (the sweeper will): %s", game_id, exc)
-            break  # the broker is down: do not wait on it once per game
-        sent.append(game_id)
-    return sent
 
 
 def mark_unsent(pool: ConnectionPool, game_ids: list[int]) -> None:
@@ -49,11 +38,75 @@ def mark_unsent(pool: ConnectionPool, game_ids: list[int]) -> None:
                WHERE id = ANY(%s) AND status = 'queued'""", (game_ids,))
 
 
-def enqueue_stored(pool: ConnectionPool, celery: Celery, game_ids: list[int]) -> list[int]:
-    """Send one task per game (stored ``queued``, committed); returns the ids handed to the broker."""
-    sent = send_replay(celery, game_ids)
-    mark_unsent(pool, game_ids[len(sent):])
-    return sent
+class ReplaySender:
+    """Sends the replay tasks of single uploads from one thread per API process, a few games per
+    task: the first game waits up to ``LINGER_S`` for others to join it (up to ``MAX_BATCH``).
+    The upload's answer does not wait for the send: the game is already stored ``queued`` and
+    committed, and Postgres, not the broker, is the source of truth. If the send fails, the games
+    go back to ``received``; if the process dies with games not yet sent, they stay ``queued``;
+    either way the sweeper sends them later (workers.replay.sweep_stuck_games).
+
+    Why: a worker replays and counts the games of one task in one transaction. A task per game
+    made the worker's statements (and Celery's per-task overhead) cost as much CPU as the whole
+    upload request did; a few games per task cost a fraction of that each, and on the 2-core
+    machine that CPU is what the API is short of under a stream of uploads (docs/performance.md).
+    The price: a game's replay starts up to LINGER_S later."""
+
+    LINGER_S = 0.05
+    MAX_BATCH = 50
+
+    def __init__(self, celery: Celery, pool: ConnectionPool) -> None:
+        self.celery, self.pool = celery, pool
+        self._waiting: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._thread_pid: int | None = None
+        self._start_lock = threading.Lock()
+
+    def submit(self, game_id: int) -> None:
+        """Hand over a stored, committed, ``queued`` game; returns at once."""
+        self._ensure_thread()
+        self._waiting.put(game_id)
+
+    def close(self) -> None:
+        """Send what is waiting, then stop (the app's shutdown)."""
+        if self._thread is not None and self._thread.is_alive() and self._thread_pid == os.getpid():
+            self._waiting.put(None)
+            self._thread.join(10)
+
+    def _ensure_thread(self) -> None:
+        # started on first use, in the process that uses it (gunicorn forks its workers)
+        with self._start_lock:
+            if self._thread is None or self._thread_pid != os.getpid() or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="replay-sender", daemon=True)
+                self._thread_pid = os.getpid()
+                self._thread.start()
+
+    def _run(self) -> None:
+        stopping = False
+        while not stopping:
+            first = self._waiting.get()
+            if first is None:
+                return
+            batch = [first]
+            deadline = time.monotonic() + self.LINGER_S
+            while len(batch) < self.MAX_BATCH:
+                try:
+                    item = self._waiting.get(timeout=max(0.0, deadline - time.monotonic()))
+                except queue.Empty:
+                    break
+                if item is None:
+                    stopping = True
+                    break
+                batch.append(item)
+            self._send(batch)
+
+    def _send(self, ids: list[int]) -> None:
+        try:
+            if send_chunks(self.celery, ids, chunk=len(ids), lane=QUEUE_INTERACTIVE, claim=False):
+                return
+            mark_unsent(self.pool, ids)
+        except Exception:  # the database away as well: the games stay queued, and are still swept
+            log.exception("could not send nor mark %d single uploads; the sweeper will send them", len(ids))
 
 
 # Games per bulk task. A chunk is replayed and written in one transaction (workers.replay), and
@@ -70,16 +123,19 @@ def bundle_chunk_size(games: int) -> int:
     return max(MIN_CHUNK, min(MAX_CHUNK, -(-games // SPREAD)))
 
 
-def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None) -> list[int]:
-    """Send games in chunked tasks on the bulk lane; returns the ids handed to the broker."""
+def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None, *, lane: str = QUEUE_BULK,
+                claim: bool = True) -> list[int]:
+    """Send games in chunked tasks (on the bulk lane unless told otherwise); returns the ids handed
+    to the broker. ``claim``: see workers.replay.replay_games."""
     chunk = chunk or bundle_chunk_size(len(game_ids))
     sent: list[int] = []
     for start in range(0, len(game_ids), chunk):
         ids = game_ids[start:start + chunk]
         try:
-            celery.send_task(REPLAY_CHUNK_TASK, args=[ids], queue=QUEUE_BULK, ignore_result=True,
-                             retry=True, retry_policy=SEND_RETRY_POLICY)
-        except Exception as exc:  # as in send_replay: any failure means "not sent"
+            # ignore_result: no result-backend subscription (it retries a dead Redis for 20 s)
+            celery.send_task(REPLAY_CHUNK_TASK, args=[ids], kwargs={} if claim else {"claim": False},
+                             queue=lane, ignore_result=True, retry=True, retry_policy=SEND_RETRY_POLICY)
+        except Exception as exc:  # kombu/redis raise many types; any failure means "not sent"
             log.warning("could not send a chunk of %d games (the sweeper will): %s", len(ids), exc)
             break
         sent.extend(ids)

@@ -74,25 +74,27 @@ def worker_pool() -> ConnectionPool:
 @shared_task(name=REPLAY_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
 def replay_game(game_id: int) -> str | None:
-    """A single upload's game, in one transaction (no separate claim: it takes milliseconds, so
-    'replaying' would hardly ever be seen). It is counted by the fold, like a chunk's games: under a
-    stream of uploads, the games replayed while one fold runs are counted together by the next,
-    rather than each paying for ten aggregate upserts and their roll-up triggers."""
-    pool = worker_pool()
-    status = replay_stored_games(pool, [game_id], defer_counts=True, claim=False).get(game_id)
-    fold_pending_counts(pool)
-    return status
+    """One game by id: what API processes of earlier versions sent per single upload (messages may
+    still be queued during an upgrade); today's send a few together (replay_games, claim=False)."""
+    return replay_stored_games(worker_pool(), [game_id], claim=False).get(game_id)
 
 
 @shared_task(name=REPLAY_CHUNK_TASK, autoretry_for=(psycopg.OperationalError,), retry_backoff=2,
              retry_backoff_max=RETRY_BACKOFF_MAX, retry_jitter=True, max_retries=6)
-def replay_games(game_ids: list[int]) -> int:
-    """A chunk of a tournament bundle: one task and one transaction per chunk, not per game, so
-    neither Celery's overhead nor per-game statements dominate a bulk upload. Its valid games are
-    counted afterwards, with every other chunk's pending games (fold_pending_counts). A retry after
-    a lost connection replays the chunk again, which replay_stored_games makes harmless."""
+def replay_games(game_ids: list[int], claim: bool = True) -> int:
+    """Games by id, in one transaction: a chunk of a tournament bundle (bulk lane), or the single
+    uploads an API process sent together (interactive lane, ``claim=False``: a few games take
+    milliseconds, so no separate 'replaying' commit first). Neither Celery's overhead nor per-game
+    statements dominate.
+
+    The valid games are left pending and the worker then counts every task's pending games together
+    (fold_pending_counts): under a stream of uploads, one fold counts what several tasks replayed
+    meanwhile, and the aggregate upserts cost per distinct key, so the more games wait, the less
+    each costs (singles from 4 clients: ~2 ms of PostgreSQL time per upload this way, ~4 ms when
+    each task counted its own games; docs/performance.md). A retry after a lost connection replays
+    the games again, which replay_stored_games makes harmless."""
     pool = worker_pool()
-    replayed = replay_stored_games(pool, game_ids, defer_counts=True)
+    replayed = replay_stored_games(pool, game_ids, defer_counts=True, claim=claim)
     fold_pending_counts(pool)
     return len(replayed)
 
@@ -224,16 +226,21 @@ def _no_commit_wait(conn: Connection) -> None:
 
 def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, claimed: bool) -> dict[int, str]:
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
+    # A game's record rows are written only by a holder of its games row lock (the fold only
+    # updates them), so whether it has any is settled once the lock is held.
     rows = conn.execute(
-        """SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date)
-           FROM games WHERE id = ANY(%s) ORDER BY id FOR UPDATE""", (game_ids,)).fetchall()
+        """SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date),
+                  EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
+           FROM games g WHERE id = ANY(%s) ORDER BY id FOR UPDATE OF g""", (game_ids,)).fetchall()
     if not rows:
         return {}
     loaded = time.perf_counter()
     replayed = [(game_id, event_id, match_id, played_on, replay(bytes(raw), record=True))
-                for game_id, raw, event_id, match_id, played_on in rows]
+                for game_id, raw, event_id, match_id, played_on, _ in rows]
     replayed_at = time.perf_counter()
-    remove_records(conn, [r[0] for r in rows])
+    recorded = [r[0] for r in rows if r[5]]
+    if recorded:  # replayed before: its old record (and counts) go first
+        remove_records(conn, recorded)
     _upsert_verdicts(conn, [(game_id, result) for game_id, _, _, _, result in replayed])
     finished = [FinishedGame(game_id, result.record, result.log, played_on, event_id,
                              counted=result.verdict.status == COUNTED_VERDICT)

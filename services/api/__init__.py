@@ -23,6 +23,7 @@ from services import metrics
 from services.config import Config
 from services.db.migrate import head_revision
 from services.db.pool import create_pool
+from services.dispatch import ReplaySender
 from workers.celery_app import make_celery
 
 from . import disputes, events, games, health, openapi, stats
@@ -41,8 +42,10 @@ class Resources:
     redis: redis.Redis
     schema_head: str  # the migration revision this code expects the database to be at
     celery: Celery  # a producer only: sends replay tasks after the storing transaction commits
+    sender: ReplaySender  # single uploads' replay tasks, a few games each (services.dispatch)
 
     def close(self) -> None:
+        self.sender.close()  # first: it may still mark unsent games in the database
         self.db_pool.close()
         self.redis.close()
         self.celery.close()
@@ -53,12 +56,15 @@ def create_app(config: Config | None = None) -> Flask:
     app = Flask(__name__)
     app.json.sort_keys = False  # keep bodies in the order they are written (status first)
 
+    db_pool = create_pool(config.require_database_url(), max_size=config.db_pool_max_size, name="api")
+    celery = make_celery(config)
     resources = Resources(
         config=config,
-        db_pool=create_pool(config.require_database_url(), max_size=config.db_pool_max_size, name="api"),
+        db_pool=db_pool,
         redis=redis.Redis.from_url(config.require_redis_url(), socket_connect_timeout=2, socket_timeout=2),
         schema_head=head_revision(),
-        celery=make_celery(config),
+        celery=celery,
+        sender=ReplaySender(celery, db_pool),
     )
     app.extensions["empyrean"] = resources
     atexit.register(resources.close)

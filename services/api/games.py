@@ -15,7 +15,6 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
 
-from services.dispatch import enqueue_stored
 from services.ingest import NotAnObject, parse_upload, store_upload
 
 from .access import current_token, forbidden, require
@@ -100,8 +99,7 @@ def upload_game():
     # Committed: only now may a worker hear of it (services.dispatch).
     status = stored.status
     if not stored.duplicate and status == "queued":
-        if not enqueue_stored(resources.db_pool, resources.celery, [stored.id]):
-            status = "received"
+        resources.sender.submit(stored.id)  # sent within ReplaySender.LINGER_S, with its neighbours
     status_url = url_for("api_v1.games.get_game", game_id=stored.id)
     body = {"id": stored.id, "status": status, "duplicate": stored.duplicate, "status_url": status_url,
             "log_url": url_for("api_v1.games.get_log", game_id=stored.id),

@@ -1,7 +1,7 @@
 """Benchmark: the whole service at scale on its embedded stack, in one run (issue 7's "how it is
 shown"). Prints numbers; not part of the default test run.
 
-    .venv/bin/python tests/bench/bench_pipeline.py [--games 100000] [--singles 1000] [--threads 8]
+    .venv/bin/python tests/bench/bench_pipeline.py [--games 100000] [--singles 2500] [--threads 4 8]
                                                     [--dashboard-games 1000000] [--json FILE]
 
 It starts the service the way `empyrean up` does (embedded PostgreSQL and Redis in a temporary
@@ -13,9 +13,11 @@ compiled engine when infra/build_native.py has built it), without demo data, the
    is in the aggregates: the aggregates' game count for the event is checked against the valid
    games). The workers log what each chunk's time went on (load, replay, records, aggregates);
    those are summed for the split.
-2. single uploads over HTTP: --singles one after another (p50/p95 on an idle service), then
-   --singles more from --threads threads at once (uploads/s and p50/p95 under that load, while
-   the workers replay them).
+2. single uploads over HTTP: some one after another (p50/p95 on an idle service), then from
+   --threads client threads at once (uploads/s and p50/p95 under that load, and CPU per upload by
+   process), once with the worker replaying them on the same two cores and once with the worker
+   paused, the API's own capacity (as with workers on other machines); then the worker is resumed
+   and every upload must get its verdict.
 3. peak memory (RSS, summed over each role's processes) of the API and of the worker, sampled every
    0.2 s through steps 1 and 2.
 4. fills the same database up to --dashboard-games games the way tests/bench/bench_dashboards.py
@@ -127,15 +129,16 @@ class MemorySampler(threading.Thread):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--singles", type=int, default=1000)
-    ap.add_argument("--threads", type=int, default=8)
+    ap.add_argument("--singles", type=int, default=2500, help="single uploads in all (split over the runs)")
+    ap.add_argument("--threads", type=int, nargs="+", default=[4, 8],
+                    help="client threads uploading at once (one run per number, with and without the worker)")
     ap.add_argument("--dashboard-games", type=int, default=1_000_000,
                     help="fill the database up to this many games and time the dashboard queries (0: skip)")
     ap.add_argument("--repeat", type=int, default=20, help="runs of each dashboard query")
     ap.add_argument("--json", type=Path, help="write the numbers here")
     args = ap.parse_args()
 
-    logs = simulated_logs(args.games + 2 * args.singles)
+    logs = simulated_logs(args.games + args.singles)
     bundle, singles = logs[:args.games], logs[args.games:]
     print(f"engine: {'compiled (build/native)' if NATIVE else 'Python sources'}; {psutil.cpu_count()} cores")
 
@@ -155,7 +158,8 @@ def main() -> None:
                 results["chunks"] = chunk_split(Path(folder) / "logs" / "worker.log", results)
                 quiet(running.config.database_url)
             roles = {child.name: child.process.pid for child in running.children}
-            results.update(run_singles(running.api_url, singles, args.threads, running.token, roles))
+            results.update(run_singles(running.api_url, running.config.database_url, singles, args.threads,
+                                       running.token, roles))
             sampler.stopped.set()
             results["peak_rss_mb"] = {role: round(rss / 2**20) for role, rss in sampler.peak.items()}
             print("peak memory     : " + ", ".join(f"{role} {mb} MB" for role, mb in results["peak_rss_mb"].items())
@@ -238,47 +242,80 @@ def quiet(database_url: str, timeout: float = 120) -> None:
     print(f"  (autovacuum after the bundle: {time.perf_counter() - t:.1f} s, waited for before the single uploads)")
 
 
-def run_singles(api: str, singles: list[str], threads: int, token: str, roles: dict[str, int]) -> dict:
+def run_singles(api: str, database_url: str, singles: list[str], concurrency: list[int], token: str,
+                roles: dict[str, int]) -> dict:
+    """Single uploads: one after another, then from N client threads at once for each N, twice:
+    with the worker replaying them on the same two cores (everything on one machine, as
+    `empyrean up` runs it), and with the worker paused (SIGSTOP), which is the API's own capacity,
+    as when the workers run on other machines; the paused worker is then resumed and every upload
+    must reach its verdict. Returns the numbers; prints them."""
     auth = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
-    half = len(singles) // 2
+    parts = 1 + 2 * len(concurrency)
+    size = len(singles) // parts
+    batches = [singles[i * size:(i + 1) * size] for i in range(parts)]
     http = requests.Session()
     latencies = []
-    for raw in singles[:half]:
+    for raw in batches[0]:
         t = time.perf_counter()
         r = http.post(f"{api}/games", data=raw, headers=auth)
         latencies.append((time.perf_counter() - t) * 1e3)
         assert r.status_code == 202, r.text
     p50, p95 = percentiles(latencies)
-    print(f"single upload   : p50 {p50:.1f} ms, p95 {p95:.1f} ms ({half} uploads one after another)")
+    print(f"single upload   : p50 {p50:.1f} ms, p95 {p95:.1f} ms ({size} uploads one after another)")
+    out: dict = {"sequential": {"p50_ms": p50, "p95_ms": p95}, "loaded": []}
+    worker = psutil.Process(roles["worker"])
+    batch = iter(batches[1:])
+    for paused in (False, True):
+        if paused:
+            stopped = [worker, *worker.children(recursive=True)]
+            for proc in stopped:
+                proc.suspend()
+        try:
+            for threads in concurrency:
+                out["loaded"].append({"threads": threads, "worker_paused": paused,
+                                      **loaded_uploads(api, next(batch), threads, auth, roles)})
+        finally:
+            if paused:
+                for proc in stopped:
+                    proc.resume()
+    t = time.perf_counter()
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        while (pending := conn.execute("SELECT count(*) FROM games WHERE status = ANY(%s)",
+                                       (list(PENDING),)).fetchone()[0]):
+            assert time.perf_counter() - t < 300, f"{pending} single uploads never got a verdict"
+            time.sleep(0.2)
+    print(f"  every single upload verified {time.perf_counter() - t:.1f} s after the worker was resumed")
+    return {"singles": out}
 
-    rest = singles[half:]
-    per_thread = [rest[i::threads] for i in range(threads)]
-    loaded: list[float] = []
+
+def loaded_uploads(api: str, uploads: list[str], threads: int, auth: dict, roles: dict[str, int]) -> dict:
+    per_thread = [uploads[i::threads] for i in range(threads)]
+    latencies: list[float] = []
 
     def client(items: list[str]) -> None:
         session = requests.Session()
         for raw in items:
             t = time.perf_counter()
             assert session.post(f"{api}/games", data=raw, headers=auth).status_code == 202
-            loaded.append((time.perf_counter() - t) * 1e3)
+            latencies.append((time.perf_counter() - t) * 1e3)
 
-    workers = [threading.Thread(target=client, args=(items,)) for items in per_thread]
+    clients = [threading.Thread(target=client, args=(items,)) for items in per_thread]
     cpu_before = cpu_seconds(roles)
     t = time.perf_counter()
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
+    for c in clients:
+        c.start()
+    for c in clients:
+        c.join()
     elapsed = time.perf_counter() - t
-    cpu = {role: used - cpu_before.get(role, 0.0) for role, used in cpu_seconds(roles).items()}
-    lp50, lp95 = percentiles(loaded)
-    rate = len(rest) / elapsed
-    print(f"under load      : {rate:.0f} uploads/s from {threads} threads ({len(rest)} uploads), "
-          f"p50 {lp50:.1f} ms, p95 {lp95:.1f} ms (bars: >= 300 uploads/s, p50 <= 15 ms)")
-    print("  CPU per upload: " + ", ".join(f"{role} {used / len(rest) * 1e3:.2f} ms" for role, used in cpu.items())
-          + f" (2 cores = {2 * elapsed / len(rest) * 1e3:.2f} ms of CPU per upload at this rate)")
-    return {"cpu_ms_per_upload": {role: used / len(rest) * 1e3 for role, used in cpu.items()},"single_p50_ms": p50, "single_p95_ms": p95, "uploads_per_s": rate, "loaded_p50_ms": lp50,
-            "loaded_p95_ms": lp95}
+    cpu = {role: (used - cpu_before.get(role, 0.0)) / len(uploads) * 1e3 for role, used in cpu_seconds(roles).items()}
+    p50, p95 = percentiles(latencies)
+    rate = len(uploads) / elapsed
+    paused = "worker paused " if psutil.Process(roles["worker"]).status() == psutil.STATUS_STOPPED else "worker running"
+    print(f"under load      : {paused}, {threads} client threads: {rate:.0f} uploads/s, p50 {p50:.1f} ms, "
+          f"p95 {p95:.1f} ms ({len(uploads)} uploads; bars: >= 300 uploads/s, p50 <= 15 ms)")
+    print("    CPU per upload: " + ", ".join(f"{role} {ms:.2f} ms" for role, ms in cpu.items() if ms >= 0.005)
+          + f" (the clients too; 2 cores give {2 * elapsed / len(uploads) * 1e3:.2f} ms per upload at this rate)")
+    return {"uploads_per_s": rate, "p50_ms": p50, "p95_ms": p95, "cpu_ms_per_upload": cpu}
 
 
 def run_dashboards(database_url: str, args) -> dict:

@@ -223,14 +223,21 @@ def test_two_disagreeing_uploads_of_one_match_open_one_dispute(client, db):
 
 
 def test_a_game_whose_message_was_never_sent_is_swept_up(ingest_config, client):
-    # The broker is unreachable for this API: the game is stored, answered 202 'received', and the
+    # The broker is unreachable for this API: the game is stored and answered 202 'queued' (the
+    # send happens after the answer); the send fails, the game goes back to 'received', and the
     # worker's sweeper (through the real Redis) sends it later.
     cut_off = create_app(dataclasses.replace(ingest_config, redis_url="redis://127.0.0.1:1/0"))
     try:
         started = time.monotonic()
         response = upload(cut_off.test_client(), self_play(107))
         assert time.monotonic() - started < 10
-        assert response.status_code == 202 and response.get_json()["status"] == "received"
+        assert response.status_code == 202 and response.get_json()["status"] == "queued"
+        game_id = response.get_json()["id"]
+        while client.get(f"/api/v1/games/{game_id}").get_json()["status"] == "queued":
+            assert time.monotonic() - started < 10, "the failed send did not set the game back"
+            time.sleep(0.05)
+        assert client.get(f"/api/v1/games/{game_id}").get_json()["status"] in ("received", "queued", "replaying",
+                                                                              "valid")
     finally:
         cut_off.extensions["empyrean"].close()
     game = wait_final(client, response.get_json()["id"], timeout=60)
