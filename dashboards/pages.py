@@ -38,7 +38,8 @@ def navigation() -> dict:
 
 
 def _pool():
-    return current_app.extensions["empyrean"].db_pool
+    # statistics only: a read replica when there is one (EMPYREAN_READ_DATABASE_URL)
+    return current_app.extensions["empyrean"].read_pool
 
 
 @lru_cache(maxsize=1)

@@ -24,6 +24,9 @@ class ConfigError(ValueError):
 class Config:
     # PostgreSQL, as a libpq URL or key=value string (psycopg 3 takes either). None: embedded.
     database_url: str | None = None
+    # Where the statistics are read (the stats API and the dashboards' figures): a read replica of
+    # DATABASE_URL (a hot standby). None: DATABASE_URL itself.
+    read_database_url: str | None = None
     # Redis, in redis-py's URL forms: redis://host:port/db, rediss://…, unix:///path/to.sock?db=0.
     redis_url: str | None = None
     # Where the embedded servers keep their data (and `empyrean up` its logs).
@@ -63,6 +66,7 @@ class Config:
         env = os.environ if env is None else env
         return cls(
             database_url=env.get("DATABASE_URL") or None,
+            read_database_url=env.get("EMPYREAN_READ_DATABASE_URL") or None,
             redis_url=env.get("REDIS_URL") or None,
             data_dir=Path(env.get("EMPYREAN_DATA_DIR") or cls.data_dir),
             api_host=env.get("EMPYREAN_API_HOST") or cls.api_host,
@@ -114,6 +118,8 @@ class Config:
         }
         if self.database_url:
             env["DATABASE_URL"] = self.database_url
+        if self.read_database_url:
+            env["EMPYREAN_READ_DATABASE_URL"] = self.read_database_url
         if self.redis_url:
             env["REDIS_URL"] = self.redis_url
         return env

@@ -27,7 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from engine.replay import ENGINE_VERSION, ReplayResult, replay
 from services.config import Config
-from services.db.disputes import check_matches
+from services.db.disputes import check_matches, lock_matches
 from services.db.pool import create_pool
 from services.db.records import (FinishedGame, apply_contribution, any_foldable, copy_record_rows, fold_pending,
                                    remove_records)
@@ -234,6 +234,8 @@ def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, cl
            FROM games g WHERE id = ANY(%s) ORDER BY id FOR UPDATE OF g""", (game_ids,)).fetchall()
     if not rows:
         return {}
+    match_ids = sorted({r[3] for r in rows if r[3] is not None})
+    lock_matches(conn, match_ids)  # before anything is written: see lock_matches
     loaded = time.perf_counter()
     replayed = [(game_id, event_id, match_id, played_on, replay(bytes(raw), record=True))
                 for game_id, raw, event_id, match_id, played_on, _ in rows]
@@ -261,7 +263,7 @@ def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, cl
          [PENDING_MESSAGE if game_id in deferred else storable(result.verdict.message)
           for game_id, *_, result in replayed],
          [result.log.catalog if result.log else None for *_, result in replayed]))
-    check_matches(conn, sorted({match_id for _, _, match_id, _, _ in replayed if match_id is not None}))
+    check_matches(conn, match_ids)
     written = time.perf_counter()
     # Last, so the aggregate rows (shared with every worker writing games of the same days and
     # weeks) stay locked for as short a time as possible before the commit.

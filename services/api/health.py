@@ -29,15 +29,17 @@ def health():
 @blueprint.get("/ready")
 def ready():
     resources = current_app.extensions["empyrean"]
-    checks = {"postgres": check_postgres(resources), "redis": check_redis(resources)}
+    checks = {"postgres": check_postgres(resources, resources.db_pool), "redis": check_redis(resources)}
+    if resources.read_pool is not resources.db_pool:
+        checks["postgres_read"] = check_postgres(resources, resources.read_pool)
     down = [name for name, result in checks.items() if not result["ok"]]
     body = {"status": "unavailable" if down else "ready", "down": down, "checks": checks}
     return jsonify(body), 503 if down else 200
 
 
-def check_postgres(resources) -> dict:
+def check_postgres(resources, pool) -> dict:
     try:
-        with resources.db_pool.connection(timeout=READY_TIMEOUT_S) as conn:
+        with pool.connection(timeout=READY_TIMEOUT_S) as conn:
             revision = current_revision(conn)
     except PoolTimeout:
         return {"ok": False, "error": f"no PostgreSQL connection within {READY_TIMEOUT_S:g} s "

@@ -30,7 +30,7 @@ def bad_filter(exc: FilterError):
 def _answer(compute):
     """Parse the filters, run ``compute(conn, filters)`` on one read-only snapshot, wrap it."""
     filters: Filters = parse_filters(request.args)
-    pool = current_app.extensions["empyrean"].db_pool
+    pool = current_app.extensions["empyrean"].read_pool  # a read replica when there is one
     with pool.connection() as conn:
         queries.read_snapshot(conn)
         body = compute(conn, filters)

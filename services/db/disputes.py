@@ -13,15 +13,26 @@ from psycopg import Connection
 from engine.log import LogFormatError, parse_log
 
 
+def lock_matches(conn: Connection, match_ids: list[int]) -> None:
+    """Lock these matches' rows, in id order, until the transaction ends. Every match, not only
+    those with two games now: an upload of a second game waits for this commit (it locks the match
+    too), so its replay will see this transaction's verdicts.
+
+    A replay takes them right after its games rows, before it writes anything else: an upload locks
+    its match first and then, inserting its game, the per-event status counts (agg_event_games, by
+    trigger), and a replay that touched those counts before waiting for the match would deadlock
+    with it."""
+    if match_ids:
+        conn.execute("SELECT id FROM event_matches WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (match_ids,))
+
+
 def check_matches(conn: Connection, match_ids: list[int]) -> None:
     """check_match for each of these matches that has more than one game, after locking them all in
     id order (as check_match would one by one; a chunk of games costs two statements, not one per
     match, when its matches have one game each, as in most bundles)."""
     if not match_ids:
         return
-    # every match locked, not only those with two games now: an upload of a second game waits for
-    # this commit (it locks the match too), so its replay will see this chunk's verdicts
-    conn.execute("SELECT id FROM event_matches WHERE id = ANY(%s) ORDER BY id FOR UPDATE", (match_ids,))
+    lock_matches(conn, match_ids)
     shared = [r[0] for r in conn.execute(
         "SELECT match_id FROM games WHERE match_id = ANY(%s) GROUP BY match_id HAVING count(*) > 1 ORDER BY 1",
         (match_ids,))]

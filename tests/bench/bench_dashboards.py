@@ -64,7 +64,8 @@ from engine.replay import ENGINE_VERSION, replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
 from services.config import Config  # noqa: E402
 from services.db import migrate  # noqa: E402
-from services.db.records import apply_contribution, recount_differences, rollup_differences  # noqa: E402
+from services.db.records import (RECORD_COLUMNS, apply_contribution, recount_differences,  # noqa: E402
+                                 rollup_differences)
 from services.embedded import EmbeddedPostgres  # noqa: E402
 from services.stats import queries  # noqa: E402
 from services.stats.filters import Filters  # noqa: E402
@@ -288,14 +289,8 @@ COPY_COLUMNS = {
     "games": "id, content_hash, raw_log, uploader, event_id, catalog_version, played_on, status, status_message, "
              "engine_version, attempts, finished_at",
     "verdicts": "game_id, status, message, engine_version, catalog_version",
-    "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
-                    "counted, engine_version, catalog_version",
-    "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won",
-    "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
-    "game_player_cards": "game_id, seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned, "
-                         "might_gained, might_at_end, on_board_at_end",
-    "game_player_rounds": "game_id, seat, round, is_first_player, essence_available, essence_spent, "
-                          "essence_unspent, might",
+    # the record tables as the worker writes them, but game_records without its pending column
+    **RECORD_COLUMNS, "game_records": RECORD_COLUMNS["game_records"].replace(" pending,", ""),
 }
 
 
