@@ -144,12 +144,20 @@ def pool_game(log_bytes: bytes) -> PoolGame | None:
                     "".join(rounds))
 
 
+class _PoolUnpickler(pickle.Unpickler):
+    """The cache names PoolGame by the module that wrote it: ``__main__`` when this file ran as a
+    script, ``bench_dashboards`` when tests/bench/bench_pipeline.py imported it."""
+
+    def find_class(self, module: str, name: str):
+        return PoolGame if name == "PoolGame" else super().find_class(module, name)
+
+
 def make_pool(size: int, seed: int) -> list[PoolGame]:
     """``size`` distinct valid games: every deck pair of both catalogs, both bots, a few 3-player."""
     cache = Path(tempfile.gettempdir()) / f"empyrean-bench-pool-{size}-{seed}.pickle"
     if cache.exists():
         with cache.open("rb") as f:
-            pool = pickle.load(f)
+            pool = _PoolUnpickler(f).load()
         print(f"pool: {len(pool)} games from {cache}")
         return pool
     rng = random.Random(seed)

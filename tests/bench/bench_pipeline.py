@@ -150,12 +150,18 @@ def main() -> None:
         launcher = ServiceLauncher(config, echo=lambda line: None)
         running = launcher.start()
         results: dict = {"games": args.games, "native_engine": NATIVE}
+
+        def save() -> None:  # after each part: a later part that fails keeps the earlier numbers
+            if args.json:
+                args.json.write_text(json.dumps(results, indent=2, default=str))
+
         try:
             sampler = MemorySampler({child.name: child.process.pid for child in running.children})
             sampler.start()
             if bundle:
                 results.update(run_bundle(running.api_url, running.config.database_url, bundle, running.token))
                 results["chunks"] = chunk_split(Path(folder) / "logs" / "worker.log", results)
+                save()
                 quiet(running.config.database_url)
             roles = {child.name: child.process.pid for child in running.children}
             results.update(run_singles(running.api_url, running.config.database_url, singles, args.threads,
@@ -164,12 +170,12 @@ def main() -> None:
             results["peak_rss_mb"] = {role: round(rss / 2**20) for role, rss in sampler.peak.items()}
             print("peak memory     : " + ", ".join(f"{role} {mb} MB" for role, mb in results["peak_rss_mb"].items())
                   + " (RSS, each role's processes summed)")
+            save()
             if args.dashboard_games:
                 results["dashboards"] = run_dashboards(running.config.database_url, args)
+                save()
         finally:
             launcher.stop()
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2, default=str))
 
 
 def run_bundle(api: str, database_url: str, bundle: list[str], token: str) -> dict:
