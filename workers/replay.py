@@ -88,11 +88,11 @@ def replay_games(game_ids: list[int], claim: bool = True) -> int:
     statements dominate.
 
     The valid games are left pending and the worker then counts every task's pending games together
-    (fold_pending_counts): under a stream of uploads, one fold counts what several tasks replayed
-    meanwhile, and the aggregate upserts cost per distinct key, so the more games wait, the less
-    each costs (singles from 4 clients: ~2 ms of PostgreSQL time per upload this way, ~4 ms when
-    each task counted its own games; docs/performance.md). A retry after a lost connection replays
-    the games again, which replay_stored_games makes harmless."""
+    (fold_pending_counts): under a stream of uploads one fold counts what several tasks replayed
+    meanwhile, paying the per-statement costs (planning, the roll-up triggers) once for all of them
+    (single uploads from 4 clients: ~2 ms of PostgreSQL time per upload this way, ~4 ms when each
+    task counted its own games; docs/performance.md). A retry after a lost connection replays the
+    games again, which replay_stored_games makes harmless."""
     pool = worker_pool()
     replayed = replay_stored_games(pool, game_ids, defer_counts=True, claim=claim)
     fold_pending_counts(pool)
@@ -122,9 +122,9 @@ def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S) -
       once: the holder looks again after it lets go, and sees what was committed before that;
     - after a batch it tries again, and it stops when a look *after* letting go of the lock finds
       nothing pending that is not held by a replay under way (which folds its own games after).
-    One transaction folding a large batch is cheaper per game than each chunk counting its own
-    (fewer distinct aggregate keys per game), and workers no longer wait on each other's aggregate
-    rows (migration 0008)."""
+    Why fold rather than count in each task's transaction: workers no longer wait on each other's
+    aggregate rows (games of the same days and weeks share them), replay goes on while the fold
+    runs, and small tasks share one fold's statements (migration 0008; docs/performance.md)."""
     folded, started = 0, time.perf_counter()
     while True:
         with pool.connection() as conn, conn.transaction():
@@ -164,10 +164,11 @@ def replay_stored_games(pool: ConnectionPool, game_ids: list[int], *, defer_coun
     """Replay stored games together and write their outcomes in one transaction; returns each
     game's verdict (games that no longer exist are left out).
 
-    Writing a chunk together is what makes bulk ingest fast: one COPY per record table and one
-    upsert per aggregate for the whole chunk (the roll-up triggers fire once per statement). If the
-    chunk's transaction fails for any reason but a lost connection, nothing of it is kept and its
-    games are replayed one by one, so one bad game ends in ``error`` alone.
+    Writing a chunk together is what makes bulk ingest fast: one COPY per record table, one
+    statement for the verdicts and one for the statuses, and (counted here) one upsert per aggregate
+    for the whole chunk (the roll-up triggers fire once per statement). If the chunk's transaction
+    fails for any reason but a lost connection, nothing of it is kept and its games are replayed
+    one by one (each counted in its own transaction), so one bad game ends in ``error`` alone.
 
     ``defer_counts``: the valid games are left ``pending`` (status 'replaying', "being added to the
     statistics") for fold_pending_counts, instead of being counted in this transaction.
