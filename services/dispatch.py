@@ -110,8 +110,8 @@ class ReplaySender:
 
 
 # Games per bulk task. A chunk is replayed and written in one transaction (workers.replay), and
-# the aggregate upserts cost per distinct key touched, so bigger chunks cost less per game (1,000
-# games: ~1.8 ms of database time each, 100 games: ~3 ms; docs/performance.md) — up to ~2 s of
+# the per-chunk statements are paid once, so bigger chunks cost less per game (1,000 games: ~1.9 ms
+# of database time each, 100 games: ~2.7 ms; tests/bench/bench_chunks.py) — up to ~2 s of
 # work, far inside the task time limit. A bundle is still cut into at least SPREAD chunks (of at
 # least MIN_CHUNK games), so that many worker processes, on as many machines, can share it.
 MAX_CHUNK = 1000
