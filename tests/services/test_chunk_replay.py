@@ -210,3 +210,17 @@ def test_the_sweeper_leaves_games_waiting_for_their_count_to_the_fold(db, pool, 
     assert db.execute("SELECT sum(attempts) FROM games WHERE id = ANY(%s)", (ids,)).fetchone()[0] == 3
     assert fold_pending_counts(pool) >= 3
     assert {r[0] for r in db.execute("SELECT status FROM games WHERE id = ANY(%s)", (ids,))} == {"valid"}
+
+
+def test_games_left_pending_by_a_worker_that_died_are_counted_by_the_sweeper(db, pool, worker):
+    # As if a worker had committed its chunk and died before folding: the running worker's beat
+    # (a sweep every second in these tests) folds them, and does not replay them again.
+    ids = store(db, [self_play(7900 + i) for i in range(4)])
+    replay_stored_games(pool, ids, defer_counts=True)
+    deadline = time.monotonic() + 30
+    while {r[0] for r in db.execute("SELECT status FROM games WHERE id = ANY(%s)", (ids,))} != {"valid"}:
+        assert time.monotonic() < deadline, "the sweeper did not count the pending games"
+        time.sleep(0.2)
+    assert db.execute("SELECT sum(attempts) FROM games WHERE id = ANY(%s)", (ids,)).fetchone()[0] == 4
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
