@@ -8,6 +8,7 @@ not one gunicorn worker's memory (no multiprocess directory to manage, nothing l
     empyrean_queue_unacked              messages a worker has taken and not yet acknowledged
     empyrean_replay_seconds{quantile}   received → verdict, games finished in the last 5 minutes
     empyrean_replays_recent             how many games that is
+    empyrean_games_uncounted            games replayed and waiting for the fold to count them
     empyrean_metrics_errors{source}     1 when a source could not be read (the rest still answer)
 """
 
@@ -67,6 +68,7 @@ class ServiceCollector:
                                               for q in QUANTILES)}
                     FROM (SELECT extract(epoch FROM finished_at - received_at) AS seconds FROM games
                           WHERE finished_at > now() - interval '{RECENT}') recent""").fetchone()
+            uncounted = conn.execute("SELECT count(*) FROM game_records WHERE pending").fetchone()[0]
         games = GaugeMetricFamily("empyrean_games", "Games by pipeline status", labels=["status"])
         for status, n in by_status:
             games.add_metric([status], n)
@@ -81,6 +83,9 @@ class ServiceCollector:
                 latency.add_metric([str(q)], float(value))
         yield latency
         yield GaugeMetricFamily("empyrean_replays_recent", f"Games finished in the last {RECENT}", value=recent[0])
+        # growing while workers are busy: the fold (one at a time) is behind; docs/scaling.md
+        yield GaugeMetricFamily("empyrean_games_uncounted", "Games replayed and waiting to be added to the "
+                                "statistics (status replaying)", value=uncounted)
 
     def _broker(self):
         pipe = self.redis.pipeline()

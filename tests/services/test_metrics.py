@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 from service_helpers import anonymous_client, wait_final
 
@@ -21,7 +22,7 @@ def scrape(client) -> dict[str, dict]:
     return {f.name: {tuple(sorted(s.labels.items())): s.value for s in f.samples} for f in families}
 
 
-def test_metrics_report_games_queues_and_latency(client, db):
+def test_metrics_report_games_queues_and_latency(client, db, ingest_config):
     ids = []
     for seed in range(3):
         body = client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)), content_type="application/json")
@@ -43,3 +44,12 @@ def test_metrics_report_games_queues_and_latency(client, db):
     latency = {dict(labels)["quantile"]: value for labels, value in metrics["empyrean_replay_seconds"].items()}
     assert set(latency) == {"0.5", "0.95", "0.99"} and 0 < latency["0.5"] <= latency["0.99"] < 120
     assert metrics["empyrean_metrics_errors"] == {(("source", "postgres"),): 0, (("source", "redis"),): 0}
+    # all final: nothing waits for the fold. Then one game is made to look replayed and not yet
+    # counted; its games row is held meanwhile, so the worker's fold (the sweeper runs every
+    # second here) skips it rather than count it a second time.
+    assert metrics["empyrean_games_uncounted"][()] == 0
+    with psycopg.connect(ingest_config.database_url) as holder:
+        holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (ids[0],))
+        db.execute("UPDATE game_records SET pending = true, counted = false WHERE game_id = %s", (ids[0],))
+        assert scrape(client)["empyrean_games_uncounted"][()] == 1
+        db.execute("UPDATE game_records SET pending = false, counted = true WHERE game_id = %s", (ids[0],))
