@@ -45,18 +45,14 @@ class ServiceCollector:
 
     def collect(self):
         errors = GaugeMetricFamily("empyrean_metrics_errors", "1 when a source could not be read", labels=["source"])
-        try:
-            yield from self._database()
-            errors.add_metric(["postgres"], 0)
-        except (psycopg.Error, OSError) as exc:
-            log.warning("metrics: PostgreSQL not readable: %s", exc)
-            errors.add_metric(["postgres"], 1)
-        try:
-            yield from self._broker()
-            errors.add_metric(["redis"], 0)
-        except (redis.RedisError, OSError) as exc:
-            log.warning("metrics: Redis not readable: %s", exc)
-            errors.add_metric(["redis"], 1)
+        for source, read, failures in (("postgres", self._database, (psycopg.Error, OSError)),
+                                       ("redis", self._broker, (redis.RedisError, OSError))):
+            try:
+                yield from read()
+                errors.add_metric([source], 0)
+            except failures as exc:
+                log.warning("metrics: %s not readable: %s", source, exc)
+                errors.add_metric([source], 1)
         yield errors
 
     def _database(self):

@@ -485,6 +485,16 @@ QUERIES = {
 }
 
 
+def print_table(title: str, what: str, rows: list[str], labels: list[str], results: dict, number: str) -> None:
+    """p50 / p95 per row (a query or a page) and filter label; rows without results are left out."""
+    print(f"\n{title}")
+    print(f"{what:14s} " + " ".join(f"{label:>16s}" for label in labels))
+    for row in rows:
+        if (row, labels[0]) in results:
+            print(f"{row:14s} " + " ".join(f"{results[(row, label)][0]:7{number}} /{results[(row, label)][1]:7{number}}"
+                                           for label in labels))
+
+
 def percentiles(times: list[float]) -> tuple[float, float]:
     times = sorted(times)
     return statistics.median(times), times[min(len(times) - 1, math.ceil(0.95 * len(times)) - 1)]
@@ -515,12 +525,8 @@ def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
             if i >= 2:
                 times.append((time.perf_counter() - t) * 1000)
         results[("events list", "newest 1,000")] = percentiles(times)
-    labels = list(filters)
-    print(f"\nquery p50 / p95 in ms (bar: p95 ≤ 150), {repeat} runs each")
-    print(f"{'query':14s} " + " ".join(f"{label:>16s}" for label in labels))
-    for name in QUERIES:
-        print(f"{name:14s} " + " ".join(
-            f"{results[(name, label)][0]:7.1f} /{results[(name, label)][1]:7.1f}" for label in labels))
+    print_table(f"query p50 / p95 in ms (bar: p95 ≤ 150), {repeat} runs each", "query", list(QUERIES),
+                list(filters), results, ".1f")
     p50, p95 = results[("events list", "newest 1,000")]
     print(f"{'events list':14s} {p50:7.1f} /{p95:7.1f}  (newest 1,000 events with counts by status)")
     worst = max(results.items(), key=lambda kv: kv[1][1])
@@ -576,13 +582,8 @@ def time_pages(url: str, filters: dict[str, Filters], repeat: int) -> dict:
     finally:
         app.extensions["empyrean"].close()
     if results:
-        print(f"\npage render (server side, Flask test client) p50 / p95 in ms, {repeat} runs each")
-        labels = list(filters)
-        print(f"{'page':14s} " + " ".join(f"{label:>16s}" for label in labels))
-        for page in PAGES:
-            if (page, labels[0]) in results:
-                print(f"{page:14s} " + " ".join(
-                    f"{results[(page, label)][0]:7.1f} /{results[(page, label)][1]:7.1f}" for label in labels))
+        print_table(f"page render (server side, Flask test client) p50 / p95 in ms, {repeat} runs each",
+                    "page", PAGES, list(filters), results, ".1f")
     return results
 
 
@@ -640,14 +641,8 @@ def time_browser(url: str, filters: dict[str, Filters], repeat: int) -> dict:
         server.shutdown()
         app.extensions["empyrean"].close()
     if results:
-        labels = list(filters)
-        print(f"\npage fully drawn in headless Chromium (navigation start to every figure drawn), p50 / p95 "
-              f"in ms (bar: 1,500), {repeat} runs each")
-        print(f"{'page':14s} " + " ".join(f"{label:>16s}" for label in labels))
-        for page_path in PAGES:
-            if (page_path, labels[0]) in results:
-                print(f"{page_path:14s} " + " ".join(
-                    f"{results[(page_path, label)][0]:7.0f} /{results[(page_path, label)][1]:7.0f}" for label in labels))
+        print_table("page fully drawn in headless Chromium (navigation start to every figure drawn), p50 / p95 "
+                    f"in ms (bar: 1,500), {repeat} runs each", "page", PAGES, list(filters), results, ".0f")
     return results
 
 
