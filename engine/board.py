@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .decisions import Decision, Kind
+from .rng import SplitMix64
 from .state import (
     ANCHOR,
     AT_BANISH,
@@ -19,19 +20,21 @@ from .state import (
     AT_DISCARD,
     AT_HAND,
     AT_UNDER,
-    CardInst,
-    Ctx,
     MOVE,
     OFF_BOARD,
     PH_DEPLOY,
-    PlayerState,
     SHIELD,
+    UNSEEN,
+    BattlefieldDef,
+    CardDef,
+    CardInst,
+    Ctx,
     Phase,
+    PlayerState,
 )
-from .rng import SplitMix64
 
 if TYPE_CHECKING:
-    from .catalog import BattlefieldDef
+    from .hidden import Knowledge
 
 
 class Board:
@@ -49,6 +52,8 @@ class Board:
     rng: SplitMix64 | None
     movers: list[set[CardInst]]
     observers: list[Any]
+
+    hidden: list[Knowledge | None]
 
     # Hooks into the game's work stack and trigger bookkeeping (defined by engine.game.Game).
     def push(self, fn: Callable[..., None], *args: Any) -> None:
@@ -81,8 +86,12 @@ class Board:
     def _draw_n(self, p: int, n: int, why: str) -> None:
         raise NotImplementedError
 
-    def ask_names(self, player: int, kind: Kind, prompt: str, names: list[str], verb: str,
-                  on_pick: Callable[[Decision], object]) -> None:
+    def _forced(self, kind: Kind, seat: int, d: Decision) -> None:
+        raise NotImplementedError
+
+    def ask_pile_card(self, player: int, kind: Kind, prompt: str, owner: int, pool: list[CardInst],
+                      match: Callable[[CardDef], bool] | None, on_pick: Callable[[CardInst], None], *,
+                      hidden: bool, unseen_allowed: frozenset[str] | None = None) -> None:
         raise NotImplementedError
 
     def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], object]) -> None:
@@ -401,28 +410,29 @@ class Board:
         self._fire_card(new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers
 
     def discard(self, p: int, n: int, ctx: Ctx) -> None:
-        ps = self.players[p - 1]
-        if n <= 0 or not ps.hand:
-            return
-        if len(ps.hand) <= n:
-            for c in list(ps.hand):
-                self._discard_card(ps, c)
-            return
+        # Queued, never done at once: several players' discards then come in the same order
+        # whether their hands are known or not.
         self.push(type(self)._discard_ask, p, n, ctx)
 
     def _discard_ask(self, p: int, n: int, ctx: Ctx) -> None:
         ps = self.players[p - 1]
         if n <= 0 or not ps.hand:
             return
+        if len(ps.hand) <= n and not any(c.cdef is UNSEEN for c in ps.hand):
+            for c in list(ps.hand):  # each is the only answer there is: a log may write it
+                self._forced(Kind.DISCARD, p, Decision(p, "choose", card=c.name))
+                self._discard_card(ps, c)
+            return
+        # One at a time; a card nobody saw is asked about even when the whole hand goes, since
+        # what it was (its own discard ability) may matter.
 
-        def pick(d: Decision) -> None:
+        def pick(card: CardInst) -> None:
             self.push(type(self)._discard_ask, p, n - 1, ctx)
-            card = ps.in_hand(d.card) if d.card is not None else None
-            assert card is not None  # ask_names offered only cards in hand
             self._discard_card(ps, card)
 
-        self.ask_names(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand",
-                       [c.name for c in ps.hand], "choose", pick)
+        known = self.hidden[p - 1]
+        self.ask_pile_card(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand", p, ps.hand,
+                           None, pick, hidden=True, unseen_allowed=known.silent_discards if known else None)
 
     def _discard_card(self, ps: PlayerState, card: CardInst) -> None:
         ps.hand.remove(card)
@@ -454,15 +464,11 @@ class Board:
         if self.observers:
             self.emit("shuffle", p)
 
-    def acquire(self, p: int, names: list[str], ctx: Ctx) -> None:
+    def acquire(self, p: int, names: frozenset[str], ctx: Ctx) -> None:
         """Search the deck for a card with one of ``names``; none there: no shuffle."""
         ps = self.players[p - 1]
-        present = sorted({c.name for c in ps.deck.cards() if c.name in names})
-        if not present:
-            return
 
-        def pick(d: Decision) -> None:
-            card = next(c for c in ps.deck.cards() if c.name == d.card)
+        def pick(card: CardInst) -> None:
             ps.deck.remove(card)
             card.loc = AT_HAND
             ps.hand.append(card)
@@ -470,7 +476,9 @@ class Board:
                 self.emit("acquire", card)
             self.shuffle(p)
 
-        self.ask_names(p, Kind.ACQUIRE, "acquire which card", present, "choose", pick)
+        # the deck's two parts as one pool: whichever card is taken, the deck is shuffled after it
+        self.ask_pile_card(p, Kind.ACQUIRE, "acquire which card", p, ps.deck.cards(),
+                           lambda c: c.name in names, pick, hidden=True)
 
     # ------------------------------------------------------------------ selectors' helpers
     def neighbours(self, card: CardInst) -> list[CardInst]:

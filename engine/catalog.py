@@ -14,16 +14,24 @@ and old logs keep replaying under the version they name.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, NoReturn
 
 import yaml
 
-from .effects import BF_TRIGGERS, CARD_TRIGGERS, LISTENING, EffectError, compile_amount, compile_effects
+from .decisions import NOTHING, UNSEEN_NAME
+from .effects import (
+    BF_TRIGGERS,
+    CARD_TRIGGERS,
+    LISTENING,
+    EffectError,
+    compile_amount,
+    compile_effects,
+)
 from .game import Ctx
-from .state import CARD_TOKENS
+from .state import CARD_TOKENS, BattlefieldDef, CardDef
 
 # five 1-cost, four 2-cost, four 3-cost, three 4-cost, three 5-cost, two 6-cost, two 7-cost, one 8-cost
 TEMPLATE = {1: 5, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1}
@@ -38,32 +46,6 @@ class CatalogError(ValueError):
         where = file + (f", card {card!r}" if card else "") + (f", field {field}" if field else "")
         super().__init__(f"{where}: {message}")
         self.file, self.card, self.field, self.message = file, card, field, message
-
-
-@dataclass(frozen=True, eq=False)
-class CardDef:
-    name: str
-    deck: str
-    type: str
-    cost: int
-    might: int
-    max_might: int | None
-    ability: str
-    affixed: tuple[str, ...]
-    text: str
-    effects: dict = field(repr=False)
-    listens: tuple[str, ...] = field(repr=False, default=())
-
-
-@dataclass(frozen=True, eq=False)
-class BattlefieldDef:
-    name: str
-    zones: int
-    text: tuple[str, ...]
-    effects: dict = field(repr=False)
-    might_bonus: tuple[Callable, ...] = field(repr=False, default=())
-    cost_rules: tuple[Callable, ...] = field(repr=False, default=())
-    destroy_to_hand: tuple[Callable, ...] = field(repr=False, default=())
 
 
 @dataclass(frozen=True, eq=False)
@@ -101,6 +83,9 @@ def compile_card(raw: Any, deck: str, file: str, idx: int) -> tuple[CardDef, int
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         _fail(file, None, f"cards[{idx}].name", "every card needs a name")
+    if name.strip() in (UNSEEN_NAME, NOTHING):
+        _fail(file, name, "name", f"{name.strip()!r} cannot be a card's name: logs use it for a card nobody saw "
+              "or for no card at all")
     unknown = set(raw) - CARD_KEYS
     if unknown:
         _fail(file, name, sorted(unknown)[0], f"unknown field; expected {sorted(CARD_KEYS)}")
@@ -136,8 +121,16 @@ def compile_card(raw: Any, deck: str, file: str, idx: int) -> tuple[CardDef, int
         _fail(file, name, "effects", f"a {ability} ability needs at least one effect")
     listens = tuple(t for t in effects if t in LISTENING)
     cdef = CardDef(name.strip(), deck, raw["type"].strip(), cost, might, max_might, ability,
-                   tuple(tokens), " ".join(raw["text"].split()), effects, listens)
+                   tuple(tokens), " ".join(raw["text"].split()), effects, listens,
+                   _shows_when_discarded(raw.get("effects")))
     return cdef, copies
+
+
+def _shows_when_discarded(effects: Any) -> bool:
+    """Whether the card's own "when discarded" ability does something everyone sees. Only an
+    ability that is all "may" can pass unseen: its owner may simply decline it."""
+    return any(e.get("when") == "discarded" and any(not (isinstance(a, dict) and "may" in a) for a in e.get("do") or ())
+               for e in effects or () if isinstance(e, dict))
 
 
 def _bf_rules(raw: Any, file: str, name: str) -> tuple[tuple, tuple, tuple]:

@@ -14,7 +14,7 @@ from typing import AbstractSet, Any, Callable
 
 from .decisions import Kind
 from .game import Ctx, Game
-from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardInst
+from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardDef, CardInst
 
 CARD_TRIGGERS = {
     "reveal", "destroyed", "moved", "discarded", "command",
@@ -594,14 +594,14 @@ def _stack(val: Any, spec: dict[str, Any], field: str) -> Action:
     return act
 
 
-def _hand_filter(a: dict, field: str):
+def _hand_filter(a: dict, field: str) -> Callable[[CardDef], bool]:
     names = _names(a.get("name"), field + ".name")
     types = _names(a.get("type"), field + ".type")
     max_cost = a.get("max_cost")
 
-    def ok(c) -> bool:
-        return ((names is None or c.cdef.name in names) and (types is None or c.cdef.type in types)
-                and (max_cost is None or c.cdef.cost <= max_cost))
+    def ok(cd: CardDef) -> bool:
+        return ((names is None or cd.name in names) and (types is None or cd.type in types)
+                and (max_cost is None or cd.cost <= max_cost))
     return ok
 
 
@@ -614,16 +614,12 @@ def _swap(val: Any, spec: dict[str, Any], field: str) -> Action:
     ok = _hand_filter(a, field)
 
     def act(g: Game, ctx: Ctx) -> None:
-        def with_card(old):
+        def with_card(old: CardInst) -> None:
             ps = g.players[old.owner - 1]
             pool = ps.hand if src == "hand" else ps.deck.cards()
-            options = [c for c in pool if ok(c) and c.cdef.name != old.cdef.name]
-
-            def pick(d):
-                new = next(c for c in pool if c.cdef.name == d.card)
-                g.swap(old, new, ctx)
-            g.ask_names(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card",
-                        [c.name for c in options], "choose", pick)
+            g.ask_pile_card(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card", old.owner, pool,
+                            lambda cd: ok(cd) and cd.name != old.cdef.name, lambda new: g.swap(old, new, ctx),
+                            hidden=False)
         _choose_each(g, ctx, sel, "swap which card", with_card)
     return act
 
@@ -657,8 +653,8 @@ def _acquire(val: Any, spec: dict[str, Any], field: str) -> Action:
     _expect(names or types, field, "acquire needs a name or a type")
 
     def act(g: Game, ctx: Ctx) -> None:
-        ps = g.players[ctx.player - 1]
-        wanted = [c.name for c in ps.cards if (names and c.name in names) or (types and c.cdef.type in types)]
+        wanted = frozenset(c.name for c in g.deck_lists[ctx.player - 1]
+                           if (names and c.name in names) or (types and c.type in types))
         g.acquire(ctx.player, wanted, ctx)
     return act
 
@@ -690,12 +686,8 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
             if ctx.source is not None and ctx.source in pool:
                 place(ctx.source)
             return
-        options = [c for c in pool if ok(c)]
-
-        def pick(d):
-            place(next(c for c in pool if c.cdef.name == d.card))
-        g.ask_names(ctx.player, Kind.CHOOSE_CARD, f"deploy which card from your {src}",
-                    [c.name for c in options], "choose", pick)
+        g.ask_pile_card(ctx.player, Kind.CHOOSE_CARD, f"deploy which card from your {src}", ctx.player, pool,
+                        ok, place, hidden=False)
     return act
 
 

@@ -13,19 +13,19 @@ compiled card effects call only those.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from enum import Enum
+from typing import Any, Callable, Iterator, NamedTuple
 
-from .decisions import CHANCE, Decision, Kind, Pos
-from .rng import SplitMix64
 from .board import Board
+from .decisions import CHANCE, NOTHING, UNSEEN_NAME, Decision, Kind, Pos
+from .hidden import Knowledge
+from .rng import SplitMix64
 from .state import (
     ANCHOR,
     AT_BOARD,
     AT_DECK,
     AT_DRAWN,
     AT_HAND,
-    CardInst,
-    Ctx,
     MOVE,
     PH_BEGIN,
     PH_COMMAND,
@@ -36,13 +36,36 @@ from .state import (
     PH_OVER,
     PH_REVEAL,
     PH_SETUP,
-    PlayerState,
     STUN,
+    UNSEEN,
+    CardDef,
+    CardInst,
+    Ctx,
+    PlayerState,
 )
 
 ROUNDS = {2: 10, 3: 9}
 BATTLEFIELDS = {2: 3, 3: 4}
 HAND_SIZE = 4
+
+# Decision points whose answer only their owner sees: a card drawn, kept, discarded or acquired.
+# In one seat's view (``view``) the other players' points of these kinds are answered "unseen"
+# unless the log says otherwise.
+PRIVATE_KINDS = frozenset({Kind.CHANCE_DRAW, Kind.DRAFT_KEEP, Kind.DISCARD, Kind.ACQUIRE})
+
+
+class End(str, Enum):
+    """How a game ended (``Game.end``): the rule-book tally, a concession, or time called."""
+
+    SCORE = "score"
+    CONCESSION = "concession"
+    TIME = "time"
+
+
+# What a game stopped by time is worth (``Game.call_time``; a log names it in result.time_rule):
+# "tally" scores the board as it stands like the end of the game (end-of-game effects do not
+# resolve; face-down cards have no might), "draw" makes it a draw.
+TIME_RULES = ("tally", "draw")
 
 
 class IllegalDecision(Exception):
@@ -55,24 +78,46 @@ class IllegalDecision(Exception):
 
 class DecisionPoint:
     """Who decides, what kind of decision, in words; ``options``/``check``/``take`` are the
-    lazy legal-answer generator, the single-answer checker and the answer's effect."""
+    lazy legal-answer generator, the single-answer checker and the answer's effect.
 
-    __slots__ = ("player", "kind", "prompt", "options", "check", "take")
+    ``seat`` is the player the decision is about (the actor, or for a chance draw the player who
+    draws). ``default`` is the answer a log may leave out: what an unseen card is taken to be in
+    another player's view (``? ``), or that nothing matched a choice among cards nobody saw
+    (``NOTHING``). A driver (engine.reader) takes it when the next line does not answer the point."""
+
+    __slots__ = ("player", "kind", "prompt", "options", "check", "take", "seat", "default")
 
     def __init__(self, player: int, kind: Kind, prompt: str,
                  options: Callable[[], Iterator[Decision]],
                  check: Callable[[Decision], str | None],
-                 take: Callable[[Decision], None]) -> None:
+                 take: Callable[[Decision], None], seat: int = 0,
+                 default: Decision | None = None) -> None:
         self.player = player
         self.kind = kind
         self.prompt = prompt
         self.options = options
         self.check = check
         self.take = take
+        self.seat = seat or player
+        self.default = default
 
     def __repr__(self) -> str:
         who = "chance" if self.player == CHANCE else f"P{self.player}"
         return f"<{who}: {self.kind.value} — {self.prompt}>"
+
+
+class Answer(NamedTuple):
+    """One answer to one decision point, as ``Game.trace`` keeps it for tools that follow a whole
+    game (engine.seats). ``how``: "line" (given to ``play``), "forced" (the only legal answer,
+    taken by the engine) or "default" (a point's default, taken by ``take_default``)."""
+
+    kind: Kind
+    seat: int
+    decision: Decision
+    how: str
+    names: int  # how many different cards the point allowed (one: its answer is no secret)
+    round: int
+    prompt: str  # the point's question ("" for an answer the engine took itself)
 
 
 def _bfname(b: int) -> str:
@@ -82,13 +127,15 @@ def _bfname(b: int) -> str:
 class Game(Board):
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
-                 observers: list | None = None, track_rounds: bool = False) -> None:
+                 observers: list | None = None, track_rounds: bool = False, view: int | None = None,
+                 trace: bool = False) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
-        BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise."""
+        BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise; ``view``:
+        recorded from that player's seat (the others' draws, keeps and discards are unseen)."""
         self.catalog = catalog
         self._init: tuple[tuple[Any, ...], dict[str, Any]] = (
             (catalog, decks, battlefields),
-            {"seed": seed, "first_player": first_player, "deck_names": deck_names})
+            {"seed": seed, "first_player": first_player, "deck_names": deck_names, "view": view})
         self.n = len(decks)
         if self.n not in ROUNDS:
             raise ValueError("a game has 2 or 3 players")
@@ -101,10 +148,15 @@ class Game(Board):
         self.rng = SplitMix64(seed) if seed is not None else None
         self.players = [PlayerState(i + 1, (deck_names or [""] * self.n)[i], self.nbf)
                         for i in range(self.n)]
+        self.deck_lists: list[list[CardDef]] = [list(cdefs) for cdefs in decks]
         for p, cdefs in zip(self.players, decks):
             for i, cdef in enumerate(cdefs):
                 c = CardInst(p.num * 100 + i, p.num, cdef)
                 p.cards.append(c)
+        # Recorded chance: what is known of each player's cards (None in seeded chance, where every
+        # card is known). Filled in at setup, when the decks are shuffled.
+        self.hidden: list[Knowledge | None] = [None] * self.n
+        self.view = view
         # board[b][p-1] is player p's side of battlefield b: a compact list, index = zone - 1, so a
         # card leaving simply collapses the cards above it.
         self.board: list[list[list[CardInst]]] = [[[] for _ in range(self.n)] for _ in self.bfs]
@@ -131,6 +183,15 @@ class Game(Board):
         self.first_player_at_start = 0
         self.round_might: dict[int, list[list[int]]] | None = {} if track_rounds else None
         self.history: list[Decision] = []  # every decision applied, in order (what a log lists)
+        # Answers the engine took itself (a point with one legal answer), in order: a log may write
+        # them or leave them out (engine.reader matches written ones against this list).
+        self.auto: list[Decision] = []
+        # Every answer to every decision point, forced or not, when a tool asks for it (None: off;
+        # engine.seats also puts the game's draws in it)
+        self.trace: list[Any] | None = [] if trace else None
+        self.end: End | None = None  # how the game ended, once over
+        self.conceded_by: int | None = None
+        self._pass = [Decision(p, "pass") for p in range(self.n + 1)]
         self._setup_first_player = first_player
         self.stack.append((Game._setup,))
         self._run()
@@ -168,11 +229,57 @@ class Game(Board):
             return reason
         pend = self.pending
         assert pend is not None  # check() answered for a pending point
+        self._answer(pend, d, "line")
+        return None
+
+    def take_default(self) -> Decision:
+        """Answer the pending point with its default (what a log may leave out); returns it."""
+        pend = self.pending
+        assert pend is not None and pend.default is not None, "no default to take"
+        d = pend.default
+        self._answer(pend, d, "default")
+        return d
+
+    def _answer(self, pend: DecisionPoint, d: Decision, how: str) -> None:
         self.pending = None
-        self.history.append(d)
+        if self.trace is not None:
+            self.trace.append(Answer(pend.kind, pend.seat, d, how, _names(pend), self.round, pend.prompt))
+        if how == "line":
+            self.history.append(d)
+        else:
+            self.auto.append(d)
         pend.take(d)
         self._run()
-        return None
+
+    def _forced(self, kind: Kind, seat: int, d: Decision) -> None:
+        """Note an answer the engine takes itself because it is the only legal one (the caller
+        applies it): a log may write it or leave it out."""
+        self.auto.append(d)
+        if self.trace is not None:
+            self.trace.append(Answer(kind, seat, d, "forced", 1, self.round, ""))
+
+    def concede(self, p: int) -> None:
+        """Player ``p`` concedes: the game ends at once. In a 2-player game the other player wins;
+        in a 3-player game the other two are scored against each other on the board as it stands
+        (docs/rules.md, "Games that end early")."""
+        assert not self.over, "the game is already over"
+        self.conceded_by = p
+        if self.trace is not None:
+            self.trace.append(Answer(Kind.CONCEDE, p, Decision(p, "concede"), "line", 0, self.round, ""))
+        self._finish(End.CONCESSION, [q for q in range(self.n) if q != p - 1])
+
+    def call_time(self, rule: str) -> None:
+        """Time is called: the game stops here and is scored by ``rule`` (one of TIME_RULES)."""
+        assert not self.over, "the game is already over"
+        self._finish(End.TIME, [] if rule == "draw" else list(range(self.n)))
+
+    def unseen(self) -> list[int]:
+        """Per player, how many of their cards left the deck unseen and were never seen since."""
+        out = []
+        for ps in self.players:
+            n = sum(1 for c in ps.cards if c.cdef is UNSEEN and c.loc != AT_DECK)
+            out.append(n + sum(1 for c in ps.deck.bottom if c.cdef is UNSEEN))
+        return out
 
     def clone(self) -> "Game":
         """An independent copy (for bots looking ahead); catalog data is shared, not copied.
@@ -262,7 +369,11 @@ class Game(Board):
                 self.rng.shuffle(cards)
                 p.deck.top = cards
             else:
+                # Real cards, shuffled: none of them is known until it shows itself.
+                for c in p.cards:
+                    c.cdef = UNSEEN
                 p.deck.unknown = list(p.cards)
+                self.hidden[p.num - 1] = Knowledge(p.num, p.deck_name, p.cards, self.deck_lists[p.num - 1])
         self.first_player_at_start = self.first
         self.order = self._order()
         if self.rng is not None:  # seeded: the order is known, so no chance decisions to wait for
@@ -345,25 +456,17 @@ class Game(Board):
         self.order = self._order()
 
     def _tally(self) -> None:
+        self._finish(End.SCORE, list(range(self.n)))
+
+    def _finish(self, end: End, pool: list[int]) -> None:
+        """End the game, scored among the players of ``pool`` (0-based seats; empty: a draw) on the
+        board as it stands."""
         might = self.might_table()
         self.final_might = might
-        wins = [0] * self.n
-        for b in range(self.nbf):
-            col = [might[p][b] for p in range(self.n)]
-            top = max(col)
-            if col.count(top) == 1:
-                wins[col.index(top)] += 1
-        totals = [sum(row) for row in might]
-        contenders = [p for p in range(self.n) if wins[p] >= 2]
-        if len(contenders) == 1:
-            self.winner = contenders[0] + 1
-        else:
-            # No single player won 2 battlefields (a tie got in the way): total might decides — in
-            # the 3-player game between just the two players who each won 2, if that happened.
-            pool = contenders if len(contenders) == 2 else list(range(self.n))
-            best = max(totals[p] for p in pool)
-            leaders = [p for p in pool if totals[p] == best]
-            self.winner = leaders[0] + 1 if len(leaders) == 1 else None
+        self.winner = _winner(might, pool) if pool else None
+        self.end = end
+        self.pending = None
+        self.stack.clear()  # a concession or time stops whatever was still to resolve
         self.phase = PH_OVER
         self.over = True
         if self.observers:
@@ -389,9 +492,19 @@ class Game(Board):
     def _draft_keep(self, p: int) -> None:
         ps = self.players[p - 1]
         drawn = [c for c in ps.hand if c.loc is AT_DRAWN]
+        known = self.hidden[p - 1]
 
         def take(d: Decision) -> None:
-            kept = drawn[0] if drawn[0].cdef.name == d.card else drawn[1]
+            kept: CardInst | None
+            if d.card == UNSEEN_NAME:
+                assert known is not None  # check(): '?' only in recorded chance
+                kept = known.take_unseen(drawn)
+            else:
+                kept = next((c for c in drawn if c.cdef.name == d.card), None)
+                if kept is None:
+                    assert known is not None and d.card is not None  # check() made sure
+                    kept = known.identify([c for c in drawn if c.cdef is UNSEEN], d.card)
+            assert kept is not None  # check() made sure
             other = drawn[1] if kept is drawn[0] else drawn[0]
             kept.loc = AT_HAND
             ps.hand.remove(other)
@@ -400,22 +513,40 @@ class Game(Board):
             if self.observers:
                 self.emit("draft", p, kept, other)
 
-        a, b = drawn[0].cdef.name, drawn[1].cdef.name
-        if a == b:  # two copies of one card: the only answer, taken by the engine
-            take(Decision(p, "keep", card=a))
+        if known is None or (drawn[0].cdef is not UNSEEN and drawn[1].cdef is not UNSEEN):
+            names = sorted({drawn[0].cdef.name, drawn[1].cdef.name})
+        else:
+            names = known.possible_names(drawn)
+        shown = " / ".join(c.cdef.name for c in drawn)
+        if len(names) == 1:  # two copies of one card: the only answer, taken by the engine
+            d = Decision(p, "keep", card=names[0])
+            self._forced(Kind.DRAFT_KEEP, p, d)
+            take(d)
             return
-        names = (a, b) if a < b else (b, a)
 
         def check(d: Decision) -> str | None:
             if d.verb != "keep":
-                return f"it is the draft: keep one of {a} / {b} ('P{p} keep <card>')"
+                return f"it is the draft: keep one of {shown} ('P{p} keep <card>')"
+            if d.card == UNSEEN_NAME:
+                return None if known is not None else "every card is known in a seeded game; name the card kept"
             if d.card not in names:
-                return f"{d.card!r} is not one of the two cards drafted: {a} / {b}"
+                if known is not None and any(c.cdef is UNSEEN for c in drawn) and d.card in known.counts:
+                    return known.explain(d.card, "kept")
+                return f"{d.card!r} is not one of the two cards drafted: {shown}"
             return None
 
+        def options() -> Iterator[Decision]:
+            yield from (Decision(p, "keep", card=nm) for nm in names)
+            if known is not None:
+                yield Decision(p, "keep", card=UNSEEN_NAME)
+
         self.pending = DecisionPoint(
-            p, Kind.DRAFT_KEEP, f"keep one of {a} / {b}; the other goes to the bottom of your deck",
-            lambda: (Decision(p, "keep", card=nm) for nm in names), check, take)
+            p, Kind.DRAFT_KEEP, f"keep one of {shown}; the other goes to the bottom of your deck",
+            options, check, take, default=self._unseen_default(p, Decision(p, "keep", card=UNSEEN_NAME)))
+
+    def _unseen_default(self, seat: int, unseen: Decision) -> Decision | None:
+        """The default of a private point: in another player's seat view, the card is unseen."""
+        return unseen if self.view is not None and seat != self.view else None
 
     def _draw_n(self, p: int, n: int, why: str) -> None:
         if n <= 0:
@@ -426,34 +557,65 @@ class Game(Board):
     def _draw_one(self, p: int, why: str) -> None:
         ps = self.players[p - 1]
         deck = ps.deck
-        if deck.top:
+        if deck.top:  # seeded chance: the order is known
             self._to_hand_drawn(ps, deck.top.pop(0), why)
-        elif deck.unknown:
-            names = sorted({c.name for c in deck.unknown})
-
-            def take(d: Decision) -> None:
-                card = next(c for c in deck.unknown if c.name == d.card)
-                deck.unknown.remove(card)
-                self._to_hand_drawn(ps, card, why)
-
-            def check(d: Decision) -> str | None:
-                if d.verb != "draw" or d.player != p:
-                    return f"player {p} draws a card now; write it as 'C draw P{p} <card>'"
-                if d.card not in names:
-                    return (f"{d.card!r} cannot be the card player {p} drew: the unknown part of "
-                            f"the deck holds only {', '.join(names)}")
-                return None
-
-            def options() -> Iterator[Decision]:
-                return (Decision(CHANCE, "draw", card=nm, player=p) for nm in names)
-
-            if len(names) == 1:
-                take(Decision(CHANCE, "draw", card=names[0], player=p))
-            else:
-                self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW,
-                                             f"which card player {p} draws", options, check, take)
+            return
+        if deck.unknown:
+            pool = deck.unknown  # shuffled: any of them
         elif deck.bottom:
+            pool = deck.bottom[:1]  # put on the bottom since the last shuffle: this one comes next
+        else:
+            return
+        known = self.hidden[p - 1]
+        if known is None:  # seeded chance: the cards put on the bottom, in their known order
             self._to_hand_drawn(ps, deck.bottom.pop(0), why)
+            return
+        names = known.possible_names(pool)
+
+        def take(d: Decision) -> None:
+            card: CardInst | None
+            if d.card == UNSEEN_NAME:
+                card = pool[0] if pool is not deck.unknown else known.take_unseen(deck.unknown)
+            elif pool[0].cdef.name == d.card:
+                card = pool[0]
+            elif pool is deck.unknown:
+                card = next((c for c in pool if c.cdef.name == d.card), None) or known.identify(
+                    [c for c in pool if c.cdef is UNSEEN], d.card or "")
+            else:
+                card = known.identify(pool, d.card or "")
+            assert card is not None  # check() made sure
+            if pool is deck.unknown:
+                deck.unknown.remove(card)
+            else:
+                deck.bottom.pop(0)
+            self._to_hand_drawn(ps, card, why)
+
+        if len(names) == 1:  # the only card it can be: taken by the engine
+            d = Decision(CHANCE, "draw", card=names[0], player=p)
+            self._forced(Kind.CHANCE_DRAW, p, d)
+            take(d)
+            return
+
+        def check(d: Decision) -> str | None:
+            if d.verb != "draw" or d.player != p:
+                return f"player {p} draws a card now; write it as 'C draw P{p} <card>' ('?' if unseen)"
+            if d.card == UNSEEN_NAME or d.card in names:
+                return None
+            if pool is not deck.unknown:
+                return (f"{d.card!r} cannot be the card player {p} drew: the next card is the one put on the "
+                        f"bottom of the deck first, which can only be {', '.join(names)}")
+            if any(c.cdef.name == d.card for c in deck.bottom):
+                return (f"{d.card!r} cannot be the card player {p} drew: the {d.card} put on the bottom of the "
+                        f"deck comes back only after the shuffled part, which can only hold {', '.join(names)}")
+            return f"{d.card!r} cannot be the card player {p} drew: {known.explain(d.card or '', 'drew')}"
+
+        def options() -> Iterator[Decision]:
+            yield from (Decision(CHANCE, "draw", card=nm, player=p) for nm in names)
+            yield Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
+
+        self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW, f"which card player {p} draws", options, check,
+                                     take, seat=p, default=self._unseen_default(p, Decision(
+                                         CHANCE, "draw", card=UNSEEN_NAME, player=p)))
 
     def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
         card.loc = AT_DRAWN if why == "drafted" else AT_HAND
@@ -484,9 +646,11 @@ class Game(Board):
 
     def _command_turn(self, p: int) -> None:
         if not self.listen[p].get("command") and not self.movers[p]:
-            return  # nothing on the board can act in the command phase: nothing to ask
+            self._forced(Kind.COMMAND, p, self._pass[p])  # nothing on the board can act: nothing to ask
+            return
         cmd, mov = self._command_actions(p)
         if not cmd and not mov:
+            self._forced(Kind.COMMAND, p, self._pass[p])
             return
 
         def options() -> Iterator[Decision]:
@@ -558,23 +722,37 @@ class Game(Board):
 
     def _deploy_turn(self, p: int) -> None:
         ps = self.players[p - 1]
+        known = self.hidden[p - 1]
+        unseen = [c for c in ps.hand if c.cdef is UNSEEN] if known is not None else []
+
+        def hand_cards() -> Iterator[CardDef]:
+            """The cards the hand may hold: every known one, and what an unseen one may be."""
+            seen: set[str] = set()
+            for c in ps.hand:
+                if c.cdef is not UNSEEN and c.cdef.name not in seen:
+                    seen.add(c.cdef.name)
+                    yield c.cdef
+            if unseen:
+                assert known is not None
+                for name in known.possible_names(unseen):
+                    if name not in seen:
+                        yield known.defs[name]
 
         def legal_pairs() -> Iterator[tuple[str, int]]:
-            seen = set()
-            for c in ps.hand:
-                if c.name in seen:
-                    continue
-                seen.add(c.name)
+            for cdef in hand_cards():
                 for b in range(self.nbf):
-                    if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
-                        yield c.name, b
+                    if self._open(b, p) and self._cost(cdef, p, b) <= ps.essence:
+                        yield cdef.name, b
 
         if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
-            return  # nothing can be deployed: the pass is forced
-        if not self.any_cost_rules:
+            self._forced(Kind.DEPLOY, p, self._pass[p])  # nothing can be deployed: the pass is forced
+            return
+        if not self.any_cost_rules and not unseen:
             if not any(c.cdef.cost <= ps.essence for c in ps.hand):
+                self._forced(Kind.DEPLOY, p, self._pass[p])
                 return
         elif next(legal_pairs(), None) is None:
+            self._forced(Kind.DEPLOY, p, self._pass[p])
             return
 
         def options() -> Iterator[Decision]:
@@ -582,22 +760,29 @@ class Game(Board):
             for name, b in legal_pairs():
                 yield Decision(p, "deploy", card=name, bf=b + 1)
 
+        def in_hand(name: str) -> CardInst | None:
+            return ps.in_hand(name) or (next((c for c in unseen if c.cdef is UNSEEN), None)
+                                        if known is not None and known.could_be(unseen, name) else None)
+
         def check(d: Decision) -> str | None:
             if d.verb == "pass":
                 return None
             if d.verb != "deploy":
                 return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
-            card = ps.in_hand(d.card) if d.card is not None else None
-            if card is None:
+            name = d.card or ""
+            if in_hand(name) is None:
+                if unseen and known is not None:
+                    return known.explain(name, "revealed")
                 return f"{d.card!r} is not in player {p}'s hand"
             if d.bf is None or not 1 <= d.bf <= self.nbf:
                 return f"there is no battlefield {d.bf}; this game has {self.nbf}"
             b = d.bf - 1
             if not self._open(b, p):
                 return f"battlefield {d.bf} is full on player {p}'s side ({self.zones[b]} zones)"
-            cost = self.cost_of(card, b)
+            card = ps.in_hand(name)
+            cost = self.cost_of(card, b) if card is not None else self._cost(known.defs[name], p, b)  # type: ignore[union-attr]
             if cost > ps.essence:
-                return (f"{card.name} costs {cost} essence on battlefield {d.bf} but player {p} "
+                return (f"{name} costs {cost} essence on battlefield {d.bf} but player {p} "
                         f"has only {ps.essence} left this round")
             return None
 
@@ -607,6 +792,9 @@ class Game(Board):
             self.push(Game._deploy_turn, p)
             assert d.card is not None and d.bf is not None  # check() made sure
             card = ps.in_hand(d.card)
+            if card is None:
+                assert known is not None
+                card = known.identify([c for c in ps.hand if c.cdef is UNSEEN], d.card)
             assert card is not None
             b = d.bf - 1
             cost = self.cost_of(card, b)
@@ -616,6 +804,12 @@ class Game(Board):
 
         self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
                                      "left) or pass", options, check, take)
+
+    def _cost(self, cdef: CardDef, owner: int, b: int) -> int:
+        """What a card (perhaps not yet seen) would cost its owner on battlefield b."""
+        if not self.bfs[b].cost_rules:
+            return cdef.cost
+        return self.cost_of(CardInst(-1, owner, cdef), b)
 
     # ------------------------------------------------------------------ reveal phase
     def _reveal_turn(self, p: int, i: int) -> None:
@@ -699,31 +893,105 @@ class Game(Board):
             if first is None:
                 return
             if next(it, None) is None:
+                self._forced(kind, player, first)
                 take(first)
                 return
         self.pending = DecisionPoint(player, kind, prompt, options, check, take)
 
-    def ask_names(self, player: int, kind: Kind, prompt: str, names: list[str], verb: str,
-                  on_pick: Callable[[Decision], object]) -> None:
-        names = sorted(set(names))
+    def ask_pile_card(self, player: int, kind: Kind, prompt: str, owner: int, pool: list[CardInst],
+                      match: Callable[[CardDef], bool] | None, on_pick: Callable[[CardInst], None], *,
+                      hidden: bool, unseen_allowed: frozenset[str] | None = None) -> None:
+        """Ask ``player`` which card of ``pool`` (``owner``'s hand, a pile, or the deck) they pick,
+        among those ``match`` accepts. A card nobody saw may be anything its owner could still
+        have there; a name picks a known card or shows an unseen one. ``hidden``: the card stays
+        out of sight (a discard, an acquire), so '?' is an answer, limited to ``unseen_allowed``,
+        and in another player's seat view the default. If maybe no card matches (only unseen
+        ones could), the point may also be left out of the log, or answered 'choose nothing'."""
+        known = self.hidden[owner - 1]
+        unseen = [c for c in pool if c.cdef is UNSEEN] if known is not None else []
+        names = sorted({c.cdef.name for c in pool if c.cdef is not UNSEEN and (match is None or match(c.cdef))})
+        if unseen:
+            assert known is not None
+            names = sorted(set(names).union(known.possible_names(unseen, match)))
+        if not names:
+            return
+        wanted = frozenset(n for n, d in known.defs.items() if match is None or match(d)) if known else frozenset()
+        sure = not unseen or any(c.cdef is not UNSEEN and (match is None or match(c.cdef)) for c in pool) \
+            or not known.could_avoid(unseen, wanted)  # type: ignore[union-attr]
+        if sure and len(names) == 1:  # the only card it can be: taken by the engine
+            d = Decision(player, "choose", card=names[0])
+            self._forced(kind, owner, d)
+            self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
+            return
+        unseen_answer = Decision(player, "choose", card=UNSEEN_NAME)
 
         def options() -> Iterator[Decision]:
-            return (Decision(player, verb, card=nm) for nm in names)
+            yield from (Decision(player, "choose", card=nm) for nm in names)
+            if hidden and known is not None:
+                yield unseen_answer
+            if not sure:
+                yield Decision(player, NOTHING)
 
         def check(d: Decision) -> str | None:
-            if d.verb != verb or d.card is None:
-                return f"{prompt}: answer '{verb} <card>'"
-            if d.card not in names:
-                return f"{d.card!r} is not among the cards to choose from: {', '.join(names)}"
-            return None
+            if d.verb == NOTHING:
+                return None if not sure else (f"{prompt}: a card there certainly fits, so one is chosen; "
+                                              f"name it ('choose <card>')")
+            if d.verb != "choose" or d.card is None or d.pos is not None or d.bf is not None:
+                return f"{prompt}: answer 'choose <card>'" + (" ('?' if unseen)" if hidden else "")
+            if d.card == UNSEEN_NAME:
+                if not hidden or known is None:
+                    return f"{prompt}: the card shows itself, so name it ('choose <card>')"
+                allowed = wanted if unseen_allowed is None else wanted & unseen_allowed
+                if not known.could_take_unseen(self._pile_candidates(pool, match), allowed):
+                    return (f"{prompt}: no card player {owner} could have there fits an unseen choice "
+                            "(a card whose ability shows itself when discarded must be named)")
+                return None
+            if d.card in names:
+                return None
+            if known is not None and unseen and (match is None or (d.card in known.defs and match(known.defs[d.card]))):
+                return f"{prompt}: {known.explain(d.card, 'chose')}"
+            return f"{d.card!r} is not among the cards to choose from: {', '.join(names)}"
 
-        self.ask(player, kind, prompt, options, check, on_pick)
+        def take(d: Decision) -> None:
+            if d.verb == NOTHING:
+                assert known is not None  # only offered when unseen cards might all not match
+                known.restrict(unseen, known.all_names - wanted)
+                return
+            self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
+
+        default = self._unseen_default(owner, unseen_answer) if hidden and sure else None
+        if not sure:
+            default = Decision(player, NOTHING)
+        self.pending = DecisionPoint(player, kind, prompt, options, check, take, seat=owner, default=default)
+
+    def _pile_candidates(self, pool: list[CardInst], match: Callable[[CardDef], bool] | None) -> list[CardInst]:
+        return [c for c in pool if c.cdef is UNSEEN or match is None or match(c.cdef)]
+
+    def _pick_pile_card(self, owner: int, pool: list[CardInst], d: Decision, match: Callable[[CardDef], bool] | None,
+                        unseen_allowed: frozenset[str] | None, on_pick: Callable[[CardInst], None]) -> None:
+        known = self.hidden[owner - 1]
+        card: CardInst | None
+        if d.card == UNSEEN_NAME:
+            assert known is not None
+            wanted = frozenset(n for n, c in known.defs.items() if match is None or match(c))
+            card = known.take_unseen(self._pile_candidates(pool, match),
+                                     wanted if unseen_allowed is None else wanted & unseen_allowed)
+        else:
+            card = next((c for c in pool if c.cdef is not UNSEEN and c.cdef.name == d.card), None)
+            if card is None:
+                assert known is not None and d.card is not None
+                card = known.identify([c for c in pool if c.cdef is UNSEEN], d.card)
+        assert card is not None  # check() made sure
+        on_pick(card)
 
     def ask_card(self, player: int, kind: Kind, prompt: str, cands: list[CardInst],
                  on_pick: Callable[[CardInst], None]) -> None:
         if not cands:
             return
         if len(cands) == 1:  # the only answer: taken by the engine, never asked
+            pos = self.position(cands[0])
+            if pos is not None:
+                self._forced(kind, player, Decision(player, "choose", pos=pos))
             on_pick(cands[0])
             return
         positions = {self.position(c): c for c in cands}
@@ -773,6 +1041,34 @@ class Game(Board):
                 on_yes()
 
         self.ask(player, Kind.MAY, prompt, options, check, take, optional=True)
+
+
+def _winner(might: list[list[int]], pool: list[int]) -> int | None:
+    """The tally among the players of ``pool``: a battlefield goes to the strictly highest might;
+    winning two battlefields wins. If a tie gets in the way (no single player with two), total might
+    decides, between just the players who won two if there are several of them. None: a draw."""
+    wins = {p: 0 for p in pool}
+    for b in range(len(might[0])):
+        col = [(might[p][b], p) for p in pool]
+        top = max(v for v, _ in col)
+        leaders = [p for v, p in col if v == top]
+        if len(leaders) == 1:
+            wins[leaders[0]] += 1
+    contenders = [p for p in pool if wins[p] >= 2]
+    if len(contenders) == 1:
+        return contenders[0] + 1
+    among = contenders if len(contenders) >= 2 else pool
+    totals = {p: sum(might[p]) for p in among}
+    best = max(totals.values())
+    leaders = [p for p in among if totals[p] == best]
+    return leaders[0] + 1 if len(leaders) == 1 else None
+
+
+def _names(pend: DecisionPoint) -> int:
+    """How many different cards a decision point allows (0 for points that are not about a card)."""
+    if pend.kind not in PRIVATE_KINDS and pend.kind != Kind.CHOOSE_CARD:
+        return 0
+    return len({d.card for d in pend.options() if d.card is not None and d.card != UNSEEN_NAME})
 
 
 # phase just ended -> (next phase, the per-player turn that runs it, extra arguments of the turn)

@@ -44,15 +44,20 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-
-import fastjsonschema
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker, validators
 
-from .decisions import CHANCE, DecisionSyntaxError, format_decision, parse_decision
+from .decisions import (
+    CHANCE,
+    UNSEEN_NAME,
+    DecisionSyntaxError,
+    format_decision,
+    parse_decision,
+)
 
 FORMAT = "empyrean-log"
 VERSION = 1
@@ -97,6 +102,7 @@ class Chance:
     type: str  # "seeded" or "recorded"
     algorithm: str | None = None  # seeded only
     seed: int | None = None  # seeded only
+    view: int | None = None  # recorded only: written from this player's seat
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,8 @@ class Checkpoint:
 class Result:
     winner: int | None  # None: a draw
     might: tuple[tuple[int, ...], ...] | None = None
+    reason: str | None = None  # "score", "concession" or "time"; None: not stated
+    time_rule: str | None = None  # with reason "time": how the stopped game is scored
 
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
@@ -569,9 +577,15 @@ def _explain(err: Any) -> list[tuple[list, str]]:
             where = "in the log" if not path else f"in {what}"
             out.append((path + [k], f"unknown field {_q(k)} {where}; the fields allowed are {allowed}"))
         return out
+    if kw == "not" and path[-2:] == ["chance", "view"]:
+        return [(path, "only a log with recorded chance is written from one seat (\"view\"); in a seeded "
+                 "game every card is known: remove it")]
     if kw == "not" and len(path) >= 2 and path[-2] == "chance":
         return [(path, f"a log with recorded chance has no {_q(path[-1])} (its draws are written in the "
                  "decisions); remove it, or set the chance type to \"seeded\"")]
+    if kw == "not" and path[-2:] == ["result", "time_rule"]:
+        return [(path, "\"time_rule\" says how a game stopped by time is scored: it goes only with "
+                 "\"reason\": \"time\"")]
     if kw == "not" or kw is None:
         return [(path, f"{what} is not allowed here" if path else "this value is not allowed here")]
     if kw == "const":
@@ -707,13 +721,21 @@ def _consistency(log: dict, decoded: list) -> list[tuple[list, str]]:
         out.append((["result", "winner"], f"there is no player {winner} in a {players}-player game"))
     out += _might_shape(_get(log, "result", "might"), ["result", "might"], players, nbf, "the might table")
     seeded = _get(log, "chance", "type") == "seeded"
+    view = _get(log, "chance", "view")
+    if players and _is_int(view) and view > players:
+        out.append((["chance", "view"], f"there is no player {view} in a {players}-player game to write the log "
+                    "from"))
     actors = {d[1].actor for d in decoded}
-    if CHANCE in actors or players == 2 and 3 in actors:  # else nothing to look at closely
+    unseen = seeded and any(d.card == UNSEEN_NAME for _, d in decoded)
+    if CHANCE in actors or players == 2 and 3 in actors or unseen:  # else nothing to look at closely
         for i, d in decoded:
             who = max(d.actor, d.player or 0)
             if d.actor == CHANCE and seeded:
                 out.append((["decisions", i], "in a log with seeded chance the draws come from the seed and are "
                             "not written; \"C draw\" lines belong in logs with recorded chance"))
+            elif seeded and d.card == UNSEEN_NAME:
+                out.append((["decisions", i], "in a log with seeded chance every card is known; '?' (a card "
+                            "nobody saw) belongs in logs with recorded chance"))
             elif players and who > players:
                 out.append((["decisions", i], f"there is no player {who} in a {players}-player game"))
     return out
@@ -830,10 +852,11 @@ def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:
     decks = tuple(DeckRef(d) if isinstance(d, str) else DeckRef(d["name"], tuple(d["cards"])) for d in s["decks"])
     setup = Setup(s["mode"], PLAYERS[s["mode"]], decks, tuple(s["battlefields"]), s.get("first_player"))
     c = v["chance"]
-    chance = Chance(c["type"], c.get("algorithm"), c.get("seed"))
+    chance = Chance(c["type"], c.get("algorithm"), c.get("seed"), c.get("view"))
     checkpoints = tuple(Checkpoint(cp["round"], _table(cp["might"])) for cp in v.get("checkpoints", ()))
     r = v.get("result")
-    result = None if r is None else Result(r["winner"], _table(r["might"]) if "might" in r else None)
+    result = None if r is None else Result(r["winner"], _table(r["might"]) if "might" in r else None,
+                                           r.get("reason"), r.get("time_rule"))
     meta = v.get("meta")
     return GameLog(v["catalog"], _freeze(meta) if meta else _NO_META, setup, chance, decisions, checkpoints, result)
 
@@ -859,6 +882,8 @@ def dump_log(log: GameLog) -> dict:
         out["chance"] = {"type": "seeded", "algorithm": log.chance.algorithm, "seed": log.chance.seed}
     else:
         out["chance"] = {"type": log.chance.type}
+        if log.chance.view is not None:
+            out["chance"]["view"] = log.chance.view
     out["decisions"] = list(log.decisions)
     if log.checkpoints:
         out["checkpoints"] = [{"round": c.round, "might": [list(r) for r in c.might]} for c in log.checkpoints]
@@ -866,13 +891,44 @@ def dump_log(log: GameLog) -> dict:
         res: dict[str, Any] = {"winner": log.result.winner}
         if log.result.might is not None:
             res["might"] = [list(r) for r in log.result.might]
+        if log.result.reason is not None:
+            res["reason"] = log.result.reason
+        if log.result.time_rule is not None:
+            res["time_rule"] = log.result.time_rule
         out["result"] = res
     return out
 
 
 def to_json(log: GameLog) -> str:
-    """Canonical JSON text: sorted keys, no spaces, non-ASCII characters as themselves (UTF-8)."""
-    return json.dumps(dump_log(log), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """Canonical JSON text: sorted keys, no spaces, non-ASCII characters as themselves (UTF-8), and
+    each run of draws and keeps listed player by player (``canonical_decisions``)."""
+    out = dump_log(log)
+    out["decisions"] = canonical_decisions(log.decisions)
+    return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def canonical_decisions(lines: tuple[str, ...] | list[str]) -> list[str]:
+    """The decision lines with each run of consecutive draws and keeps put in player order, each
+    player's own lines keeping theirs. Draws and keeps in a row may be written in any player order
+    (the draft is simultaneous), so every such writing of one game has the same canonical form."""
+    out = list(lines)
+    i, n = 0, len(out)
+    while i < n:
+        j = i
+        while j < n and _is_draw_or_keep(out[j]):
+            j += 1
+        if j - i > 1:
+            out[i:j] = sorted(out[i:j], key=_seat)  # sorted() is stable: each player's order stays
+        i = max(j, i + 1)
+    return out
+
+
+def _is_draw_or_keep(line: str) -> bool:
+    return line.startswith("C draw ") or line[2:8] == " keep "
+
+
+def _seat(line: str) -> str:
+    return line[7:9] if line.startswith("C draw ") else line[:2]
 
 
 def canonical_hash(log: GameLog) -> str:

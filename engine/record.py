@@ -48,6 +48,11 @@ class GameRecord:
     rounds: list[RoundStats] = field(default_factory=list)
     cards: list[dict[str, CardStats]] = field(default_factory=list)  # per player, by card name
     decisions: int = 0
+    # How the game ended: "score" (the tally), "concession" or "time". Only a game that reached the
+    # tally has a margin and might by round that say something about its shape.
+    end: str = "score"
+    conceded_by: int | None = None
+    unseen: list[int] = field(default_factory=list)  # per player: cards that left the deck unseen
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -114,6 +119,8 @@ class RecordBuilder:
         assert final is not None  # the tally set it just before this event
         rec.winner = g.winner
         rec.final_might = final
+        rec.end = g.end.value if g.end is not None else "score"
+        rec.conceded_by = g.conceded_by
         for b in range(g.nbf):
             col = [final[p][b] for p in range(g.n)]
             top = max(col)

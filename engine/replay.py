@@ -1,7 +1,8 @@
 """replay(log): feed a game log's decisions through the rules and say whether it was legal.
 
-Parsing (engine.log) is separate from replay; replay only sees a GameLog. Consumers (observers of
-the Game) are passed in, so verification alone builds no statistics. ``replay`` never raises: any
+Parsing (engine.log) is separate from replay; replay only sees a GameLog, and engine.reader matches
+its lines to the game's decision points. The game record is built by an observer only when asked
+for, so verification alone builds no statistics. ``replay`` never raises: any
 input gives a ReplayResult whose verdict is valid, illegal, mismatch or malformed (and, should the
 engine itself fail, ``error`` — a bug of ours, reported as such rather than hidden).
 """
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from itertools import islice
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .catalog import Catalog, available_versions, load_catalog
 from .decisions import CHANCE, format_decision, parse_decision
-from .game import Game
+from .game import End, Game
 from .log import GameLog, LogFormatError, parse_log
+from .reader import Way, read_lines
 from .record import GameRecord, RecordBuilder
 
 ENGINE_VERSION = "1.0.0"
@@ -35,6 +37,7 @@ class Verdict:
     legal: list[str] = field(default_factory=list)  # legal alternatives at that point
     errors: list[dict] = field(default_factory=list)  # malformed: [{path, message}]; mismatch: checks
     board: str | None = None  # the board at the failing point, for people
+    unseen: list[int] = field(default_factory=list)  # per player: cards that left the deck unseen and stayed so
 
     @property
     def ok(self) -> bool:
@@ -50,6 +53,9 @@ class ReplayResult:
     record: GameRecord | None = None
     log: GameLog | None = None
     game: Game | None = None
+    # how the reading took lines that could be read two ways (engine.reader.read_lines): a second
+    # pass over the same lines this way gives the same reading
+    way: Way = field(default_factory=Way)
 
 
 def _malformed(errors: list[dict]) -> ReplayResult:
@@ -60,8 +66,10 @@ def _malformed(errors: list[dict]) -> ReplayResult:
                                 errors=errors))
 
 
-def build_game(log: GameLog, catalog: Catalog | None = None, observers: list | None = None) -> Game:
-    """A Game set up as the log says; raises LogFormatError naming the field at fault."""
+def build_game(log: GameLog, catalog: Catalog | None = None, observers: list | None = None, *,
+               trace: bool = False) -> Game:
+    """A Game set up as the log says; raises LogFormatError naming the field at fault. ``trace``:
+    keep every answer (Game.trace)."""
     errors = []
     if catalog is None:
         try:
@@ -96,7 +104,8 @@ def build_game(log: GameLog, catalog: Catalog | None = None, observers: list | N
         raise LogFormatError(errors)
     seed = log.chance.seed if log.chance.type == "seeded" else None
     first = None if seed is not None else log.setup.first_player
-    return Game(catalog, decks, bfs, seed=seed, first_player=first, deck_names=names, observers=observers)
+    return Game(catalog, decks, bfs, seed=seed, first_player=first, deck_names=names, observers=observers,
+                view=log.chance.view, trace=trace)
 
 
 def _point(g: Game) -> dict:
@@ -108,89 +117,159 @@ def _alternatives(g: Game) -> list[str]:
     return [format_decision(d) for d in islice(g.legal_decisions(), MAX_ALTERNATIVES)]
 
 
-def replay(source: Any, *, consumers: Iterable[Callable] = (), record: bool = True,
-           catalog: Catalog | None = None, keep_game: bool = False) -> ReplayResult:
+def replay(source: Any, *, record: bool = True, catalog: Catalog | None = None,
+           keep_game: bool = False) -> ReplayResult:
     """Replay a log (bytes, JSON text, a decoded dict, or a GameLog). Never raises."""
     try:
-        return _replay(source, list(consumers), record, catalog, keep_game)
+        return _replay(source, record, catalog, keep_game)
     except Exception as exc:  # an engine bug: say so plainly instead of crashing the caller
         return ReplayResult(Verdict("error", f"internal engine error ({type(exc).__name__}: {exc}); "
                                     "this is a bug in the engine, not in the log"))
 
 
-def _replay(source, consumers, want_record, catalog, keep_game) -> ReplayResult:
+class _Attempt:
+    """One reading of a log: the game, its record builder and the checkpoints it checked."""
+
+    def __init__(self, log: GameLog, catalog: Catalog | None, want_record: bool) -> None:
+        self.log = log
+        self.catalog = catalog
+        self.want_record = want_record
+        self.builder: RecordBuilder | None = None
+        self.mismatches: list[dict] = []
+        self.checked: set[int] = set()
+        self.checkpoints = {c.round: (i, c) for i, c in enumerate(log.checkpoints)}
+        self.way = Way()
+
+    def new_game(self) -> Game:
+        self.builder = RecordBuilder() if self.want_record else None
+        self.mismatches = []
+        self.checked = set()
+        observers: list = [self.builder] if self.builder else []
+        if self.checkpoints:
+            observers.append(self._check_round)
+        return build_game(self.log, self.catalog, observers)
+
+    def _check_round(self, event: str, g: Game, *args) -> None:
+        if event == "round_end" and g.round in self.checkpoints:
+            i, cp = self.checkpoints[g.round]
+            self.checked.add(g.round)
+            got = g.might_table()
+            want = [list(r) for r in cp.might]
+            if got != want:
+                self.mismatches.append({"path": f"/checkpoints/{i}", "message": f"after round {g.round} the log "
+                                        f"says might per battlefield {want} but the rules give {got}"})
+
+
+def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
     try:
         log = source if isinstance(source, GameLog) else parse_log(source)
     except LogFormatError as e:
         return _malformed(e.errors)
-    builder = RecordBuilder() if want_record else None
-    observers = ([builder] if builder else []) + consumers
-    mismatches: list[dict] = []
-    checkpoints = {c.round: c for c in log.checkpoints}
-
-    def check_round(event: str, g: Game, *args) -> None:
-        if event == "round_end" and g.round in checkpoints:
-            got = g.might_table()
-            want = [list(r) for r in checkpoints[g.round].might]
-            if got != want:
-                mismatches.append({"path": f"/checkpoints/{list(checkpoints).index(g.round)}",
-                                   "message": f"after round {g.round} the log says might per battlefield "
-                                   f"{want} but the rules give {got}"})
-
-    if checkpoints:
-        observers.append(check_round)
+    attempt = _Attempt(log, catalog, want_record)
     try:
-        g = build_game(log, catalog, observers)
+        g = attempt.new_game()
     except LogFormatError as e:
         return _malformed(e.errors)
     if log.chance.type == "seeded" and log.setup.first_player and log.setup.first_player != g.first:
-        return _result(log, g, builder, keep_game, Verdict(
+        # A setup-level illegality: no decision is at fault, so it has no decision index.
+        return _result(log, g, attempt, keep_game, Verdict(
             "illegal", f"the log says player {log.setup.first_player} goes first, but seed "
             f"{log.chance.seed} gives player {g.first}", index=None, round=0, phase="setup", player=CHANCE,
-            rule="in seeded chance the first player is drawn from the seed", board=None))
+            rule="in seeded chance the first player is drawn from the seed", board=None,
+            errors=[{"path": "/setup/first_player", "message": "the seed decides who goes first"}]))
 
-    for i, text in enumerate(log.decisions):
-        d = parse_decision(text)
-        reason = g.play(d)
-        if reason is not None:
-            pt = _point(g)
-            verdict = Verdict(
-                "illegal", f"decision {i} ({text!r}) in round {pt['round']}, {pt['phase']} phase is "
-                f"not allowed: {reason}", index=i, decision=text, rule=reason,
-                legal=_alternatives(g), board=g.describe(), **pt)
-            return _result(log, g, builder, keep_game, verdict)
+    lines = [parse_decision(text) for text in log.decisions]
+    g, reading = read_lines(attempt.new_game, lines)
+    attempt.way = reading.way
+    if reading.failure is not None:
+        f = reading.failure
+        pt = _point(g)
+        rule = f.reason
+        if f.forced is not None and (g.pending is None or f.forced.seat != g.pending.seat or
+                                     g.pending.kind.verbs.isdisjoint({lines[f.index].verb})):
+            rule = (f"player {f.forced.seat} had only one legal answer there, '{format_decision(f.forced)}', "
+                    f"which may be left out or written, but not otherwise ({f.reason})")
+        verdict = Verdict(
+            "illegal", f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, {pt['phase']} "
+            f"phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
+            legal=_alternatives(g), board=g.describe(), **pt)
+        return _result(log, g, attempt, keep_game, verdict)
 
+    result = log.result
+    time_called = result is not None and result.reason == End.TIME.value
+    if not g.over and time_called:
+        assert result is not None
+        g.call_time(result.time_rule or "tally")
     if not g.over:
         pt = _point(g)
         pend = g.pending
         assert pend is not None  # a game that is not over is waiting for a decision
         who = "chance" if pend.player == CHANCE else f"player {pend.player}"
         rule = f"the log ends before the game is over: {who} still had to decide ({pend.kind.value}: {pend.prompt})"
-        return _result(log, g, builder, keep_game, Verdict(
+        return _result(log, g, attempt, keep_game, Verdict(
             "illegal", rule, index=len(log.decisions), decision=None, rule=rule,
             legal=_alternatives(g), board=g.describe(), **pt))
 
-    if log.result is not None:
-        if log.result.winner != g.winner:
-            said = f"player {log.result.winner} won" if log.result.winner else "a draw"
+    mismatches = attempt.mismatches
+    for rnd, (i, _) in attempt.checkpoints.items():
+        if rnd not in attempt.checked and g.end is not End.SCORE:
+            mismatches.append({"path": f"/checkpoints/{i}", "message": f"the log has a checkpoint after round {rnd}, "
+                               f"but the game ended in round {g.round} ({_ended(g)})"})
+    if result is not None:
+        if result.reason is not None and result.reason != g.end.value:  # type: ignore[union-attr]
+            mismatches.append({"path": "/result/reason", "message": f"the log says the game ended by "
+                               f"{_REASONS[result.reason]}, but {_ended(g)}"})
+        if result.winner != g.winner:
+            said = f"player {result.winner} won" if result.winner else "a draw"
             real = f"player {g.winner} wins" if g.winner else "it is a draw"
             mismatches.append({"path": "/result/winner", "message": f"the log claims {said}, but by the rules {real} "
                                f"(might per battlefield {g.final_might})"})
-        if log.result.might is not None and [list(r) for r in log.result.might] != g.final_might:
+        if result.might is not None and [list(r) for r in result.might] != g.final_might:
             mismatches.append({"path": "/result/might", "message": f"the log claims final might "
-                               f"{[list(r) for r in log.result.might]}, but the rules give {g.final_might}"})
+                               f"{[list(r) for r in result.might]}, but the rules give {g.final_might}"})
     if mismatches:
         verdict = Verdict("mismatch", "the decisions are legal but the log's claims disagree with the rules: "
                           + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
     else:
-        won = f"player {g.winner} wins" if g.winner else "a draw"
-        verdict = Verdict("valid", f"valid: {won}; might per battlefield {g.final_might}",
-                          round=g.round, phase=g.phase.label)
-    return _result(log, g, builder, keep_game, verdict)
+        verdict = Verdict("valid", f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round, phase=g.phase.label)
+    return _result(log, g, attempt, keep_game, verdict)
 
 
-def _result(log, g, builder, keep_game, verdict) -> ReplayResult:
+_REASONS = {"score": "the tally at the end of the game", "concession": "a concession", "time": "time being called"}
+
+
+def _ended(g: Game) -> str:
+    if g.end is End.CONCESSION:
+        return f"P{g.conceded_by} conceded in round {g.round}"
+    if g.end is End.TIME:
+        return f"time was called in round {g.round}"
+    return "it was played to the end and tallied"
+
+
+def _outcome(g: Game) -> str:
+    won = f"player {g.winner} wins" if g.winner else "a draw"
+    if g.end is End.CONCESSION:
+        return f"P{g.conceded_by} conceded in round {g.round}; {won}"
+    if g.end is End.TIME:
+        return f"time was called in round {g.round}; {won}; might per battlefield {g.final_might}"
+    return f"{won}; might per battlefield {g.final_might}"
+
+
+def _unseen_words(g: Game) -> str:
+    """"; 14 of P2's cards were not seen, and every card P2 showed was possible" (or nothing)."""
+    unseen = [(p + 1, n) for p, n in enumerate(g.unseen()) if n]
+    if not unseen:
+        return ""
+    counts = " and ".join(f"{n} of P{p}'s" for p, n in unseen)
+    who = f"P{unseen[0][0]}" if len(unseen) == 1 else "they"
+    return f"; {counts} cards were not seen, and every card {who} showed was possible"
+
+
+def _result(log: GameLog, g: Game, attempt: _Attempt, keep_game: bool, verdict: Verdict) -> ReplayResult:
+    verdict.unseen = g.unseen()
+    builder = attempt.builder
     rec = builder.record if builder else None
     if rec is not None:
         rec.decisions = len(log.decisions)
-    return ReplayResult(verdict, rec, log, g if keep_game else None)
+        rec.unseen = verdict.unseen
+    return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way)

@@ -5,16 +5,53 @@ Only engine/game.py (and the compiled effects it runs) mutate these; everything 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import Callable
 
-if TYPE_CHECKING:  # catalog imports the game, which imports this module
-    from .catalog import CardDef
+from .decisions import UNSEEN_NAME
 
 # Specialty tokens that sit on cards. Stop tokens sit on a player's side of a battlefield instead.
 STUN, SHIELD, ANCHOR, MOVE, CAPTIVE = "stun", "shield", "anchor", "move", "captive"
 CARD_TOKENS = (STUN, SHIELD, ANCHOR, MOVE, CAPTIVE)
 STOP = "stop"
+
+
+@dataclass(frozen=True, eq=False)
+class CardDef:
+    """A card as the catalog defines it (engine.catalog compiles these from the deck files)."""
+
+    name: str
+    deck: str
+    type: str
+    cost: int
+    might: int
+    max_might: int | None
+    ability: str
+    affixed: tuple[str, ...]
+    text: str
+    effects: dict = field(repr=False)
+    listens: tuple[str, ...] = field(repr=False, default=())
+    # Its own "when discarded" ability changes what everyone sees (essence, a deploy it cannot
+    # decline): a discard nobody saw cannot have been this card (docs/log-format.md, unseen cards).
+    shows_when_discarded: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class BattlefieldDef:
+    name: str
+    zones: int
+    text: tuple[str, ...]
+    effects: dict = field(repr=False)
+    might_bonus: tuple[Callable, ...] = field(repr=False, default=())
+    cost_rules: tuple[Callable, ...] = field(repr=False, default=())
+    destroy_to_hand: tuple[Callable, ...] = field(repr=False, default=())
+
+
+# What a card nobody at the recording seat saw is, as far as the rules go: a card with no name,
+# cost, might or ability. Such cards stay off the board (a card shows itself to get there); what
+# they may be is engine.hidden's business.
+UNSEEN = CardDef(UNSEEN_NAME, "", "", 0, 0, None, "none", (), "a card nobody at the recording seat saw", {})
 
 
 class Phase(IntEnum):

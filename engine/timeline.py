@@ -5,9 +5,9 @@ i. Every frame is a small JSON-ready dict (names, numbers, lists), so a service 
 timeline to a browser as it is.
 
 The verdict is engine.replay's own (the log is replayed once by ``replay`` for it): this module
-only steps a second Game through the same decisions to take the snapshots, so the verdict logic
-lives in one place and replay's hot loop pays nothing for the viewer. A replay costs about half a
-millisecond, so the second pass is cheap next to building the frames.
+only steps a second Game through the same reading of the lines (engine.reader, with the re-readings
+replay settled on) to take the snapshots, so the verdict logic lives in one place and replay's hot
+loop pays nothing for the viewer. Frames follow the order the rules took the lines in.
 
 Like ``replay``, ``timeline`` never raises: a malformed log gives no frames and a malformed
 verdict; an engine failure gives the frames built so far and an ``error`` verdict.
@@ -22,6 +22,7 @@ from .catalog import Catalog
 from .decisions import CHANCE, parse_decision
 from .game import Game
 from .log import GameLog, LogFormatError, parse_log
+from .reader import Way, read
 from .replay import Verdict, build_game, replay
 from .state import AT_DRAWN, CardInst, PlayerState
 
@@ -60,13 +61,14 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
         return Timeline([], replay(source, record=False, catalog=catalog).verdict)
     except Exception as exc:  # an engine bug: the same words replay uses
         return Timeline([], _engine_error(exc))
-    verdict = replay(log, record=False, catalog=catalog).verdict
+    res = replay(log, record=False, catalog=catalog)
+    verdict = res.verdict
     tl = Timeline([], verdict, decisions=list(log.decisions), catalog=log.catalog,
                   players=_players(log))
     if verdict.status == "malformed":
         return tl  # no game can be set up (unknown deck, battlefield or catalog)
     try:
-        _fill(tl, log, catalog)
+        _fill(tl, log, catalog, res.way)
     except Exception as exc:
         tl.verdict = _engine_error(exc)
     return tl
@@ -86,38 +88,53 @@ def _players(log: GameLog) -> list[dict[str, Any]]:
     return out
 
 
-def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None) -> None:
+def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None, way: Way) -> None:
+    """Frames in the order the rules took the log's lines (draws and keeps written in another
+    player order are taken in the rules' order); ``tl.decisions`` lists the lines in that order,
+    then the line that broke the rules and the ones after it, as written."""
     g = build_game(log, catalog)
     tl.battlefields = [{"label": f"B{b + 1}", "name": bf.name, "zones": bf.zones, "text": list(bf.text)}
                        for b, bf in enumerate(g.bfs)]
     v = tl.verdict
-    # Where replay stopped: the first illegal decision, or the end of the log. A seeded log whose
-    # first player disagrees with the seed fails before any decision (index None): at frame 0.
-    stop = len(log.decisions)
-    if v.status == "illegal":
-        stop = v.index if v.index is not None else 0
     tl.frames.append(snapshot(g, 0, None))
-    for i in range(stop):
-        text = log.decisions[i]
-        if g.play(parse_decision(text)) is not None:
-            # replay judged this decision legal: the two passes disagree, which is our bug
-            raise RuntimeError(f"decision {i} ({text!r}) was legal in replay but not in the timeline")
-        tl.frames.append(snapshot(g, i + 1, text))
+    taken: list[int] = []
+    if not (v.status == "illegal" and v.index is None):  # a setup that breaks the rules: no line is read
+
+        def after(i: int) -> None:
+            taken.append(i)
+            tl.frames.append(snapshot(g, len(tl.frames), log.decisions[i], line=i))
+
+        lines = [parse_decision(text) for text in log.decisions]
+        r = read(g, lines, way=way, on_line=after)
+        expected = v.index if v.status == "illegal" and v.index is not None and v.index < len(lines) else None
+        if (r.failure.index if r.failure else None) != expected:
+            raise RuntimeError("the timeline's reading of the log disagrees with replay's")
+        if not g.over and log.result is not None and log.result.reason == "time" and v.status != "illegal":
+            g.call_time(log.result.time_rule or "tally")
+            tl.frames.append(snapshot(g, len(tl.frames), None))
+    rest = sorted(set(range(len(log.decisions))) - set(taken))
+    if v.status == "illegal" and v.index is not None and v.index in rest:
+        rest.remove(v.index)  # the line that broke the rules comes right after the ones read
+        rest.insert(0, v.index)
+    tl.decisions = [log.decisions[i] for i in taken + rest]
     if v.status == "illegal":
-        tl.failing_frame = stop
-        tl.failure = {"frame": stop, "index": v.index, "reason": v.rule or v.message, "message": v.message,
+        tl.failing_frame = len(taken)
+        tl.failure = {"frame": tl.failing_frame, "index": v.index, "reason": v.rule or v.message, "message": v.message,
                       "decision": v.decision, "legal": list(v.legal), "round": v.round, "phase": v.phase,
                       "player": v.player}
 
 
 # ---------------------------------------------------------------------------- snapshots
-def snapshot(g: Game, index: int, decision: str | None) -> dict[str, Any]:
+def snapshot(g: Game, index: int, decision: str | None, line: int | None = None) -> dict[str, Any]:
     """The board as a JSON-ready dict: who is to move and on what, every player's piles, every
-    battlefield's zones. Face-down cards are named (the log knows them) with ``face_up: false``."""
+    battlefield's zones. Face-down cards are named (the log knows them) with ``face_up: false``;
+    a card nobody at the recording seat saw is named ``?``. ``line``: the index in the log of the
+    line just applied."""
     pend = g.pending
     return {
         "index": index,
         "decision": decision,
+        "line": line,
         "round": g.round,
         "phase": g.phase.label,
         "first_player": g.first or None,

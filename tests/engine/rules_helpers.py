@@ -27,7 +27,7 @@ from engine.catalog import (BattlefieldDef, CardDef, Catalog, compile_battlefiel
                             load_deck_file)
 from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
 from engine.game import Game
-from engine.state import CardInst, Loc, Phase
+from engine.state import UNSEEN, CardInst, Loc, Phase
 
 # Only the files the rule tests use are loaded (the Spectres deck, and battlefields on demand), so
 # that other decks being written in parallel cannot break these tests.
@@ -186,6 +186,9 @@ def place_revealed(g: Game, player: int, what: str | CardDef, bf: int, *, might:
         ps.hand.remove(c)
     else:
         c = next((c for c in ps.deck.cards() if c.name == name), None)
+        known = g.hidden[player - 1]
+        if c is None and known is not None and name in known.counts:  # an unseen card shows itself
+            c = known.identify([c for c in ps.deck.cards() if c.cdef is UNSEEN], name)
         if c is not None:
             ps.deck.remove(c)
         elif isinstance(what, str):

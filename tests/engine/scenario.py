@@ -30,7 +30,7 @@ import engine.catalog as _catalog_mod
 from engine.catalog import Catalog, compile_battlefield, load_deck_file
 from engine.decisions import CHANCE, Kind, Pos, parse_decision
 from engine.game import Game
-from engine.state import CardInst, Loc, Phase
+from engine.state import UNSEEN, CardInst, Loc, Phase
 
 # EMPYREAN_CARD_TEST_ROOT points the tests at a copy of the catalog (used to check that the tests
 # fail when a card's data is broken, without touching the shipped files).
@@ -125,6 +125,9 @@ def give(g: Game, p: int, *names: str) -> list[CardInst]:
             out.append(held)
             continue
         card = next((c for c in ps.deck.cards() if c.name == nm), None)
+        if card is None:  # recorded chance: the deck's cards are unseen until one shows itself as nm
+            known = g.hidden[p - 1]
+            card = known.identify([c for c in ps.deck.cards() if c.cdef is UNSEEN], nm) if known else None
         assert card is not None, f"no {nm} left in player {p}'s deck"
         ps.deck.remove(card)
         card.loc = Loc.HAND
@@ -142,6 +145,14 @@ def set_hand(g: Game, p: int, *names: str) -> list[CardInst]:
         c.loc = Loc.DECK
         ps.deck.unknown.append(c)
     return give(g, p, *names)
+
+
+def deck_could_hold(g: Game, p: int, name: str) -> bool:
+    """Whether player p's deck may still hold a card of that name (recorded chance: its cards are
+    unseen, so this asks what the engine knows of them)."""
+    known = g.hidden[p - 1]
+    cards = g.players[p - 1].deck.cards()
+    return known.could_be(cards, name) if known is not None else any(c.name == name for c in cards)
 
 
 def set_essence(g: Game, p: int, n: int) -> None:

@@ -12,7 +12,7 @@ from engine.game import Game
 from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, default_answer, deploy_round,
                       finish_round, hand, kind, might, new_game, play, set_hand, side)
 from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
-from scenario import tokens, piles
+from scenario import tokens, piles, deck_could_hold
 
 G = catalog_with("parthenon.yaml")
 PAR = "Legends of the Parthenon"
@@ -95,7 +95,7 @@ def test_jason_acquires_the_golden_fleece():
     set_hand(g, 1)
     deploy_round(g, {1: [("Jason", 1)]})
     assert "Golden Fleece" in hand(g, 1)
-    assert all(c.name != "Golden Fleece" for c in g.players[0].deck.cards())
+    assert not deck_could_hold(g, 1, "Golden Fleece")
 
 
 def test_sirens_move_an_opponent_card_here_away_and_gain_one_might():

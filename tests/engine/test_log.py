@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 
@@ -13,8 +14,8 @@ from jsonschema import Draft202012Validator
 
 from engine import log as L
 from engine.decisions import Decision, Pos, format_decision
-from engine.log import (Chance, Checkpoint, DeckRef, GameLog, LogFormatError, Result, Setup, canonical_hash,
-                        dump_log, parse_log, to_json)
+from engine.log import (Chance, Checkpoint, DeckRef, GameLog, LogFormatError, Result, Setup, canonical_decisions,
+                        canonical_hash, dump_log, parse_log, to_json)
 
 SPECTRES = "Spectres of the Necropolis"
 CAVALRY = "Cavalry of the Parthian Empire"
@@ -214,7 +215,23 @@ def test_round_trip_dict_to_log_to_dict_and_back(make):
     out = dump_log(log)
     assert out == normalised(d)
     assert parse_log(out) == log
-    assert parse_log(to_json(log)) == log
+    assert parse_log(to_json(log)) == dataclasses.replace(log, decisions=tuple(canonical_decisions(log.decisions)))
+
+
+def test_canonical_form_lists_draws_and_keeps_in_a_row_player_by_player():
+    """Two writings of one game, the draft written P2 first or P1 first, are the same game."""
+    lines = ["C draw P1 A", "C draw P1 B", "C draw P2 C", "C draw P1 D", "P2 keep C", "P1 keep A",
+             "P1 deploy A to B1", "P2 keep X", "C draw P2 Y", "P1 keep Z"]
+    assert canonical_decisions(lines) == [
+        "C draw P1 A", "C draw P1 B", "C draw P1 D", "P1 keep A", "C draw P2 C", "P2 keep C",
+        "P1 deploy A to B1", "P1 keep Z", "P2 keep X", "C draw P2 Y"]
+    d, e = recorded_log(), recorded_log()
+    d["decisions"] = ["P2 keep Horse Archers", "P1 keep Soul of the Living", "P1 pass"]
+    e["decisions"] = ["P1 keep Soul of the Living", "P2 keep Horse Archers", "P1 pass"]
+    assert canonical_hash(parse_log(d)) == canonical_hash(parse_log(e))
+    e["decisions"] = ["P1 keep Soul of the Living", "P1 pass", "P2 keep Horse Archers"]  # not in one run
+    assert canonical_hash(parse_log(d)) != canonical_hash(parse_log(e))
+    assert parse_log(d).decisions == tuple(d["decisions"])  # the log itself keeps the order written
 
 
 def test_round_trip_drops_empty_optional_parts():
@@ -741,7 +758,9 @@ def test_generated_valid_logs_round_trip(d):
     out = dump_log(log)
     assert out == normalised(d)
     assert parse_log(out) == log
-    assert parse_log(to_json(log).encode("utf-8")) == log
+    again = parse_log(to_json(log).encode("utf-8"))
+    assert again == dataclasses.replace(log, decisions=tuple(canonical_decisions(log.decisions)))
+    assert canonical_hash(again) == canonical_hash(log)
     assert canonical_hash(parse_log(json.dumps(d, indent=1))) == canonical_hash(log)
 
 

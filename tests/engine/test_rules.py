@@ -46,7 +46,8 @@ def test_setup_decks_are_shuffled_recorded_chance_any_card_may_come_first():
     g = game([SPECTRES, SPECTRES])
     assert g.pending.player == CHANCE and g.pending.kind == Kind.CHANCE_DRAW
     names = {d.card for d in g.legal_decisions()}
-    assert names == {c.name for c in SPECTRES}  # a shuffled deck: any of its cards can be on top
+    # a shuffled deck: any of its cards can be on top (or '?': a card the writer did not see)
+    assert names == {c.name for c in SPECTRES} | {"?"}
     assert g.check(parse_decision("C draw P1 Horse Archers")) is not None  # not in this deck
     assert "player 1 draws" in (g.check(parse_decision("C draw P2 Lich")) or "")  # P1 draws first
 
@@ -161,14 +162,14 @@ def test_draft_draw_two_keep_one_other_to_the_bottom():
     # Round 1 draft: two chance draws, then keep one.
     deal(g, {1: ["Card E", "Card F"]})
     assert g.pending.kind == Kind.DRAFT_KEEP and g.pending.player == 1
-    assert sorted(options(g)) == ["P1 keep Card E", "P1 keep Card F"]
+    assert sorted(options(g)) == ["P1 keep ?", "P1 keep Card E", "P1 keep Card F"]
     assert g.check(parse_decision("P1 keep Card A")) is not None  # only a drafted card is kept
     play(g, "P1 keep Card E")
     assert [c.name for c in ps.hand] == ["Card A", "Card B", "Card C", "Card D", "Card E"]
     assert [c.name for c in ps.deck.bottom] == ["Card F"]
     # Round 2: the unknown cards (G, H) are drawn before the card put on the bottom.
     advance(g, lambda g: g.round == 2 and g.pending.player == CHANCE)
-    assert sorted(d.card for d in g.legal_decisions()) == ["Card G", "Card H"]
+    assert sorted(d.card for d in g.legal_decisions()) == ["?", "Card G", "Card H"]
     assert "Card F" in g.check(parse_decision("C draw P1 Card F"))
     deal(g, {1: ["Card G"]})  # H is then the only unknown card: drawn without asking
     play(g, "P1 keep Card G")
@@ -757,8 +758,12 @@ def _robber_game(deck_rest: list, draft: list[str], keep: str, seed=None):
 
 
 def _deck_state(g):
+    """(top, what the shuffled part may hold, bottom) of P1's deck; in recorded chance the shuffled
+    part's cards are unseen, so it is what the engine knows they can be."""
     d = g.players[0].deck
-    return ([c.name for c in d.top], sorted(c.name for c in d.unknown), [c.name for c in d.bottom])
+    known = g.hidden[0]
+    shuffled = known.possible_names(d.unknown) if known else sorted(c.name for c in d.unknown)
+    return ([c.name for c in d.top], shuffled, [c.name for c in d.bottom])
 
 
 def test_keyword_acquire_searches_the_deck_then_shuffles_it():
@@ -1061,7 +1066,7 @@ def test_keyword_discard_fewer_cards_than_asked_discards_all():
     g = hands_game([[shed1, F1, F2], [F3]])
     play(g, "P1 deploy Shed One to B1", "P1 pass")
     advance(g, lambda g: g.pending.kind == Kind.DISCARD)
-    assert sorted(options(g)) == ["P1 choose Filler 1", "P1 choose Filler 2"]
+    assert sorted(options(g)) == ["P1 choose ?", "P1 choose Filler 1", "P1 choose Filler 2"]
     g = hands_game([[shed1], [F3]])
     play(g, "P1 deploy Shed One to B1")
     advance(g, lambda g: g.round == 2)

@@ -1,7 +1,9 @@
 """Hypothesis strategies for hostile game logs: real logs (seeded self-play, 2 and 3 players, both
-catalogs, with checkpoints and results) mutated the ways broken tools and people break them —
-values of the wrong type or size, keys deleted or added, decisions rewritten, reordered, dropped
-or duplicated, and the serialised bytes flipped, cut or padded.
+catalogs, with checkpoints and results; the same games written with recorded chance, from one
+seat, conceded and stopped by time) mutated the ways broken tools and people break them — values
+of the wrong type or size, keys deleted or added, decisions rewritten, reordered, dropped or
+duplicated, cards made unseen ('?'), concessions and seat views added, and the serialised bytes
+flipped, cut or padded.
 
 Shared by the engine fuzz test (tests/engine/test_fuzz_engine.py) and the API fuzz test
 (tests/services/test_fuzz_api.py)."""
@@ -14,11 +16,12 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
+from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 
 WORDS = ["P1", "P2", "P3", "C", "keep", "deploy", "pass", "to", "B1", "B2", "B3", "B4", "Z1", "Z9", "choose",
          "move", "swap", "discard", "draw", "Lich", "Soul of the Living", "Horse Archers", "", " ", "P0",
-         "P1:B1Z1", "P2:B3Z2", "-1", "999999999999", "\u0000", "é", "\ud800"]
+         "P1:B1Z1", "P2:B3Z2", "-1", "999999999999", "\u0000", "é", "\ud800", "?", "concede", "nothing"]
 ODD_VALUES = st.one_of(
     st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(allow_nan=False, allow_infinity=False),
     st.text(max_size=40), st.just("x" * 5000), st.lists(st.integers(-3, 12), max_size=6),
@@ -34,6 +37,15 @@ def base_logs() -> tuple[str, ...]:
             for seed in range(8)]
     logs += [self_play(100 + seed, players=3) for seed in range(2)]
     logs += [self_play(200 + seed, catalog="2026.1", bot="greedy") for seed in range(2)]
+    recorded = [as_recorded(self_play(300 + seed, players=2 + seed % 2)) for seed in range(3)]
+    logs += recorded + [seat_view(log, 1 + i % 2) for i, log in enumerate(recorded)]
+    conceded = copy.deepcopy(recorded[0])
+    conceded["decisions"] = conceded["decisions"][:60] + ["P2 concede"]
+    conceded["result"] = {"winner": 1, "reason": "concession"}
+    timed = copy.deepcopy(logs[1])
+    timed["decisions"] = timed["decisions"][:70]
+    timed["result"] = {"winner": None, "reason": "time", "time_rule": "draw"}
+    logs += [conceded, timed]
     return tuple(json.dumps(log) for log in logs)
 
 
@@ -61,9 +73,13 @@ def mutated_value(draw) -> dict:
     for _ in range(draw(st.integers(1, 4))):
         # decision changes first: they get past the schema and exercise the rules themselves
         kind = draw(st.sampled_from(["decision", "reorder", "duplicate", "decision", "drop", "add", "delete",
-                                    "replace"]))
+                                    "replace", "unseen", "concede", "view"]))
         decisions = log.get("decisions") if isinstance(log, dict) else None
-        if kind in ("decision", "reorder", "drop", "duplicate") and isinstance(decisions, list) and decisions:
+        if kind == "view" and isinstance(log, dict) and isinstance(log.get("chance"), dict):
+            log["chance"]["view"] = draw(st.integers(0, 4))  # a seat view, maybe of a seeded log
+            continue
+        if kind in ("decision", "reorder", "drop", "duplicate", "unseen", "concede") and isinstance(decisions, list) \
+                and decisions:
             i = draw(st.integers(0, len(decisions) - 1))
             if kind == "decision":  # mostly well-formed but out of place, sometimes word soup
                 decisions[i] = draw(st.one_of(st.sampled_from(all_decisions()), st.lists(
@@ -73,6 +89,11 @@ def mutated_value(draw) -> dict:
                 decisions[i], decisions[j] = decisions[j], decisions[i]
             elif kind == "drop":
                 del decisions[i:]
+            elif kind == "unseen" and isinstance(decisions[i], str):  # a card nobody saw, where it may or may not be
+                words = decisions[i].split(" ") + ["", ""]
+                decisions[i] = " ".join(words[:2 + (words[0] == "C")] + ["?"] + words[-4:-2] * (words[1] == "deploy"))
+            elif kind == "concede":
+                decisions.insert(i, f"P{draw(st.integers(1, 3))} concede")
             else:
                 decisions.insert(i, copy.copy(decisions[i]))
             continue

@@ -88,13 +88,13 @@ def test_reupload_gives_the_same_game_and_no_second_row(client, db):
 def test_an_illegal_game_says_where_and_why(client):
     log = self_play(103)
     index = next(i for i, d in enumerate(log["decisions"]) if d.startswith("P2 deploy"))
-    log["decisions"][index] = "P1 pass"  # it is player 2's turn there
+    log["decisions"][index] = "P1 yes"  # it is player 2's turn there
     response = upload(client, log)
     assert response.status_code == 202
     game = wait_final(client, response.get_json()["id"])
     assert game["status"] == "illegal" and game["record"] is None
     verdict = game["verdict"]
-    assert verdict["decision_index"] == index and verdict["decision"] == "P1 pass"
+    assert verdict["decision_index"] == index and verdict["decision"] == "P1 yes"
     assert "player 2's turn" in verdict["rule"] and verdict["legal"] and verdict["board"]
     assert verdict["round"] >= 1 and verdict["phase"] and game["message"] == verdict["message"]
 

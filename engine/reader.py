@@ -1,0 +1,259 @@
+"""Reading a log's decision lines into a game: which line answers which decision point.
+
+A log is written the way people saw the game, so its lines do not map one to one onto the
+engine's decision points:
+
+* a point with one legal answer is taken by the engine itself (``Game.auto``): the log may write
+  that answer or leave it out, and a written one must be that answer;
+* some points have a default (``DecisionPoint.default``) that a log may leave out: in one seat's
+  view, another player's card drawn, kept or discarded is unseen; a choice among cards nobody saw
+  may have found nothing;
+* draws and keeps that come in a row may be written in any player order (the draft, like the
+  opening hands, is simultaneous); each player's own lines stay in their order;
+* ``Pn concede`` ends the game where it is written, whoever was to decide.
+
+``read`` feeds a game the lines in the order the rules take them and stops at the first line no
+reading allows. A line that answers the pending point *and* repeats an answer the engine took
+itself since the previous line is ambiguous: it is read as an answer (what logs that leave forced
+answers out need), unless the caller asks for the other way (``Way``); ``read_lines`` retries the
+other ways when a log fails (all such lines as written forced answers, as a log that writes every
+one needs; single lines just before the failure), and keeps the reading that gets furthest.
+``read`` never raises on a log's account.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from .decisions import UNSEEN_NAME, Decision, Kind
+from .game import DecisionPoint, Game
+
+_BLOCK_VERBS = frozenset({"draw", "keep"})
+_BLOCK_KINDS = frozenset({Kind.CHANCE_DRAW, Kind.DRAFT_KEEP})
+_CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})
+# How far back from a failure an ambiguous line may have been misread, and how many re-readings
+# a log gets: a forced answer written where a real one was expected shows within a few lines.
+REREAD_WINDOW = 12
+MAX_REREADS = 8
+
+
+@dataclass(frozen=True)
+class Way:
+    """How a reading takes lines that both answer the pending point and repeat an answer the
+    engine took itself: as answers (``forced_first`` False) or as written forced answers (True),
+    except the lines in ``flips``, which are taken the other way."""
+
+    forced_first: bool = False
+    flips: frozenset[int] = frozenset()
+
+    def as_forced(self, i: int) -> bool:
+        return self.forced_first != (i in self.flips)
+
+    def flipped(self, i: int) -> "Way":
+        return Way(self.forced_first, self.flips ^ {i})
+
+
+@dataclass
+class Failure:
+    """The first line no reading allows: its index in the log, why, and (when the line contradicts
+    an answer the engine had to take itself for that player) that answer."""
+
+    index: int
+    reason: str
+    forced: Decision | None = None
+
+
+@dataclass
+class Reading:
+    failure: Failure | None = None
+    order: list[int] = field(default_factory=list)  # lines applied as answers, in the order the rules took them
+    written_forced: list[int] = field(default_factory=list)  # lines that repeated an answer the engine took
+    ambiguous: list[int] = field(default_factory=list)  # lines that could have been read the other way
+    conceded_at: int | None = None  # the index of a concession line
+    way: Way = Way()  # how ambiguous lines were taken: read(..., way=way) reads the same again
+    # lines before which ``belongs`` had a choice among unseen cards find nothing
+    nothing_before: list[tuple[int, Decision]] = field(default_factory=list)
+
+    @property
+    def consumed(self) -> int:
+        return len(self.order) + len(self.written_forced) + (self.conceded_at is not None)
+
+
+def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
+         on_line: Callable[[int], None] | None = None,
+         belongs: Callable[[int, DecisionPoint], bool] | None = None) -> Reading:
+    """Feed ``g`` the decision ``lines``, taking ambiguous lines the ``way`` given. ``on_line(i)``
+    is called after line i is read (applied, or found to repeat a forced answer, or a concession).
+    ``belongs(i, point)``: for tools that know which point each line answers (engine.seats): False
+    takes the point's default first."""
+    r = Reading(way=way)
+    n = len(lines)
+    used = bytearray(n)
+    block_end = _block_ends(lines)
+    auto = g.auto
+    seen = 0  # g.auto[seen:] are the answers the engine took since the last line read
+    cursor = 0
+    tried: tuple[int, str] | None = None  # a line judged at a point with a default, and why it failed there
+    while True:
+        while cursor < n and used[cursor]:
+            cursor += 1
+        if cursor >= n:
+            break
+        pend = g.pending
+        i = cursor
+        d = lines[i]
+        if (pend is not None and d.seat != pend.seat and pend.kind in _BLOCK_KINDS and d.verb in _BLOCK_VERBS
+                and _repeats(auto, seen, d) < 0):
+            # draws and keeps in a row: the pending player's next one, wherever it is in the run
+            # (unless this line writes down an answer the engine just took itself)
+            for j in range(cursor + 1, block_end[cursor]):
+                if not used[j] and lines[j].seat == pend.seat:
+                    i, d = j, lines[j]
+                    break
+        if d.verb == "concede":
+            if g.over:
+                r.failure = Failure(i, _over(g))
+                return r
+            g.concede(d.actor)
+            used[i] = 1
+            r.conceded_at = i
+            if on_line is not None:
+                on_line(i)
+            continue
+        k = _repeats(auto, seen, d)
+        if pend is None:
+            if k >= 0 and g.conceded_by is None:  # an answer the engine took on the way to the end
+                used[i] = 1
+                r.written_forced.append(i)
+                seen = k + 1
+                if on_line is not None:
+                    on_line(i)
+                continue
+            r.failure = Failure(i, _over(g))
+            return r
+        if belongs is not None and pend.default is not None and not belongs(i, pend):
+            taken = g.take_default()
+            if taken.verb == "nothing":
+                r.nothing_before.append((i, taken))
+            continue
+        reason = g.check(d)
+        if reason is None:
+            if k >= 0 and way.as_forced(i):
+                used[i] = 1
+                r.ambiguous.append(i)
+                r.written_forced.append(i)
+                seen = k + 1
+                if on_line is not None:
+                    on_line(i)
+                continue
+            if k >= 0:
+                r.ambiguous.append(i)
+            seen = len(auto)
+            tried = None
+            g.play(d)
+            used[i] = 1
+            r.order.append(i)
+            if on_line is not None:
+                on_line(i)
+            continue
+        if k >= 0:
+            used[i] = 1
+            r.written_forced.append(i)
+            seen = k + 1
+            if on_line is not None:
+                on_line(i)
+            continue
+        if pend.default is not None:
+            # the log leaves this point out and the line is for a later one; if it turns out to fit
+            # nowhere, the reason given is the one at the first point it was written for
+            if tried is None and _aims(d, pend):
+                tried = (i, reason)
+            g.take_default()
+            continue
+        forced = next((q for q in reversed(auto[seen:]) if q.seat == d.seat and q.verb in _verbs_like(d)), None)
+        r.failure = Failure(i, tried[1] if tried is not None and tried[0] == i else reason, forced)
+        return r
+    while g.pending is not None and g.pending.default is not None:
+        g.take_default()  # what the log leaves out after its last line
+    return r
+
+
+def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision]) -> tuple[Game, Reading]:
+    """Read ``lines`` into a fresh game from ``new_game``, ambiguous lines as answers. If that
+    fails, try the other ways (each on a fresh game): every ambiguous line as a written forced
+    answer (a log that writes them all), then single lines the other way, shortly before the
+    failure. Returns the game and reading that got furthest; ``Reading.way`` says how it took the
+    ambiguous lines."""
+    g = new_game()
+    r = read(g, lines)
+    if r.failure is None or not (r.ambiguous or r.written_forced):
+        return g, r
+    g2 = new_game()
+    r2 = read(g2, lines, way=Way(forced_first=True))
+    if r2.failure is None or r2.consumed > r.consumed:
+        g, r = g2, r2
+    tries = 0
+    while r.failure is not None and tries < MAX_REREADS:
+        lo = r.failure.index - REREAD_WINDOW
+        better = None
+        for c in [i for i in reversed(r.ambiguous) if i >= lo][:MAX_REREADS - tries]:
+            tries += 1
+            g2 = new_game()
+            r2 = read(g2, lines, way=r.way.flipped(c))
+            if r2.failure is None or r2.consumed > r.consumed:
+                better = (g2, r2)
+                break
+        if better is None:
+            break
+        g, r = better
+    return g, r
+
+
+def _block_ends(lines: Sequence[Decision]) -> list[int]:
+    """For each draw/keep line, the end (exclusive) of the run of draw/keep lines it is in."""
+    ends = [0] * len(lines)
+    end = len(lines)
+    for i in range(len(lines) - 1, -1, -1):
+        if lines[i].verb in _BLOCK_VERBS:
+            ends[i] = end
+        else:
+            ends[i] = end = i
+    return ends
+
+
+def _repeats(auto: list[Decision], seen: int, d: Decision) -> int:
+    """The index in ``auto`` (from ``seen``) of the answer the engine took that ``d`` writes down:
+    the same line, or '?' for a card it named; -1 if none."""
+    for k in range(seen, len(auto)):
+        q = auto[k]
+        if q == d or (d.card == UNSEEN_NAME and q.card is not None and q.verb == d.verb
+                      and q.actor == d.actor and q.player == d.player):
+            return k
+    return -1
+
+
+def _aims(d: Decision, pend) -> bool:
+    """Whether ``d`` is written as an answer to ``pend``: the same player, a fitting verb, and for
+    a choice the same kind of thing chosen (a card, a position, a battlefield)."""
+    if d.seat != pend.seat or d.verb not in pend.kind.verbs:
+        return False
+    if d.verb != "choose":
+        return True
+    if pend.kind in _CARD_KINDS:
+        return d.card is not None
+    return d.card is None
+
+
+def _verbs_like(d: Decision) -> frozenset[str]:
+    """Verbs of answers to the same kind of point as ``d`` (a pass and a deploy, say)."""
+    for kind in Kind:
+        if d.verb in kind.verbs:
+            return kind.verbs
+    return frozenset({d.verb})
+
+
+def _over(g: Game) -> str:
+    if g.conceded_by is not None:
+        return f"the game is over: P{g.conceded_by} conceded"
+    return "the game is already over; no more decisions can be made"
