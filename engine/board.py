@@ -22,7 +22,7 @@ from .state import (
     AT_UNDER,
     MOVE,
     OFF_BOARD,
-    PH_DEPLOY,
+    PH_REVEAL,
     SHIELD,
     UNSEEN,
     BattlefieldDef,
@@ -54,6 +54,8 @@ class Board:
     observers: list[Any]
 
     hidden: list[Knowledge | None]
+    revealed: set[int]  # players whose reveal turn this round is over
+    late: list[CardInst]  # cards deployed after their owner's reveal turn: revealed at the end of the phase
 
     # Hooks into the game's work stack and trigger bookkeeping (defined by engine.game.Game).
     def push(self, fn: Callable[..., None], *args: Any) -> None:
@@ -143,10 +145,11 @@ class Board:
             self.push(type(self)._fire_bf, b, "fill", card.owner, card)
         if self.observers:
             self.emit("deploy", card, b, by_ability)
-        if by_ability and self.phase != PH_DEPLOY:
-            # Deployed by an ability in the reveal phase (or, with custom cards, any phase but
-            # deploy): revealed at once, as part of that ability — never left face down.
-            self.push(type(self).reveal, card)
+        # Face down, revealed in deploy order like any deployed card (both books: "put it face-down
+        # during the reveal phase if instructed by a card ability"). A card deployed in the reveal
+        # phase after its owner's reveal turn waits for the end of the phase (docs/rules.md, 13).
+        if self.phase == PH_REVEAL and card.owner in self.revealed:
+            self.late.append(card)
         else:
             ps.deploy_order.append(card)
         effects = self.bfs[b].effects
@@ -373,7 +376,11 @@ class Board:
             mover.loc = AT_BOARD
             self._deactivate(base)
             self._activate(mover)
-        top.might += bottom.might
+        # Combined might respects the top card's maximum: only battlefield effects may exceed it
+        # (web book), so a stack never takes a card past it (nor below what it already has).
+        cap = top.cdef.max_might
+        combined = top.might + bottom.might
+        top.might = combined if cap is None or combined <= cap else max(top.might, cap)
         bottom.might = 0
         bottom.tokens = {}
         bottom.loc = AT_UNDER

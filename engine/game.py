@@ -189,6 +189,8 @@ class Game(Board):
         # Every answer to every decision point, forced or not, when a tool asks for it (None: off;
         # engine.seats also puts the game's draws in it)
         self.trace: list[Any] | None = [] if trace else None
+        self.revealed: set[int] = set()  # players whose reveal turn this round is over
+        self.late: list[CardInst] = []  # deployed by an ability after their owner's reveal turn
         self.end: End | None = None  # how the game ended, once over
         self.conceded_by: int | None = None
         self._pass = [Decision(p, "pass") for p in range(self.n + 1)]
@@ -401,7 +403,8 @@ class Game(Board):
                 p.essence = max(0, self.round + 1 + p.next_adjust)  # never below 0
                 p.next_adjust = 0
                 p.spent = 0
-                p.deploy_order = []
+                # a card deployed by an ability in the end phase is still face down: revealed first
+                p.deploy_order = [c for c in p.deploy_order if c.loc == AT_BOARD and not c.face_up]
             if self.observers:
                 self.emit("round_start")
             if "begin_of_round" in self.bf_triggers:
@@ -410,6 +413,9 @@ class Game(Board):
         elif ph in _TURN_PHASES:
             # Draft, command, deploy and reveal: each player's turn in first-player order.
             self.phase, turn, args = _TURN_PHASES[ph]
+            if self.phase == PH_REVEAL:
+                self.revealed = set()
+                self.stack.append((Game._reveal_late,))  # under the turns: after every player's
             bft = self.bf_triggers
             after = "draft" if self.phase == PH_DRAFT and "draft" in bft else ""
             before = "command" if self.phase == PH_COMMAND and "command" in bft else ""
@@ -815,9 +821,20 @@ class Game(Board):
     def _reveal_turn(self, p: int, i: int) -> None:
         order = self.players[p - 1].deploy_order
         if i >= len(order):
+            self.revealed.add(p)
             return
         self.push(Game._reveal_turn, p, i + 1)
         card = order[i]
+        if card.loc == AT_BOARD and not card.face_up:
+            self.reveal(card)
+
+    def _reveal_late(self) -> None:
+        """The end of the reveal phase: cards an ability deployed after their owner's reveal turn
+        are revealed now, in the order they were deployed."""
+        if not self.late:
+            return
+        card = self.late.pop(0)
+        self.push(Game._reveal_late)
         if card.loc == AT_BOARD and not card.face_up:
             self.reveal(card)
 

@@ -944,7 +944,7 @@ def test_keyword_bites_spend_essence_to_take_might():
     assert human2.might == 3 and find(g2, 1, "Vampire").might == 1
 
 
-def test_keyword_deploy_by_ability_in_the_reveal_phase_is_free_and_revealed_at_once():
+def test_keyword_deploy_by_ability_in_the_reveal_phase_is_free_face_down_and_revealed_in_deploy_order():
     summoner = card("Summoner", ability="instant", effects=[{"when": "reveal", "do": [
         {"discard": {"count": 1}}, {"deploy": {"from": "discard"}}, {"gain": 1}]}])
     rec = Recorder({"deploy", "reveal", "might"}, snap=lambda g: (g.phase, g.players[0].essence))
@@ -958,10 +958,62 @@ def test_keyword_deploy_by_ability_in_the_reveal_phase_is_free_and_revealed_at_o
     r = (Phase.REVEAL, 1)  # it cost nothing: 1 essence left all along
     assert rec.log[-4:] == [
         ("deploy", "Spark", 0, True, r),  # deployed by the ability, face down, lowest open zone ...
-        ("reveal", "Spark", r),  # ... then revealed at once
-        ("might", "Spark", 1, "Spark", r),  # its ability resolves
-        ("might", "Summoner", 1, "Summoner", r)]  # then the rest of the Summoner's ability
-    assert spark not in g.players[0].deploy_order
+        ("might", "Summoner", 1, "Summoner", r),  # ... the rest of the Summoner's ability resolves ...
+        ("reveal", "Spark", r),  # ... then Spark is revealed in deploy order, after the Summoner
+        ("might", "Spark", 1, "Spark", r)]  # and its ability resolves
+
+
+SOUL_KEEPER = card("Soul Keeper", ability="instant", effects=[{"when": "reveal", "do": [
+    {"deploy": {"from": "destroyed", "to": "here"}}]}])
+
+
+def test_a_card_deployed_by_an_ability_in_the_reveal_phase_is_still_face_down_when_an_eater_of_souls_is_revealed():
+    """Both books: an ability deploys a card face down, and cards are revealed in the order they
+    were deployed. So an Eater of Souls revealed after the ability, in the same round, finds that
+    Soul of the Living face down: it cannot destroy it (Destroy: "remove a revealed card")."""
+    eater = spectre("Eater of Souls")
+    rec = Recorder({"deploy", "reveal", "destroy"})
+    g = hands_game([[SOUL_KEEPER, eater, SOTL, F1], [F2]], observers=[rec])
+    g.players[0].destroyed.append(g.players[0].hand.pop(2))  # a Soul of the Living destroyed earlier
+    soul = find(g, 1, SOTL.name)
+    soul.loc, soul.face_up = Loc.DESTROY, True
+    g.players[0].essence = 20
+    play(g, "P1 deploy Soul Keeper to B1", "P1 deploy Eater of Souls to B1", "P1 pass")
+    advance(g, lambda g: g.round == 2)
+    assert [e[:2] for e in rec.log if e[0] != "deploy" or e[3]] == [
+        ("reveal", "Soul Keeper"), ("deploy", SOTL.name),  # the Soul is deployed face down ...
+        ("reveal", "Eater of Souls"), ("destroy", "Soul Keeper"),  # ... the Eater destroys the revealed ally
+        ("reveal", SOTL.name)]  # ... and the Soul, face down until now, is revealed after it
+    assert soul.loc == Loc.BOARD and soul.face_up and side(g, 1, 1) == ["Eater of Souls", SOTL.name]
+
+
+def test_a_card_deployed_by_an_ability_after_its_owners_reveal_turn_is_revealed_at_the_end_of_the_phase():
+    prod = card("Prod", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 1, "who": "opponent"}}]}])
+    rook = card("Rook", effects=[{"when": "discarded", "do": [{"deploy": {"card": "self", "from": "discard", "to": "choose"}}]}])
+    rec = Recorder({"reveal", "deploy"})
+    g = hands_game([[F1, rook], [prod, F2, F3]], observers=[rec])
+    g.players[1].essence = 5
+    play(g, "P1 deploy Filler 1 to B1", "P1 pass", "P2 deploy Prod to B2", "P2 deploy Filler 2 to B2", "P2 pass")
+    advance(g, lambda g: g.pending.kind == Kind.TARGET_BATTLEFIELD)
+    play(g, "P1 choose B3")  # P1's Rook, discarded in P2's reveal turn, is deployed after P1's turn
+    advance(g, lambda g: g.round == 2)
+    assert [e for e in rec.log if e[0] == "reveal"] == [
+        ("reveal", "Filler 1"), ("reveal", "Prod"), ("reveal", "Filler 2"), ("reveal", "Rook")]
+    assert find(g, 1, "Rook").face_up and side(g, 1, 3) == ["Rook"]
+
+
+def test_a_card_deployed_by_an_ability_in_the_end_phase_is_revealed_first_in_the_next_round():
+    caller = card("Night Caller", effects=[{"when": "end_of_round", "do": [{"deploy": {"from": "hand", "name": "Spark", "to": "here"}}]}])
+    rec = Recorder({"reveal", "round_start"})
+    g = hands_game([[caller, SPARK, F1], [F2]], observers=[rec])
+    play(g, "P1 deploy Night Caller to B1", "P1 pass")
+    advance(g, at_phase(2, Phase.DEPLOY, 1))
+    spark = find(g, 1, "Spark")
+    assert spark.loc == Loc.BOARD and not spark.face_up  # deployed at the end of round 1, face down
+    play(g, "P1 deploy Filler 1 to B2")
+    advance(g, lambda g: g.round == 3)
+    assert [e[:2] for e in rec.log] == [("round_start",), ("reveal", "Night Caller"), ("round_start",),
+                                         ("reveal", "Spark"), ("reveal", "Filler 1"), ("round_start",)]
 
 
 def test_keyword_deploy_from_the_destroy_pile_necromancer():
@@ -1253,6 +1305,27 @@ def test_keyword_stack_might_combined_top_ability_only_bottom_tokens_removed_own
         assert rec.of("move") == [] and t.might == 1  # not a move
         advance(g, lambda g: g.round == 3)
         assert on_top.might == (4 + 2 if top == "Base" else 4)  # only the top card's ability
+
+
+def test_stacked_might_respects_the_top_cards_maximum():
+    """Web book: a maximum might can only be exceeded through battlefield effects; combining might
+    in a stack is not one, so the top card keeps to its maximum (and keeps what it already has)."""
+    capped = card("Capped", might=3, max_might=4)
+    stacker = card("Stacker", ability="instant", might=2, effects=[
+        {"when": "reveal", "do": [{"stack": {"onto": {"side": "ally", "name": "Capped"}}}]}])
+    for top, want in (("Capped", 4), ("Stacker", 5)):
+        g = hands_game([[stacker, capped, F1], [F3]])
+        place_revealed(g, 1, "Capped", 1)
+        play(g, "P1 deploy Stacker to B1", "P1 pass")
+        advance(g, lambda g: g.pending.kind == Kind.STACK_TOP)
+        play(g, "P1 choose P1:B1Z1" if top == "Capped" else "P1 choose P1:B1Z2")
+        assert side(g, 1, 1) == [top] and find(g, 1, top).might == want  # 3 + 2, capped at 4 on Capped
+    g = hands_game([[stacker, capped, F1], [F3]])
+    place_revealed(g, 1, "Capped", 1, might=6)  # past its maximum already (a battlefield effect)
+    play(g, "P1 deploy Stacker to B1", "P1 pass")
+    advance(g, lambda g: g.pending.kind == Kind.STACK_TOP)
+    play(g, "P1 choose P1:B1Z1")
+    assert find(g, 1, "Capped").might == 6  # not raised further, not cut back
 
 
 def test_keyword_swap_is_not_a_deploy_costs_nothing_new_card_resolves_old_card_loses_might():
