@@ -335,10 +335,6 @@ def _echo_revision(url: str) -> None:
     click.echo(f"database at revision {current or '(none)'} ({state})")
 
 
-if __name__ == "__main__":  # pragma: no cover
-    main()
-
-
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--event", help="Send everything as one tournament bundle into this event (created if new).")
@@ -413,7 +409,11 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
 
 
 
-# The catalog and game-generation commands live in their own module (cards, catalog, simulate, balance).
+# The catalog, game-generation and seat commands live in their own module (cards, catalog, simulate,
+# balance, merge).
 from services.cli_tools import register  # noqa: E402  (after main is defined)
 
 register(main)
+
+if __name__ == "__main__":  # pragma: no cover  (after every command is registered)
+    main()

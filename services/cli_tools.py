@@ -1,5 +1,6 @@
-"""``empyrean`` commands for the catalog and for generating games: ``cards``, ``catalog check``,
-``catalog docs``, ``simulate`` and ``balance``. None needs a database or the network."""
+"""``empyrean`` commands for the catalog, for generating games and for seat views: ``cards``,
+``catalog check``, ``catalog docs``, ``simulate``, ``balance`` and ``merge``. None needs a
+database or the network."""
 
 from __future__ import annotations
 
@@ -165,6 +166,40 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out
     sys.exit(1 if outside else 0)
 
 
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the merged log here "
+              "(default: standard output).")
+def merge(paths: tuple[str, ...], output: str | None) -> None:
+    """Merge two or three seat views of one game (logs written from different seats) into one log
+    with every card any of them saw. Where they disagree about something both saw, say where and
+    write nothing. Exit status: 0 merged, 1 not merged, 2 usage error."""
+    from engine.replay import replay
+    from engine.seats import MergeConflict, merge_logs
+
+    if not 2 <= len(paths) <= 3:
+        raise click.UsageError("merge two or three logs of one game, one per seat")
+    sources = []
+    for p in paths:
+        if not Path(p).is_file():
+            raise click.UsageError(f"no such file: {p}")
+        sources.append(Path(p).read_bytes())
+    try:
+        merged = merge_logs(sources, labels=list(paths))
+    except MergeConflict as exc:
+        click.echo(f"not merged: {exc}", err=True)
+        for label, said in exc.versions:
+            click.echo(f"  {label}: {said}", err=True)
+        click.echo("nothing was written", err=True)
+        sys.exit(1)
+    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    Path(output).write_text(text, encoding="utf-8")
+    click.echo(f"merged {len(paths)} logs into {output}: {replay(merged, record=False).verdict.message}")
+
+
 def register(main: click.Group) -> None:
-    for command in (cards, catalog, simulate, balance):
+    for command in (cards, catalog, simulate, balance, merge):
         main.add_command(command)
