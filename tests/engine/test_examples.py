@@ -16,6 +16,7 @@ from engine.catalog import load_catalog
 from engine.decisions import parse_decision
 from engine.game import Game
 from engine.replay import replay
+from engine.seats import as_recorded, seat_view
 from engine.selfplay import game_log, self_play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -24,6 +25,7 @@ EXPECTED = {
     "recorded-chance-game.json": "valid",
     "illegal-deploy.json": "illegal",
     "wrong-claimed-winner.json": "mismatch",
+    "seat-view-game.json": "valid",
 }
 META = {"event": "Example Open", "round": 1, "table": 3, "date": "2026-11-14", "players": ["Ana", "Ben"]}
 
@@ -38,7 +40,10 @@ def make_examples() -> dict[str, dict]:
              first_player=1, deck_names=decks)
     bots = {0: RandomBot(5), 1: RandomBot(6), 2: RandomBot(7)}
     while not g.over:
-        g.apply(bots[g.pending.player].choose(g))
+        d = bots[g.pending.player].choose(g)
+        while d.card == "?":  # the example names every card drawn
+            d = bots[g.pending.player].choose(g)
+        g.apply(d)
     recorded = game_log(g, catalog=cat.version, decks=decks, battlefields=bfs, seed=None, meta=META)
 
     # The illegal example: a mid-game deploy of a card the player does not hold.
@@ -58,14 +63,29 @@ def make_examples() -> dict[str, dict]:
     winner = wrong["result"]["winner"]
     wrong["result"]["winner"] = 2 if winner == 1 else 1
     wrong["meta"] = dict(META, notes="the claimed winner is the loser")
+    # A whole game written from P1's seat (docs/log-format.md, "A whole game from one seat").
+    seat = seat_view(as_recorded(self_play(2028, decks=decks, battlefields=bfs, bot="greedy", meta=META)), 1)
     return {"valid-game.json": valid, "recorded-chance-game.json": recorded,
-            "illegal-deploy.json": illegal, "wrong-claimed-winner.json": wrong}
+            "illegal-deploy.json": illegal, "wrong-claimed-winner.json": wrong, "seat-view-game.json": seat}
 
 
 @pytest.mark.parametrize("name,status", sorted(EXPECTED.items()))
 def test_example_logs_keep_their_verdicts(name, status):
     v = replay((EXAMPLES / name).read_bytes(), record=False).verdict
     assert v.status == status, (name, v.message)
+
+
+def test_the_seat_view_example_is_p1s_view_of_a_whole_game_as_the_log_format_page_shows_it():
+    log = json.loads((EXAMPLES / "seat-view-game.json").read_text())
+    assert log["chance"] == {"type": "recorded", "view": 1}
+    assert not any(d.startswith(("C draw P2", "P2 keep")) for d in log["decisions"])
+    page = (EXAMPLES.parent / "log-format.md").read_text()
+    excerpt = page.split("### A whole game from one seat")[1].split("```json")[1].split("```")[0]
+    shown = json.loads("[" + excerpt.strip().rstrip(",") + "]")
+    start = log["decisions"].index(shown[0])
+    assert log["decisions"][start:start + len(shown)] == shown
+    v = replay(log).verdict
+    assert v.round == 10 and v.unseen[0] == 0 and v.unseen[1] > 0
 
 
 if __name__ == "__main__":
