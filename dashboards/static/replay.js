@@ -1,6 +1,8 @@
 // The replay viewer (dashboards/templates/replay.html): draws one frame of engine.timeline at a
 // time and steps through them. Every text that comes from the log (names, decks, cards,
 // decisions) is put into the page with textContent — never innerHTML — so it can never be markup.
+// A card nobody at the recording seat saw is named "?" in the timeline (a hand, the draft, a
+// pile): it is drawn as an "unseen" card, never as the text "?".
 (function () {
   "use strict";
 
@@ -38,6 +40,32 @@
   function who(player) {
     if (player === 0) return "chance";
     return seatLabel(player);
+  }
+  // The name engine.timeline gives a card nobody at the recording seat saw.
+  var UNSEEN = "?";
+  var UNSEEN_TITLE = "a card nobody at the recording seat saw";
+  function unseenMark(tag, cls, count) {
+    var text = count > 1 ? count + " unseen" : "unseen";
+    var node = el(tag, cls + " unseen", text);
+    node.title = count > 1 ? count + " cards nobody at the recording seat saw" : UNSEEN_TITLE;
+    return node;
+  }
+  // A pile's cards in order, names as text and each run of unseen ones as one "N unseen" mark.
+  function pileList(names) {
+    var p = el("p", "pile-cards");
+    var k = 0;
+    while (k < names.length) {
+      if (k > 0) add(p, document.createTextNode(", "));
+      if (names[k] === UNSEEN) {
+        var run = 0;
+        while (k < names.length && names[k] === UNSEEN) { run++; k++; }
+        add(p, unseenMark("span", "unseen-cards", run));
+      } else {
+        add(p, document.createTextNode(names[k]));
+        k++;
+      }
+    }
+    return p;
   }
   function tokenText(tokens) {
     return Object.keys(tokens).sort().map(function (k) {
@@ -87,18 +115,21 @@
     var drafting = p.drafting.slice();
     p.hand.forEach(function (name) {
       var i = drafting.indexOf(name);
-      var li = add(hand, el("li", i >= 0 ? "card drafting" : "card", name));
+      var cls = i >= 0 ? "card drafting" : "card";
+      var li = add(hand, name === UNSEEN ? unseenMark("li", cls, 1) : el("li", cls, name));
       if (i >= 0) {
         drafting.splice(i, 1);
-        li.title = "drawn in the draft: keep one of the two";
+        li.title = name === UNSEEN ? UNSEEN_TITLE + ", drawn in the draft: keep one of the two"
+                                   : "drawn in the draft: keep one of the two";
       }
     });
     if (!p.hand.length) add(hand, el("li", "empty", "no cards in hand"));
     [["Discard", p.discard], ["Destroyed", p.destroyed], ["Banished", p.banished]].forEach(function (pile) {
       if (!pile[1].length) return;
       var det = add(box, el("details", "pile"));
-      add(det, el("summary", "", pile[0] + " (" + pile[1].length + ")"));
-      add(det, el("p", "", pile[1].join(", ")));
+      var unseen = pile[1].filter(function (name) { return name === UNSEEN; }).length;
+      add(det, el("summary", "", pile[0] + " (" + pile[1].length + (unseen ? ", " + unseen + " unseen" : "") + ")"));
+      add(det, pileList(pile[1]));
     });
     return box;
   }
