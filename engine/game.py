@@ -234,6 +234,12 @@ class Game(Board):
         self._answer(pend, d, "line")
         return None
 
+    def answer(self, d: Decision) -> None:
+        """Apply ``d``, which ``check`` has just found legal (play() without checking twice)."""
+        pend = self.pending
+        assert pend is not None
+        self._answer(pend, d, "line")
+
     def take_default(self) -> Decision:
         """Answer the pending point with its default (what a log may leave out); returns it."""
         pend = self.pending
@@ -548,11 +554,12 @@ class Game(Board):
 
         self.pending = DecisionPoint(
             p, Kind.DRAFT_KEEP, f"keep one of {shown}; the other goes to the bottom of your deck",
-            options, check, take, default=self._unseen_default(p, Decision(p, "keep", card=UNSEEN_NAME)))
+            options, check, take, default=Decision(p, "keep", card=UNSEEN_NAME) if self._unseen_by_view(p) else None)
 
-    def _unseen_default(self, seat: int, unseen: Decision) -> Decision | None:
-        """The default of a private point: in another player's seat view, the card is unseen."""
-        return unseen if self.view is not None and seat != self.view else None
+    def _unseen_by_view(self, seat: int) -> bool:
+        """Whether the log is another player's seat view: what ``seat`` draws, keeps or discards
+        is unseen unless the log says otherwise (the default of such a private point)."""
+        return self.view is not None and seat != self.view
 
     def _draw_n(self, p: int, n: int, why: str) -> None:
         if n <= 0:
@@ -576,7 +583,7 @@ class Game(Board):
         if known is None:  # seeded chance: the cards put on the bottom, in their known order
             self._to_hand_drawn(ps, deck.bottom.pop(0), why)
             return
-        names = known.possible_names(pool)
+        some = known.some_names(pool, 2)
 
         def take(d: Decision) -> None:
             card: CardInst | None
@@ -596,8 +603,8 @@ class Game(Board):
                 deck.bottom.pop(0)
             self._to_hand_drawn(ps, card, why)
 
-        if len(names) == 1:  # the only card it can be: taken by the engine
-            d = Decision(CHANCE, "draw", card=names[0], player=p)
+        if len(some) == 1:  # the only card it can be: taken by the engine
+            d = Decision(CHANCE, "draw", card=some[0], player=p)
             self._forced(Kind.CHANCE_DRAW, p, d)
             take(d)
             return
@@ -605,8 +612,9 @@ class Game(Board):
         def check(d: Decision) -> str | None:
             if d.verb != "draw" or d.player != p:
                 return f"player {p} draws a card now; write it as 'C draw P{p} <card>' ('?' if unseen)"
-            if d.card == UNSEEN_NAME or d.card in names:
+            if d.card == UNSEEN_NAME or (d.card is not None and known.could_be(pool, d.card)):
                 return None
+            names = known.possible_names(pool)
             if pool is not deck.unknown:
                 return (f"{d.card!r} cannot be the card player {p} drew: the next card is the one put on the "
                         f"bottom of the deck first, which can only be {', '.join(names)}")
@@ -616,12 +624,12 @@ class Game(Board):
             return f"{d.card!r} cannot be the card player {p} drew: {known.explain(d.card or '', 'drew')}"
 
         def options() -> Iterator[Decision]:
-            yield from (Decision(CHANCE, "draw", card=nm, player=p) for nm in names)
+            yield from (Decision(CHANCE, "draw", card=nm, player=p) for nm in known.possible_names(pool))
             yield Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
 
         self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW, f"which card player {p} draws", options, check,
-                                     take, seat=p, default=self._unseen_default(p, Decision(
-                                         CHANCE, "draw", card=UNSEEN_NAME, player=p)))
+                                     take, seat=p, default=Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
+                                     if self._unseen_by_view(p) else None)
 
     def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
         card.loc = AT_DRAWN if why == "drafted" else AT_HAND
@@ -731,24 +739,22 @@ class Game(Board):
         known = self.hidden[p - 1]
         unseen = [c for c in ps.hand if c.cdef is UNSEEN] if known is not None else []
 
-        def hand_cards() -> Iterator[CardDef]:
-            """The cards the hand may hold: every known one, and what an unseen one may be."""
+        def legal_pairs() -> Iterator[tuple[str, int]]:
+            """Every card the hand may hold (a known one, or what an unseen one may be) with every
+            battlefield it could be paid for on; whether an unseen card may be that card is asked
+            only when it could be paid for."""
             seen: set[str] = set()
             for c in ps.hand:
                 if c.cdef is not UNSEEN and c.cdef.name not in seen:
                     seen.add(c.cdef.name)
-                    yield c.cdef
+                    yield from ((c.cdef.name, b) for b in self._payable(c.cdef, p))
             if unseen:
                 assert known is not None
-                for name in known.possible_names(unseen):
+                for name, cdef in known.defs.items():
                     if name not in seen:
-                        yield known.defs[name]
-
-        def legal_pairs() -> Iterator[tuple[str, int]]:
-            for cdef in hand_cards():
-                for b in range(self.nbf):
-                    if self._open(b, p) and self._cost(cdef, p, b) <= ps.essence:
-                        yield cdef.name, b
+                        bs = self._payable(cdef, p)
+                        if bs and known.could_be(unseen, name):
+                            yield from ((name, b) for b in bs)
 
         if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
             self._forced(Kind.DEPLOY, p, self._pass[p])  # nothing can be deployed: the pass is forced
@@ -810,6 +816,11 @@ class Game(Board):
 
         self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
                                      "left) or pass", options, check, take)
+
+    def _payable(self, cdef: CardDef, p: int) -> list[int]:
+        """The battlefields with an open zone where player p could pay for this card now."""
+        essence = self.players[p - 1].essence
+        return [b for b in range(self.nbf) if self._open(b, p) and self._cost(cdef, p, b) <= essence]
 
     def _cost(self, cdef: CardDef, owner: int, b: int) -> int:
         """What a card (perhaps not yet seen) would cost its owner on battlefield b."""
@@ -976,7 +987,7 @@ class Game(Board):
                 return
             self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
 
-        default = self._unseen_default(owner, unseen_answer) if hidden and sure else None
+        default = unseen_answer if hidden and sure and self._unseen_by_view(owner) else None
         if not sure:
             default = Decision(player, NOTHING)
         self.pending = DecisionPoint(player, kind, prompt, options, check, take, seat=owner, default=default)

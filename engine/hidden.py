@@ -55,7 +55,7 @@ class Knowledge:
     """One player's cards as far as anyone saw them; see the module docstring."""
 
     __slots__ = ("player", "deck_name", "defs", "counts", "left", "all_names", "tokens", "worlds",
-                 "silent_discards")
+                 "silent_discards", "memo")
 
     def __init__(self, player: int, deck_name: str, tokens: list[CardInst], deck_list: list[CardDef]) -> None:
         self.player = player
@@ -72,6 +72,8 @@ class Knowledge:
         # what a discard nobody saw may have been: a card whose own discard ability (if any) its
         # owner could decline without anyone noticing
         self.silent_discards = frozenset(n for n, d in self.defs.items() if not d.shows_when_discarded)
+        # answers of _unseen_could_be while the worlds and the cards left stay as they are
+        self.memo: dict[tuple[int, frozenset[str] | None, str], bool] = {}
 
     def plain(self) -> bool:
         """One world and no restriction in it: every unseen token may be any card left."""
@@ -105,6 +107,26 @@ class Knowledge:
                 if (self.left[n] > 0) if plain else self._unseen_could_be(unseen, n):
                     names.add(n)
         return sorted(names)
+
+    def some_names(self, pool: Iterable[CardInst], limit: int) -> list[str]:
+        """Up to ``limit`` of the names a card of ``pool`` may have (enough to tell whether a draw
+        is certain without working out every name)."""
+        names: list[str] = []
+        unseen = []
+        for c in pool:
+            if c.cdef is UNSEEN:
+                unseen.append(c)
+            elif c.cdef.name not in names:
+                names.append(c.cdef.name)
+                if len(names) >= limit:
+                    return names
+        if unseen:
+            for n in self.defs:
+                if n not in names and self._unseen_could_be(unseen, n):
+                    names.append(n)
+                    if len(names) >= limit:
+                        break
+        return names
 
     def could_avoid(self, tokens: Iterable[CardInst], names: frozenset[str]) -> bool:
         """Whether it may be that no unseen token of ``tokens`` is one of ``names``."""
@@ -193,13 +215,19 @@ class Knowledge:
         if self.plain():
             return self.left[name] > 0
         one = frozenset((name,))
-        for w in self.worlds:
+        memo = self.memo
+        for wi, w in enumerate(self.worlds):
             for dom, tc in _classes(w, unseen).items():
                 if dom is not None and name not in dom:
                     continue
-                w2 = dict(w)
-                w2[tc.uid] = one
-                if self._feasible(w2):
+                # tokens of one place with the same domain are alike: the answer is the same for each
+                key = (wi, dom, name)
+                ok = memo.get(key)
+                if ok is None:
+                    w2 = dict(w)
+                    w2[tc.uid] = one
+                    ok = memo[key] = self._feasible(w2)
+                if ok:
                     return True
         return False
 
@@ -251,7 +279,7 @@ class Knowledge:
         rem = dict(self.left)
         for k in extra:
             rem[k.cdef.name] += 1
-        multi: list[frozenset[str]] = []
+        groups: dict[frozenset[str], int] = {}
         for dom in w.values():
             if len(dom) == 1:
                 for n in dom:
@@ -260,8 +288,8 @@ class Knowledge:
                         return False
                     rem[n] = r
             else:
-                multi.append(dom)
-        return not multi or _match(multi, rem)
+                groups[dom] = groups.get(dom, 0) + 1
+        return not groups or _fits(groups, rem)
 
     def _learn(self, t: CardInst, name: str) -> None:
         t.cdef = self.defs[name]
@@ -273,6 +301,7 @@ class Knowledge:
     def _tidy(self) -> None:
         """Drop repeated worlds, give a name to every token that has the same one in all of them,
         and merge the worlds if there are too many."""
+        self.memo.clear()
         worlds = self.worlds
         if len(worlds) > 1:
             seen: set[frozenset] = set()
@@ -327,6 +356,28 @@ def _relabel(w: World, t0: CardInst, tc: CardInst) -> World:
         if a is not None:
             w2[tc.uid] = a
     return w2
+
+
+def _fits(groups: dict[frozenset[str], int], capacity: dict[str, int]) -> bool:
+    """Whether ``groups[domain]`` tokens per domain can each get a different copy of a name in
+    their domain. Tokens with one domain are alike, so Hall's condition need only be checked on
+    whole groups: every set of groups must fit in the copies its domains reach. A handful of groups
+    (the usual case) is checked that way; more go to augmenting paths."""
+    items = list(groups.items())
+    if len(items) > 8:
+        return _match([d for d, c in items for _ in range(c)], capacity)
+    unions: list[frozenset[str]] = [frozenset()] * (1 << len(items))
+    need = [0] * (1 << len(items))
+    for mask in range(1, 1 << len(items)):
+        low = mask & -mask
+        i = low.bit_length() - 1
+        u = unions[mask ^ low] | items[i][0]
+        unions[mask] = u
+        n = need[mask ^ low] + items[i][1]
+        need[mask] = n
+        if n > sum(capacity.get(x, 0) for x in u):
+            return False
+    return True
 
 
 def _match(domains: list[frozenset[str]], capacity: dict[str, int]) -> bool:

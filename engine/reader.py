@@ -30,7 +30,6 @@ from .decisions import UNSEEN_NAME, Decision, Kind
 from .game import DecisionPoint, Game
 
 _BLOCK_VERBS = frozenset({"draw", "keep"})
-_BLOCK_KINDS = frozenset({Kind.CHANCE_DRAW, Kind.DRAFT_KEEP})
 _CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})
 # How far back from a failure an ambiguous line may have been misread, and how many re-readings
 # a log gets: a forced answer written where a real one was expected shows within a few lines.
@@ -70,6 +69,8 @@ class Reading:
     order: list[int] = field(default_factory=list)  # lines applied as answers, in the order the rules took them
     written_forced: list[int] = field(default_factory=list)  # lines that repeated an answer the engine took
     ambiguous: list[int] = field(default_factory=list)  # lines that could have been read the other way
+    # lines read as plain answers: (line, g.auto[a:b] the answers the engine took just before it)
+    spans: list[tuple[int, int, int]] = field(default_factory=list)
     conceded_at: int | None = None  # the index of a concession line
     way: Way = Way()  # how ambiguous lines were taken: read(..., way=way) reads the same again
     # lines before which ``belongs`` had a choice among unseen cards find nothing
@@ -90,7 +91,9 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
     r = Reading(way=way)
     n = len(lines)
     used = bytearray(n)
+    seats = [d.seat for d in lines]
     block_end = _block_ends(lines)
+    plain_way = not way.forced_first and not way.flips
     auto = g.auto
     seen = 0  # g.auto[seen:] are the answers the engine took since the last line read
     cursor = 0
@@ -103,12 +106,12 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
         pend = g.pending
         i = cursor
         d = lines[i]
-        if (pend is not None and d.seat != pend.seat and pend.kind in _BLOCK_KINDS and d.verb in _BLOCK_VERBS
-                and _repeats(auto, seen, d) < 0):
+        if (pend is not None and block_end[i] > i + 1 and seats[i] != pend.seat
+                and (pend.kind is Kind.CHANCE_DRAW or pend.kind is Kind.DRAFT_KEEP) and _repeats(auto, seen, d) < 0):
             # draws and keeps in a row: the pending player's next one, wherever it is in the run
             # (unless this line writes down an answer the engine just took itself)
-            for j in range(cursor + 1, block_end[cursor]):
-                if not used[j] and lines[j].seat == pend.seat:
+            for j in range(i + 1, block_end[i]):
+                if not used[j] and seats[j] == pend.seat:
                     i, d = j, lines[j]
                     break
         if d.verb == "concede":
@@ -116,78 +119,80 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                 r.failure = Failure(i, _over(g))
                 return r
             g.concede(d.actor)
-            used[i] = 1
             r.conceded_at = i
-            if on_line is not None:
-                on_line(i)
-            continue
-        k = _repeats(auto, seen, d)
-        if pend is None:
-            if k >= 0 and g.conceded_by is None:  # an answer the engine took on the way to the end
-                used[i] = 1
-                r.written_forced.append(i)
-                seen = k + 1
-                if on_line is not None:
-                    on_line(i)
-                continue
-            r.failure = Failure(i, _over(g))
-            return r
-        if belongs is not None and pend.default is not None and not belongs(i, pend):
+        elif pend is None:
+            k = _repeats(auto, seen, d)
+            if k < 0 or g.conceded_by is not None:
+                r.failure = Failure(i, _over(g))
+                return r
+            r.written_forced.append(i)  # an answer the engine took on the way to the end
+            seen = k + 1
+        elif belongs is not None and pend.default is not None and not belongs(i, pend):
             taken = g.take_default()
             if taken.verb == "nothing":
                 r.nothing_before.append((i, taken))
             continue
-        reason = g.check(d)
-        if reason is None:
-            if k >= 0 and way.as_forced(i):
-                used[i] = 1
-                r.ambiguous.append(i)
-                r.written_forced.append(i)
-                seen = k + 1
-                if on_line is not None:
-                    on_line(i)
-                continue
-            if k >= 0:
-                r.ambiguous.append(i)
+        else:
+            reason = g.check(d)
+            if reason is None and plain_way:
+                # the usual case, an answer; whether it could also be read as a written forced
+                # answer (an ambiguity, for read_lines) is worked out only if the log fails
+                r.spans.append((i, seen, len(auto)))
+                k = -1
+            else:
+                k = _repeats(auto, seen, d)
+                if k >= 0 and (reason is not None or way.as_forced(i)):
+                    if reason is None:
+                        r.ambiguous.append(i)
+                    r.written_forced.append(i)
+                    seen = k + 1
+                    used[i] = 1
+                    if on_line is not None:
+                        on_line(i)
+                    continue
+                if reason is not None:
+                    if pend.default is None:
+                        forced = next((q for q in reversed(auto[seen:])
+                                       if q.seat == d.seat and q.verb in _verbs_like(d)), None)
+                        r.failure = Failure(i, tried[1] if tried is not None and tried[0] == i else reason, forced)
+                        return r
+                    # the log leaves this point out and the line is for a later one; if it fits
+                    # nowhere, the reason given is the one at the first point it was written for
+                    if tried is None and _aims(d, pend):
+                        tried = (i, reason)
+                    g.take_default()
+                    continue
+                if k >= 0:
+                    r.ambiguous.append(i)
             seen = len(auto)
             tried = None
-            g.play(d)
-            used[i] = 1
+            g.answer(d)
             r.order.append(i)
-            if on_line is not None:
-                on_line(i)
-            continue
-        if k >= 0:
-            used[i] = 1
-            r.written_forced.append(i)
-            seen = k + 1
-            if on_line is not None:
-                on_line(i)
-            continue
-        if pend.default is not None:
-            # the log leaves this point out and the line is for a later one; if it turns out to fit
-            # nowhere, the reason given is the one at the first point it was written for
-            if tried is None and _aims(d, pend):
-                tried = (i, reason)
-            g.take_default()
-            continue
-        forced = next((q for q in reversed(auto[seen:]) if q.seat == d.seat and q.verb in _verbs_like(d)), None)
-        r.failure = Failure(i, tried[1] if tried is not None and tried[0] == i else reason, forced)
-        return r
+        used[i] = 1
+        if on_line is not None:
+            on_line(i)
     while g.pending is not None and g.pending.default is not None:
         g.take_default()  # what the log leaves out after its last line
     return r
 
 
-def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision]) -> tuple[Game, Reading]:
+def _ambiguous(r: Reading, g: Game, lines: Sequence[Decision]) -> list[int]:
+    """Every line read as an answer that also repeats an answer the engine took itself before it,
+    or read the other way: the lines a re-reading may take differently."""
+    spans = [i for i, a, b in r.spans if _repeats(g.auto[:b], a, lines[i]) >= 0]
+    return sorted(spans + r.ambiguous)
+
+
+def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision], first: Game | None = None
+               ) -> tuple[Game, Reading]:
     """Read ``lines`` into a fresh game from ``new_game``, ambiguous lines as answers. If that
     fails, try the other ways (each on a fresh game): every ambiguous line as a written forced
     answer (a log that writes them all), then single lines the other way, shortly before the
     failure. Returns the game and reading that got furthest; ``Reading.way`` says how it took the
-    ambiguous lines."""
-    g = new_game()
+    ambiguous lines. ``first``: a fresh game from ``new_game`` already made, for the first reading."""
+    g = first or new_game()
     r = read(g, lines)
-    if r.failure is None or not (r.ambiguous or r.written_forced):
+    if r.failure is None or not (_ambiguous(r, g, lines) or r.written_forced):
         return g, r
     g2 = new_game()
     r2 = read(g2, lines, way=Way(forced_first=True))
@@ -197,7 +202,7 @@ def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision]) -> tuple
     while r.failure is not None and tries < MAX_REREADS:
         lo = r.failure.index - REREAD_WINDOW
         better = None
-        for c in [i for i in reversed(r.ambiguous) if i >= lo][:MAX_REREADS - tries]:
+        for c in [i for i in reversed(_ambiguous(r, g, lines)) if i >= lo][:MAX_REREADS - tries]:
             tries += 1
             g2 = new_game()
             r2 = read(g2, lines, way=r.way.flipped(c))

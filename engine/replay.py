@@ -179,7 +179,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             errors=[{"path": "/setup/first_player", "message": "the seed decides who goes first"}]))
 
     lines = [parse_decision(text) for text in log.decisions]
-    g, reading = read_lines(attempt.new_game, lines)
+    g, reading = read_lines(attempt.new_game, lines, first=g)
     attempt.way = reading.way
     if reading.failure is not None:
         f = reading.failure

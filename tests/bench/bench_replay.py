@@ -4,8 +4,10 @@
 
 Not part of the default test run (pytest collects only test_*.py). Logs are generated first
 (self-play, not timed), parsed once (timed separately), then replayed with and without building
-the game record. ``--engine native`` (the default) measures the mypyc-compiled engine built by
-infra/build_native.py (built first if it is missing or stale); ``--engine pure`` the Python sources.
+the game record; and the same games written as at a table (recorded chance, every card named)
+and from one seat (the opponent's cards unseen), to compare their cost. ``--engine native`` (the
+default) measures the mypyc-compiled engine built by infra/build_native.py (built first if it is
+missing or stale); ``--engine pure`` the Python sources.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--engine", default="native", choices=["native", "pure"])
     ap.add_argument("--catalog", help="catalog version the games are played under (default: the newest)")
+    ap.add_argument("--seat-games", type=int, default=2000, help="games also written as at a table (full and "
+                    "one seat's view) and replayed")
     args = ap.parse_args()
     if args.engine == "native":
         sys.path.insert(0, str(ROOT / "infra"))
@@ -71,6 +75,32 @@ def main() -> None:
               f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / args.games:.1f} decisions/game")
     print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
     fixed_cost(min(args.games, 1000))
+    seat_views(logs[: args.seat_games], args.repeat)
+
+
+def seat_views(logs: list[dict], repeat: int) -> None:
+    """The same games written as at a table: every card named (recorded chance), and from P1's
+    seat (P2's cards unseen). A seat view must cost at most twice the full log (DESIGN.md)."""
+    from engine.log import parse_log
+    from engine.replay import replay
+    from engine.seats import as_recorded, seat_view
+
+    full = [parse_log(as_recorded(log)) for log in tqdm(logs, desc="writing at the table", unit="game")]
+    views = [parse_log(seat_view(log, 1)) for log in full]
+    best = {}
+    for label, parsed in (("recorded, full", full), ("recorded, seat 1", views)):
+        runs = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            for log in parsed:
+                res = replay(log)
+                assert res.verdict.status == "valid", res.verdict.message
+            runs.append(time.perf_counter() - t)
+        best[label] = min(runs)
+        lines = sum(len(log.decisions) for log in parsed)
+        print(f"{label:16s}: {len(parsed) / best[label]:8.0f} games/s, {best[label] / lines * 1e6:6.2f} µs/line, "
+              f"{lines / len(parsed):.1f} lines/game (verify + record)")
+    print(f"{'seat view cost':16s}: {best['recorded, seat 1'] / best['recorded, full']:.2f}x the full log")
 
 
 def fixed_cost(n: int) -> None:
