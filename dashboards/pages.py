@@ -162,12 +162,13 @@ def game_shape():
         summary, margins = queries.margin_stats(conn, f)
         rounds = queries.round_stats(conn, f)
         note = "The deck filter does not apply to the first player or to margins."
-        round_note = ("The battlefield filter does not apply here (might per round is not kept per battlefield)."
-                      if f.battlefield else "")
+        played_out = "Games played to the tally only: games conceded or stopped by time are left out."
+        round_note = played_out + (" The battlefield filter does not apply here (might per round is not kept per "
+                                   "battlefield)." if f.battlefield else "")
         return [Panel("first-player", "First-player advantage", figures.first_player_trend(overall, weeks),
                       dataset="first-player", note=note),
                 Panel("margins", "Final might margins", figures.margin_distribution(summary, margins),
-                      dataset="margins"),
+                      dataset="margins", note=played_out),
                 Panel("rounds", "Might per round", figures.might_per_round(rounds, f.min_games), dataset="rounds",
                       note=round_note)]
     return _render("First player & game shape", "Seat advantage, how close games are, how they unfold.", compute)

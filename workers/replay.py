@@ -283,18 +283,20 @@ def _upsert_verdicts(conn: Connection, results: list[tuple[int, ReplayResult]]) 
     with conn.cursor() as cur:
         cur.executemany(
             """INSERT INTO verdicts (game_id, status, message, decision_index, round, phase, player, decision,
-                                     rule, legal, errors, board, engine_version, catalog_version, replayed_at)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, now())
+                                     rule, legal, errors, board, unseen, engine_version, catalog_version,
+                                     replayed_at)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::integer[], %s, %s, now())
                ON CONFLICT (game_id) DO UPDATE SET
                    status = EXCLUDED.status, message = EXCLUDED.message,
                    decision_index = EXCLUDED.decision_index, round = EXCLUDED.round, phase = EXCLUDED.phase,
                    player = EXCLUDED.player, decision = EXCLUDED.decision, rule = EXCLUDED.rule,
                    legal = EXCLUDED.legal, errors = EXCLUDED.errors, board = EXCLUDED.board,
+                   unseen = EXCLUDED.unseen,
                    engine_version = EXCLUDED.engine_version, catalog_version = EXCLUDED.catalog_version,
                    replayed_at = now()""",
             [(game_id, v.status, storable(v.message), v.index, v.round, v.phase, v.player, storable(v.decision),
               storable(v.rule), Jsonb(storable(v.legal)), Jsonb(storable(v.errors)), storable(v.board),
-              ENGINE_VERSION, result.log.catalog if result.log else None)
+              list(v.unseen), ENGINE_VERSION, result.log.catalog if result.log else None)
              for game_id, result in results for v in (result.verdict,)])
 
 
@@ -308,7 +310,7 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
                 """INSERT INTO verdicts (game_id, status, message, engine_version) VALUES (%s, 'error', %s, %s)
                    ON CONFLICT (game_id) DO UPDATE SET status = 'error', message = EXCLUDED.message,
                        decision_index = NULL, round = NULL, phase = NULL, player = NULL, decision = NULL,
-                       rule = NULL, legal = '[]', errors = '[]', board = NULL,
+                       rule = NULL, legal = '[]', errors = '[]', board = NULL, unseen = '{}',
                        engine_version = EXCLUDED.engine_version, replayed_at = now()""",
                 (game_id, storable(message), ENGINE_VERSION))
             conn.execute(

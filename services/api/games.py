@@ -135,7 +135,7 @@ def get_game(game_id: int):
             return _no_game(game_id)
         verdict = cur.execute(
             """SELECT status, message, decision_index, round, phase, player, decision, rule, legal, errors,
-                      board, engine_version, catalog_version, replayed_at
+                      board, unseen, engine_version, catalog_version, replayed_at
                FROM verdicts WHERE game_id = %s""", (game_id,)).fetchone()
         record = _record(cur, game_id)
     body = {
@@ -167,12 +167,13 @@ def _no_game(game_id: int):
 
 def _record(cur, game_id: int) -> dict | None:
     rec = cur.execute(
-        """SELECT players, battlefields, first_player, winner, margin, decisions, played_on, event_id, counted
+        """SELECT players, battlefields, first_player, winner, margin, decisions, end_reason, conceded_by,
+                  played_on, event_id, counted
            FROM game_records WHERE game_id = %s""", (game_id,)).fetchone()
     if rec is None:
         return None
     seats = cur.execute(
-        """SELECT seat, player_name, deck, is_first_player, won, final_might, battlefields_won
+        """SELECT seat, player_name, deck, is_first_player, won, final_might, battlefields_won, unseen
            FROM game_players WHERE game_id = %s ORDER BY seat""", (game_id,)).fetchall()
     by_seat = {s["seat"]: {**s, "battlefields": [], "cards": []} for s in seats}
     for bf in cur.execute(

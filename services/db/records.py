@@ -11,6 +11,15 @@ deadlock between workers; the weekly roll-up triggers of migration 0004 do the s
 
 Only ``valid`` games are counted (game_records.counted); a ``mismatch`` game keeps its record (the
 API shows it) but the statistics do not trust a log whose own claims are wrong.
+
+How a game ended (game_records.end_reason, migration 0009): a game conceded or stopped by time counts
+in results and win rates like any other (decks, matchups, first player, battlefields, cards), but not
+in the figures about the shape of a played-out game: agg_game_margins and agg_deck_rounds take only
+``end_reason = 'score'``. Sums of might at the end (agg_battlefield_decks.might_sum and battlefield
+wins, agg_card_metrics.might_at_end_sum) count the board as it stood when the game ended, however it
+ended: they share their rows' denominators (games, deployed games) with the results, and leaving a
+game out of the sum but not of its denominator would bias the average (docs/services.md, "Games that
+end early"). The condition reads the stored record, so +1 and -1 of one game cancel exactly.
 """
 
 from __future__ import annotations
@@ -122,14 +131,16 @@ AGGREGATE_SQL = [
             first_player_battlefield_wins = a.first_player_battlefield_wins + EXCLUDED.first_player_battlefield_wins,
             first_player_game_wins = a.first_player_game_wins + EXCLUDED.first_player_game_wins,
             draws = a.draws + EXCLUDED.draws""",
-    # Final might margins: once for every game ('*') and once per battlefield in play.
+    # Final might margins: once for every game ('*') and once per battlefield in play. Only games
+    # played to the tally (see the module's docstring).
     """INSERT INTO agg_game_margins AS a (played_on, event_id, players, battlefield, margin, games)
         SELECT r.played_on, r.event_id, r.players, bf, r.margin, %(sign)s * count(*)
         FROM game_records r, unnest(ARRAY['*'] || r.battlefields) AS bf
-        WHERE r.game_id = ANY(%(games)s)
+        WHERE r.game_id = ANY(%(games)s) AND r.end_reason = 'score'
         GROUP BY r.played_on, r.event_id, r.players, bf, r.margin
         ORDER BY r.played_on, r.event_id, r.players, bf, r.margin
         ON CONFLICT ON CONSTRAINT agg_game_margins_key DO UPDATE SET games = a.games + EXCLUDED.games""",
+    # Might by round: only games played to the tally (a game that ended early stops in mid-course).
     """INSERT INTO agg_deck_rounds AS a (played_on, event_id, players, deck, round, games, might_sum,
                                         won_games, won_might_sum, essence_spent_sum)
         SELECT r.played_on, r.event_id, r.players, p.deck, g.round, %(sign)s * count(*),
@@ -139,7 +150,7 @@ AGGREGATE_SQL = [
         JOIN game_players p ON p.game_id = r.game_id
         JOIN (SELECT game_id, seat, round, essence_spent, (SELECT sum(m) FROM unnest(might) AS m) AS total
               FROM game_player_rounds WHERE game_id = ANY(%(games)s)) g ON g.game_id = p.game_id AND g.seat = p.seat
-        WHERE r.game_id = ANY(%(games)s)
+        WHERE r.game_id = ANY(%(games)s) AND r.end_reason = 'score'
         GROUP BY r.played_on, r.event_id, r.players, p.deck, g.round
         ORDER BY r.played_on, r.event_id, r.players, p.deck, g.round
         ON CONFLICT ON CONSTRAINT agg_deck_rounds_key DO UPDATE SET
@@ -273,11 +284,13 @@ class FinishedGame:
     counted: bool  # a valid game: its contribution belongs in the aggregates
 
 
-# Columns written by COPY, per table, in the order _record_rows yields their values.
+# Columns written by COPY, per table, in the order _record_rows yields their values (the one list of
+# them: tests/bench/bench_dashboards.py copies its rows by it too).
 RECORD_COLUMNS = {
     "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
-                    "counted, pending, engine_version, catalog_version",
-    "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won",
+                    "counted, pending, engine_version, catalog_version, end_reason, conceded_by",
+    "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won, "
+                    "unseen",
     "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
     "game_player_cards": "game_id, seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned, "
                          "might_gained, might_at_end, on_board_at_end",
@@ -293,10 +306,11 @@ def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict
     return {
         "game_records": [(game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin,
                           rec.decisions, game.played_on, game.event_id, game.counted and not pending,
-                          game.counted and pending, engine_version, game.log.catalog)],
+                          game.counted and pending, engine_version, game.log.catalog, rec.end, rec.conceded_by)],
         "game_players": [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
                           rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
-                          sum(1 for w in rec.battlefield_winners if w == seat)) for seat in seats],
+                          sum(1 for w in rec.battlefield_winners if w == seat),
+                          rec.unseen[seat - 1]) for seat in seats],
         "game_player_battlefields": [(game_id, seat, pos, name, rec.final_might[seat - 1][pos - 1],
                                       rec.battlefield_winners[pos - 1] == seat)
                                      for seat in seats for pos, name in enumerate(rec.battlefields, 1)],

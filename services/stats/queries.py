@@ -414,7 +414,8 @@ def trend_stats(conn, filters: Filters) -> list[dict]:
 
 def margin_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
     """(summary, per margin): how many games ended with each final might margin (the winner's total
-    might minus the best other total; 0 is a draw). The deck filter does not apply."""
+    might minus the best other total; 0 is a draw). Only games played to the tally (agg_game_margins
+    leaves out games conceded or stopped by time). The deck filter does not apply."""
     rows = _fetch(conn, MARGINS_SQL, filters, decks=False,
                   margin_battlefield=filters.battlefield if filters.battlefield is not None else "*")
     games = sum(n for _, n in rows)
@@ -441,8 +442,9 @@ def _median(counts: list[tuple[int, int]], total: int) -> float | None:
 
 def round_stats(conn, filters: Filters) -> list[dict]:
     """Per deck and round: its average might over all battlefields at the end of the round, in all
-    its games and split by games it won and lost, and its average essence spent in the round.
-    The battlefield filter does not apply (agg_deck_rounds has no battlefield key)."""
+    its games and split by games it won and lost, and its average essence spent in the round. Only
+    games played to the tally (agg_deck_rounds leaves out games that ended early). The battlefield
+    filter does not apply (agg_deck_rounds has no battlefield key)."""
     out = []
     for deck, rnd, games, might_sum, won, won_might, essence in _fetch(conn, ROUNDS_SQL, filters):
         out.append({

@@ -321,8 +321,10 @@ def copy_chunk(conn, pool: list[PoolGame], games: list[tuple], first_id: int, ev
         out["games"].append(f"{gid}\t{digest}\t{g.raw_hex}\tbench\t{event}\t{g.catalog}\t{played}\tvalid\t"
                             f"\t{ENGINE_VERSION}\t1\t{played} 12:00:00+00\n")
         out["verdicts"].append(f"{gid}\tvalid\t{g.message}\t{ENGINE_VERSION}\t{g.catalog}\n")
-        out["game_records"].append(f"{gid}\t{g.record_tail}\t{played}\t{event}\tt\t{ENGINE_VERSION}\t{g.catalog}\n")
-        out["game_players"].extend(f"{gid}\t{seat}\t{_text(names[seat - 1])}\t{tail}\n"
+        # self-played games: played to the tally (end_reason 'score', conceded_by null), every card seen
+        out["game_records"].append(
+            f"{gid}\t{g.record_tail}\t{played}\t{event}\tt\t{ENGINE_VERSION}\t{g.catalog}\tscore\t\\N\n")
+        out["game_players"].extend(f"{gid}\t{seat}\t{_text(names[seat - 1])}\t{tail}\t0\n"
                                    for seat, tail in enumerate(g.player_tails, 1))
         out["game_player_battlefields"].append(_prefixed(gid, g.battlefield_rows))
         out["game_player_cards"].append(_prefixed(gid, g.card_rows))

@@ -109,6 +109,22 @@ def running_app(config: Config):
         app.extensions["empyrean"].close()
 
 
+# --- games as people write them at a table (engine.seats) -------------------------------------------
+
+
+def ended_early(seed: int, meta: dict, rnd: int, result: dict, concede: str | None = None) -> dict:
+    """A self-played game written as a table writes it (every card named), stopped in round ``rnd``
+    (at the first line written while that round is played) by a concession (``concede``: the line,
+    e.g. 'P2 concede') or by time, claiming ``result``."""
+    from engine.seats import as_recorded
+    from engine.selfplay import self_play
+    from engine.timeline import timeline
+
+    log = as_recorded(self_play(seed, meta=meta))
+    first = next(f["line"] for f in timeline(log).frames[1:] if f["round"] == rnd)
+    return {**log, "decisions": log["decisions"][:first + 1] + ([concede] if concede else []), "result": result}
+
+
 
 # --- API tokens in tests (docs/security.md) ----------------------------------------------------------
 # Every mutating route needs a token, so the tests' Flask client sends an admin token by default

@@ -148,6 +148,7 @@ def test_game_shape_page_says_which_filters_do_not_apply(client, tournament):
     page = client.get(f"/game-shape?battlefield={battlefield}").get_data(as_text=True)
     assert "The battlefield filter does not apply here" in page
     assert "The deck filter does not apply to the first player or to margins." in page
+    assert page.count("Games played to the tally only") == 2  # margins and might per round
 
 
 def test_the_root_redirects_to_the_meta_overview_keeping_the_filters(client):

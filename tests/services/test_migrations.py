@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 
 import psycopg
 import pytest
-from service_helpers import child_env
+from service_helpers import child_env, ended_early
 
+from engine.log import canonical_hash
+from engine.replay import ENGINE_VERSION, replay
+from engine.selfplay import self_play
 from services.config import Config
 from services.db import migrate
+from services.db.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
 
 TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",
@@ -134,3 +139,67 @@ def test_db_commands_report_and_apply_migrations(fresh_database, tmp_path):
     assert upgraded.returncode == 0, upgraded.stderr
     assert f"database at revision {migrate.head_revision()} (up to date)" in upgraded.stdout
     assert tables(url) == TABLES
+
+
+def test_how_a_game_ended_is_one_of_three_and_a_concession_names_who(database_url):
+    insert = """INSERT INTO game_records (game_id, players, battlefields, first_player, margin, decisions, played_on,
+                                          engine_version, catalog_version, end_reason, conceded_by)
+                VALUES (%s, 2, '{}', 1, 0, 0, '2026-03-14', 'x', 'x', %s, %s)"""
+    for end_reason, conceded_by, error in [("concession", None, psycopg.errors.CheckViolation),
+                                           ("score", 2, psycopg.errors.CheckViolation),
+                                           ("concession", 3, psycopg.errors.CheckViolation),  # a 2-player game
+                                           ("forfeit", None, psycopg.errors.CheckViolation),
+                                           ("concession", 2, None), ("time", None, None)]:
+        with psycopg.connect(database_url) as conn:
+            game_id = conn.execute("INSERT INTO games (content_hash, raw_log) VALUES (%s, '{}') RETURNING id",
+                                   (hashlib.sha256(f"{end_reason}{conceded_by}".encode()).hexdigest(),)).fetchone()[0]
+            if error is None:
+                conn.execute(insert, (game_id, end_reason, conceded_by))
+            else:
+                with pytest.raises(error):
+                    conn.execute(insert, (game_id, end_reason, conceded_by))
+            conn.rollback()
+
+
+def test_downgrading_0009_leaves_the_counts_the_code_before_it_takes_out(fresh_database):
+    """Since 0009 a game that ended early is not in the margins nor in might by round; the code
+    before it takes every counted game out of both when it replays one. So the downgrade adds those
+    counts: after it, the statements of revision 0008 (today's without the end_reason condition)
+    take every counted game out to exactly zero."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    logs = [self_play(7401), ended_early(7402, {}, 6, {"winner": 1, "reason": "concession"}, concede="P2 concede"),
+            ended_early(7403, {}, 5, {"winner": None, "reason": "time", "time_rule": "draw"})]
+    with psycopg.connect(url) as conn:
+        for n, log in enumerate(logs):
+            raw = json.dumps(log).encode()
+            result = replay(raw)
+            assert result.verdict.status == "valid", result.verdict.message
+            game_id = conn.execute("INSERT INTO games (content_hash, raw_log, status) VALUES (%s, %s, 'valid') "
+                                   "RETURNING id", (canonical_hash(result.log), raw)).fetchone()[0]
+            write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on=f"2026-03-1{n}",
+                                              event_id=None, counted=True)], engine_version=ENGINE_VERSION)
+        assert conn.execute("SELECT sum(games) FROM agg_game_margins WHERE battlefield = '*'").fetchone()[0] == 1
+        assert set(recount_differences(conn).values()) == {0}
+        conn.commit()
+
+    migrate.downgrade(url, "0008")
+    before_0009 = [statement.replace(" AND r.end_reason = 'score'", "") for statement in AGGREGATE_SQL]
+    assert sum(a != b for a, b in zip(AGGREGATE_SQL, before_0009)) == 2  # margins and might by round
+    with psycopg.connect(url) as conn, conn.transaction(force_rollback=True):
+        assert conn.execute("SELECT sum(games) FROM agg_game_margins WHERE battlefield = '*'").fetchone()[0] == 3
+        ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted")]
+        for statement in before_0009:
+            conn.execute(statement, {"games": ids, "sign": -1})
+        for table in AGGREGATE_TABLES:
+            values = [c.name for c in conn.execute(f"SELECT * FROM {table} LIMIT 0").description
+                      if c.name not in ("played_on", "event_id", "players", "deck", "opponent_deck", "battlefield",
+                                        "card", "margin", "round")]
+            nonzero = " OR ".join(f"{v} <> 0" for v in values)
+            assert conn.execute(f"SELECT count(*) FROM {table} WHERE {nonzero}").fetchone()[0] == 0, table
+
+    # and up again: the records read 'score' (as that code counted them), still exact
+    migrate.upgrade(url)
+    with psycopg.connect(url) as conn:
+        assert set(recount_differences(conn).values()) == {0}
+
