@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import subprocess
@@ -9,10 +10,12 @@ import sys
 
 import psycopg
 import pytest
-from service_helpers import child_env, ended_early
+from alembic.script import ScriptDirectory
+from service_helpers import child_env, ended_early, running_app
 
-from engine.log import canonical_hash
+from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
+from engine.seats import as_recorded
 from engine.selfplay import self_play
 from services.config import Config
 from services.db import migrate
@@ -203,3 +206,101 @@ def test_downgrading_0009_leaves_the_counts_the_code_before_it_takes_out(fresh_d
     with psycopg.connect(url) as conn:
         assert set(recount_differences(conn).values()) == {0}
 
+
+# --- revision 0010: stored content hashes follow the canonical form ------------------------------------
+
+
+def written_order_hash(raw: bytes) -> str:
+    """The content hash before revision 0010: engine.log.to_json as it was, the decisions in the order
+    written (draws and keeps of a simultaneous draft in whatever player order the writer chose)."""
+    text = json.dumps(dump_log(parse_log(raw)), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def old_games() -> dict[str, bytes]:
+    """Logs as stored before revision 0010, by name."""
+    recorded = as_recorded(self_play(7303))
+    by_player = {**recorded, "decisions": canonical_decisions(recorded["decisions"])}
+    games = {
+        "seeded": json.dumps(self_play(7301)).encode(),
+        "seeded, other": json.dumps(self_play(7302), indent=1).encode(),
+        "recorded": json.dumps(recorded).encode(),
+        # the same game as "recorded", its draft written player by player (stored before too: a
+        # different hash then)
+        "recorded, by player": json.dumps(by_player).encode(),
+        "malformed": b'{"format": "empyrean-log", "version": 1, "setup": {"mode": "5p"}}',
+    }
+    for name, raw in games.items():
+        if name != "malformed":
+            assert written_order_hash(raw) != canonical_hash(parse_log(raw)) or name == "recorded, by player"
+    return games
+
+
+def store_old(url: str, games: dict[str, bytes]) -> dict[str, int]:
+    with psycopg.connect(url) as conn:
+        return {name: conn.execute(
+            "INSERT INTO games (content_hash, raw_log) VALUES (%s, %s) RETURNING id",
+            (hashlib.sha256(raw).hexdigest() if name == "malformed" else written_order_hash(raw), raw)).fetchone()[0]
+            for name, raw in games.items()}
+
+
+def stored_hashes(url: str, ids: dict[str, int]) -> dict[str, str]:
+    with psycopg.connect(url) as conn:
+        return {name: conn.execute("SELECT content_hash FROM games WHERE id = %s", (game_id,)).fetchone()[0]
+                for name, game_id in ids.items()}
+
+
+def test_stored_content_hashes_are_recomputed_so_a_reupload_is_still_a_duplicate(fresh_database, config, capfd):
+    url = fresh_database()
+    migrate.upgrade(url, "0009")
+    games = old_games()
+    ids = store_old(url, games)
+    before = stored_hashes(url, ids)
+    capfd.readouterr()
+
+    migrate.upgrade(url)
+    after = stored_hashes(url, ids)
+    new = {name: canonical_hash(parse_log(raw)) for name, raw in games.items() if name != "malformed"}
+    assert after["seeded"] == new["seeded"] and after["seeded, other"] == new["seeded, other"]
+    assert after["recorded, by player"] == before["recorded, by player"] == new["recorded"]  # already canonical
+    # the two writings of one game: the one stored in draft order keeps its old hash, and it is said
+    assert after["recorded"] == before["recorded"] != new["recorded"]
+    assert after["malformed"] == before["malformed"] == hashlib.sha256(games["malformed"]).hexdigest()
+    err = capfd.readouterr().err
+    assert "migration 0010: 2 games' content hashes recomputed (draws and keeps in a row listed by player)" in err
+    assert (f"game {ids['recorded']} kept its old content hash: game {ids['recorded, by player']} already has "
+            "the new one") in err
+
+    # uploads of the same bytes (and of the game written another way) find the stored games
+    with running_app(dataclasses.replace(config, database_url=url)) as app:
+        client = app.test_client()
+        for name, same_as in [("seeded", "seeded"), ("seeded, other", "seeded, other"),
+                              ("recorded", "recorded, by player"), ("malformed", "malformed")]:
+            response = client.post("/api/v1/games", data=games[name], content_type="application/json")
+            assert response.status_code == 200, (name, response.get_json())
+            assert response.get_json()["duplicate"] is True and response.get_json()["id"] == ids[same_as], name
+        reordered = json.dumps(json.loads(games["seeded"]), indent=3).encode()  # other whitespace: the same
+        assert client.post("/api/v1/games", data=reordered, content_type="application/json").get_json()["id"] == \
+            ids["seeded"]
+
+    # downgrade: the hashes of the code before revision 0010 again
+    migrate.downgrade(url, "0009")
+    assert stored_hashes(url, ids) == before
+    assert "migration 0010: 2 games' content hashes recomputed (decisions in the order written" in capfd.readouterr().err
+
+
+def test_rehash_goes_through_every_game_batch_by_batch(fresh_database):
+    url = fresh_database()
+    migrate.upgrade(url)
+    games = old_games()
+    ids = store_old(url, games)
+    rehash = ScriptDirectory.from_config(migrate.alembic_config()).get_revision("0010").module
+    with psycopg.connect(url) as conn:
+        # three games a batch: the two writings of one game (stored third and fourth) fall in different ones
+        changed, kept = rehash.rehash(conn, rehash.canonical_hash, batch=3)
+    assert (changed, kept) == (2, [(ids["recorded"], ids["recorded, by player"])])
+    assert stored_hashes(url, {n: ids[n] for n in ("seeded", "seeded, other")}) == {
+        n: canonical_hash(parse_log(games[n])) for n in ("seeded", "seeded, other")}
+    with psycopg.connect(url) as conn:  # run again: nothing left to change
+        assert rehash.rehash(conn, rehash.canonical_hash, batch=2) == (0, [(ids["recorded"],
+                                                                           ids["recorded, by player"])])
