@@ -23,14 +23,14 @@ from __future__ import annotations
 import copy
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 import networkx as nx
 
 from engine.catalog import DEFAULT_VERSION, load_catalog
 from engine.decisions import Decision, Kind, format_decision, parse_decision
 from engine.game import Game
-from engine.replay import build_game
+from engine.replay import build_game, replay
 from engine.log import parse_log
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
@@ -107,7 +107,13 @@ def swiss_pairs(standings: dict[str, float], played: set[frozenset[str]], rng: S
 
 # ---------------------------------------------------------------------------- flaws
 def make_illegal(log: dict, rng: SplitMix64) -> dict:
-    """The log with one player decision replaced by one the rules forbid at that point."""
+    """The log with one player decision replaced by one the rules forbid at that point: the whole
+    log replayed says illegal at exactly that decision.
+
+    A decision the game refuses at that point is not always enough: a forced answer (the only legal
+    one) may be written or left out, so a replacement such as 'P1 pass' just after P1's forced pass
+    reads as that pass written out, and the log fails later or not at all. So each candidate is
+    replayed, and the next one is tried until one fails where it was put."""
     parsed = parse_log(log)
     choices = [i for i, text in enumerate(log["decisions"]) if text.startswith("P")]
     start = rng.below(len(choices))
@@ -116,16 +122,18 @@ def make_illegal(log: dict, rng: SplitMix64) -> dict:
         g = build_game(parsed)
         for text in log["decisions"][:i]:
             g.apply(parse_decision(text))
-        bad = _forbidden_at(g, rng)
-        if bad is not None:
+        for bad in _forbidden_at(g, rng):
             out = copy.deepcopy(log)
             out["decisions"][i] = format_decision(bad)
-            return out
+            verdict = replay(out, record=False).verdict
+            if verdict.status == "illegal" and verdict.index == i:
+                return out
     raise ValueError("no decision of this game can be made illegal")  # pragma: no cover
 
 
-def _forbidden_at(g: Game, rng: SplitMix64) -> Decision | None:
-    """A decision that reads well but that the rules forbid here, of a kind a player might write."""
+def _forbidden_at(g: Game, rng: SplitMix64) -> Iterator[Decision]:
+    """Decisions that read well but that the rules forbid here, of kinds a player might write, in a
+    random order."""
     pend = g.pending
     assert pend is not None
     p = pend.player
@@ -143,10 +151,7 @@ def _forbidden_at(g: Game, rng: SplitMix64) -> Decision | None:
         candidates += [Decision(p, "keep", card=nm) for nm in elsewhere]  # not one of the two drawn
     candidates.append(Decision(g.n + 1 - p if g.n == 2 else p % g.n + 1, "pass"))  # out of turn
     rng.shuffle(candidates)
-    for d in candidates:
-        if g.check(d) is not None:
-            return d
-    return None
+    yield from (d for d in candidates if g.check(d) is not None)
 
 
 def wrong_result(log: dict) -> dict:

@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from engine.replay import replay
 from engine.rng import SplitMix64
+from engine.selfplay import self_play
 from services.cli import main as cli
-from services.simulate import SimConfig, simulate, swiss_pairs
+from services.simulate import SimConfig, make_illegal, simulate, swiss_pairs
 
 
 def test_a_64_player_6_round_event_verifies_with_the_expected_counts(tmp_path):
@@ -92,6 +93,20 @@ def test_each_flaw_gives_the_verdict_it_promises():
     assert statuses == Counter({k: n for k, n in want.items() if n})
     hashes = Counter(json.dumps(log, sort_keys=True) for log in bundle.uploads)
     assert sum(n - 1 for n in hashes.values()) == bundle.flaws["duplicate"]
+
+
+def test_a_flawed_game_is_illegal_at_the_decision_that_was_replaced():
+    """Forced answers may be written or left out, so a decision the game refuses at a point may still
+    be read as legal there (a 'P2 pass' just after P2's forced pass is that pass written out). Games
+    1-3 have such points; every flawed game must fail exactly where its decision was replaced."""
+    for seed in (1, 2, 3):
+        log = self_play(seed)
+        for stream in range(12):
+            bad = make_illegal(log, SplitMix64(stream))
+            changed = [i for i, (a, b) in enumerate(zip(log["decisions"], bad["decisions"])) if a != b]
+            assert len(changed) == 1 and len(bad["decisions"]) == len(log["decisions"])
+            verdict = replay(bad, record=False).verdict
+            assert (verdict.status, verdict.index) == ("illegal", changed[0]), (seed, stream, verdict.message)
 
 
 def test_the_bundle_is_written_as_a_json_array_too(tmp_path):
