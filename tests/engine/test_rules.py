@@ -1484,7 +1484,7 @@ def test_example_flank_attack_moves_horse_archers_and_collapses():
 
 
 # =============================================================================== engine conventions
-def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_not_logged():
+def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_may_be_written_or_left_out():
     push = card("Push", ability="instant", effects=[
         {"when": "reveal", "do": [{"move": {"target": {"side": "ally", "name": "Filler 1"}}}]}])
     g = hands_game([[push, F1], [F2]], [plain(1), plain(2), plain(3, zones=1)])
@@ -1497,6 +1497,9 @@ def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_not_logged(
     # One card to move (Filler 1) and one open destination (B2): both taken without asking.
     assert rec.log == [("move", "Filler 1", 0, 1)] and pos(g, a) == "P1:B2Z2"
     assert [str(d) for d in g.history if d.actor == 1] == ["P1 deploy Push to B2"]
+    # ... and noted as answers the engine took itself, which a log may also write out
+    taken = [str(d) for d in g.auto if d.actor == 1]
+    assert "P1 choose P1:B1Z1" in taken and taken[taken.index("P1 choose P1:B1Z1") + 1] == "P1 choose B2"
 
 
 # =============================================================================== more clauses
