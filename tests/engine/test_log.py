@@ -703,9 +703,10 @@ def _decision(draw, players: int, recorded: bool):
                Decision(p, "deploy", card=draw(_cards), bf=draw(st.integers(1, 9))),
                Decision(p, "move", pos=pos, bf=draw(st.integers(1, 4))), Decision(p, "command", pos=pos),
                Decision(p, "choose", pos=pos), Decision(p, "choose", bf=draw(st.integers(1, 4))),
-               Decision(p, "choose", card=draw(_cards))]
-    if recorded:
-        options.append(Decision(0, "draw", card=draw(_cards), player=p))
+               Decision(p, "choose", card=draw(_cards)), Decision(p, "concede"), Decision(p, "nothing")]
+    if recorded:  # every card may also be one nobody saw
+        options += [Decision(0, "draw", card=draw(_cards), player=p), Decision(0, "draw", card="?", player=p),
+                    Decision(p, "keep", card="?"), Decision(p, "choose", card="?")]
     return format_decision(draw(st.sampled_from(options)))
 
 
@@ -730,6 +731,8 @@ def valid_logs(draw):
         setup["first_player"] = draw(st.integers(1, players))
     chance = {"type": "recorded"} if recorded else {"type": "seeded", "algorithm": "splitmix64-v1",
                                                     "seed": draw(st.integers(0, 2**64 - 1))}
+    if recorded and draw(st.booleans()):
+        chance["view"] = draw(st.integers(1, players))
     might = st.lists(st.lists(st.integers(0, 60), min_size=nbf, max_size=nbf), min_size=players, max_size=players)
     catalog = draw(st.from_regex(r"[0-9A-Za-z._-]{1,32}", fullmatch=True))
     log = {"format": "empyrean-log", "version": 1, "catalog": catalog, "setup": setup, "chance": chance,
@@ -741,6 +744,11 @@ def valid_logs(draw):
         log["result"] = {"winner": draw(st.none() | st.integers(1, players))}
         if draw(st.booleans()):
             log["result"]["might"] = draw(might)
+        reason = draw(st.sampled_from([None, "score", "concession", "time"]))
+        if reason is not None:
+            log["result"]["reason"] = reason
+        if reason == "time":
+            log["result"]["time_rule"] = draw(st.sampled_from(["tally", "draw"]))
     if draw(st.booleans()):
         meta = {"event": draw(log_text(max_size=20)), "players": draw(st.lists(log_text(min_size=1, max_size=8),
                                                                               min_size=players, max_size=players))}
@@ -816,3 +824,25 @@ def test_logs_with_one_part_replaced_only_ever_raise_log_format_error(base, valu
     parent[where[-1]] = value
     _only_log_format_errors(d)
     _only_log_format_errors(json.dumps(d))
+
+
+def test_the_ways_a_game_ends_and_a_seat_view_are_checked_by_the_schema():
+    d = recorded_log()
+    d["result"] = {"winner": 1, "reason": "score", "time_rule": "tally"}
+    with pytest.raises(LogFormatError) as e:
+        parse_log(d)
+    assert e.value.errors == [{"path": "/result/time_rule", "message": '"time_rule" says how a game stopped by '
+                               'time is scored: it goes only with "reason": "time"'}]
+    d["result"] = {"winner": 1, "reason": "retired"}
+    with pytest.raises(LogFormatError) as e:
+        parse_log(d)
+    assert e.value.errors[0]["path"] == "/result/reason" and '"concession"' in e.value.errors[0]["message"]
+    d["result"] = {"winner": 1, "reason": "time", "time_rule": "draw"}
+    d["chance"] = {"type": "recorded", "view": 2}
+    log = parse_log(d)
+    assert (log.result.reason, log.result.time_rule, log.chance.view) == ("time", "draw", 2)
+    assert dump_log(log)["result"] == d["result"] and dump_log(log)["chance"] == d["chance"]
+    d["chance"] = {"type": "recorded", "view": 0}
+    with pytest.raises(LogFormatError) as e:
+        parse_log(d)
+    assert e.value.errors[0]["path"] == "/chance/view"
