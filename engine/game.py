@@ -120,6 +120,18 @@ class Answer(NamedTuple):
     prompt: str  # the point's question ("" for an answer the engine took itself)
 
 
+_LINE, _DEFAULT = "line", "default"  # how an answer came (Answer.how)
+_NO_CARDS: list[CardInst] = []  # never changed: the unseen cards of a hand in seeded chance
+
+
+def forced_choice(entry: Any) -> Decision:
+    """An entry of ``Game.auto`` as a Decision: most are; a forced choice of a card on the board is
+    kept as a plain (player, owner, battlefield, zone) until it is needed."""
+    if type(entry) is tuple:
+        return Decision(entry[0], "choose", pos=Pos(entry[1], entry[2], entry[3]))
+    return entry
+
+
 def _bfname(b: int) -> str:
     return f"B{b + 1}"
 
@@ -185,7 +197,7 @@ class Game(Board):
         self.history: list[Decision] = []  # every decision applied, in order (what a log lists)
         # Answers the engine took itself (a point with one legal answer), in order: a log may write
         # them or leave them out (engine.reader matches written ones against this list).
-        self.auto: list[Decision] = []
+        self.auto: list[Any] = []  # Decisions, or (player, owner, battlefield, zone) for forced_choice
         # Every answer to every decision point, forced or not, when a tool asks for it (None: off;
         # engine.seats also puts the game's draws in it)
         self.trace: list[Any] | None = [] if trace else None
@@ -231,31 +243,28 @@ class Game(Board):
             return reason
         pend = self.pending
         assert pend is not None  # check() answered for a pending point
-        self._answer(pend, d, "line")
+        self._answer(pend, d, _LINE)
         return None
 
     def answer(self, d: Decision) -> None:
         """Apply ``d``, which ``check`` has just found legal (play() without checking twice)."""
         pend = self.pending
         assert pend is not None
-        self._answer(pend, d, "line")
+        self._answer(pend, d, _LINE)
 
     def take_default(self) -> Decision:
         """Answer the pending point with its default (what a log may leave out); returns it."""
         pend = self.pending
         assert pend is not None and pend.default is not None, "no default to take"
         d = pend.default
-        self._answer(pend, d, "default")
+        self._answer(pend, d, _DEFAULT)
         return d
 
     def _answer(self, pend: DecisionPoint, d: Decision, how: str) -> None:
         self.pending = None
         if self.trace is not None:
             self.trace.append(Answer(pend.kind, pend.seat, d, how, _names(pend), self.round, pend.prompt))
-        if how == "line":
-            self.history.append(d)
-        else:
-            self.auto.append(d)
+        (self.history if how == _LINE else self.auto).append(d)
         pend.take(d)
         self._run()
 
@@ -410,7 +419,8 @@ class Game(Board):
                 p.next_adjust = 0
                 p.spent = 0
                 # a card deployed by an ability in the end phase is still face down: revealed first
-                p.deploy_order = [c for c in p.deploy_order if c.loc == AT_BOARD and not c.face_up]
+                if p.deploy_order:
+                    p.deploy_order = [c for c in p.deploy_order if c.loc == AT_BOARD and not c.face_up]
             if self.observers:
                 self.emit("round_start")
             if "begin_of_round" in self.bf_triggers:
@@ -525,11 +535,12 @@ class Game(Board):
             if self.observers:
                 self.emit("draft", p, kept, other)
 
+        a, b = drawn[0].cdef.name, drawn[1].cdef.name
         if known is None or (drawn[0].cdef is not UNSEEN and drawn[1].cdef is not UNSEEN):
-            names = sorted({drawn[0].cdef.name, drawn[1].cdef.name})
+            names = [a] if a == b else [a, b] if a < b else [b, a]
         else:
             names = known.possible_names(drawn)
-        shown = " / ".join(c.cdef.name for c in drawn)
+        shown = f"{a} / {b}"
         if len(names) == 1:  # two copies of one card: the only answer, taken by the engine
             d = Decision(p, "keep", card=names[0])
             self._forced(Kind.DRAFT_KEEP, p, d)
@@ -737,24 +748,34 @@ class Game(Board):
     def _deploy_turn(self, p: int) -> None:
         ps = self.players[p - 1]
         known = self.hidden[p - 1]
-        unseen = [c for c in ps.hand if c.cdef is UNSEEN] if known is not None else []
+        unseen = [c for c in ps.hand if c.cdef is UNSEEN] if known is not None else _NO_CARDS
 
         def legal_pairs() -> Iterator[tuple[str, int]]:
             """Every card the hand may hold (a known one, or what an unseen one may be) with every
             battlefield it could be paid for on; whether an unseen card may be that card is asked
-            only when it could be paid for."""
+            only once it could be paid for somewhere."""
             seen: set[str] = set()
             for c in ps.hand:
-                if c.cdef is not UNSEEN and c.cdef.name not in seen:
-                    seen.add(c.cdef.name)
-                    yield from ((c.cdef.name, b) for b in self._payable(c.cdef, p))
+                cdef = c.cdef
+                if cdef is UNSEEN or cdef.name in seen:
+                    continue
+                seen.add(cdef.name)
+                for b in range(self.nbf):
+                    if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
+                        yield cdef.name, b
             if unseen:
                 assert known is not None
                 for name, cdef in known.defs.items():
-                    if name not in seen:
-                        bs = self._payable(cdef, p)
-                        if bs and known.could_be(unseen, name):
-                            yield from ((name, b) for b in bs)
+                    if name in seen:
+                        continue
+                    possible: bool | None = None
+                    for b in range(self.nbf):
+                        if self._open(b, p) and self._cost(cdef, p, b) <= ps.essence:
+                            if possible is None:
+                                possible = known.could_be(unseen, name)
+                            if not possible:
+                                break
+                            yield name, b
 
         if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
             self._forced(Kind.DEPLOY, p, self._pass[p])  # nothing can be deployed: the pass is forced
@@ -772,26 +793,23 @@ class Game(Board):
             for name, b in legal_pairs():
                 yield Decision(p, "deploy", card=name, bf=b + 1)
 
-        def in_hand(name: str) -> CardInst | None:
-            return ps.in_hand(name) or (next((c for c in unseen if c.cdef is UNSEEN), None)
-                                        if known is not None and known.could_be(unseen, name) else None)
-
         def check(d: Decision) -> str | None:
             if d.verb == "pass":
                 return None
             if d.verb != "deploy":
                 return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
             name = d.card or ""
-            if in_hand(name) is None:
-                if unseen and known is not None:
+            card = ps.in_hand(name)
+            if card is None:
+                if not unseen or known is None:
+                    return f"{d.card!r} is not in player {p}'s hand"
+                if not known.could_be(unseen, name):
                     return known.explain(name, "revealed")
-                return f"{d.card!r} is not in player {p}'s hand"
             if d.bf is None or not 1 <= d.bf <= self.nbf:
                 return f"there is no battlefield {d.bf}; this game has {self.nbf}"
             b = d.bf - 1
             if not self._open(b, p):
                 return f"battlefield {d.bf} is full on player {p}'s side ({self.zones[b]} zones)"
-            card = ps.in_hand(name)
             cost = self.cost_of(card, b) if card is not None else self._cost(known.defs[name], p, b)  # type: ignore[union-attr]
             if cost > ps.essence:
                 return (f"{name} costs {cost} essence on battlefield {d.bf} but player {p} "
@@ -816,11 +834,6 @@ class Game(Board):
 
         self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
                                      "left) or pass", options, check, take)
-
-    def _payable(self, cdef: CardDef, p: int) -> list[int]:
-        """The battlefields with an open zone where player p could pay for this card now."""
-        essence = self.players[p - 1].essence
-        return [b for b in range(self.nbf) if self._open(b, p) and self._cost(cdef, p, b) <= essence]
 
     def _cost(self, cdef: CardDef, owner: int, b: int) -> int:
         """What a card (perhaps not yet seen) would cost its owner on battlefield b."""
@@ -1017,10 +1030,16 @@ class Game(Board):
         if not cands:
             return
         if len(cands) == 1:  # the only answer: taken by the engine, never asked
-            pos = self.position(cands[0])
-            if pos is not None:
-                self._forced(kind, player, Decision(player, "choose", pos=pos))
-            on_pick(cands[0])
+            c = cands[0]
+            if c.loc == AT_BOARD:
+                # noted as (player, owner, battlefield, zone): the Decision is made only if a log's
+                # line is ever compared with it (engine.reader), which is rare
+                spot = (player, c.owner, c.bf + 1, self.board[c.bf][c.owner - 1].index(c) + 1)
+                if self.trace is not None:
+                    self._forced(kind, player, forced_choice(spot))
+                else:
+                    self.auto.append(spot)
+            on_pick(c)
             return
         positions = {self.position(c): c for c in cands}
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .decisions import UNSEEN_NAME, Decision, Kind
-from .game import DecisionPoint, Game
+from .decisions import CHANCE, UNSEEN_NAME, Decision, Kind
+from .game import DecisionPoint, Game, forced_choice
 
 _BLOCK_VERBS = frozenset({"draw", "keep"})
 _CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})
@@ -69,8 +69,9 @@ class Reading:
     order: list[int] = field(default_factory=list)  # lines applied as answers, in the order the rules took them
     written_forced: list[int] = field(default_factory=list)  # lines that repeated an answer the engine took
     ambiguous: list[int] = field(default_factory=list)  # lines that could have been read the other way
-    # lines read as plain answers: (line, g.auto[a:b] the answers the engine took just before it)
-    spans: list[tuple[int, int, int]] = field(default_factory=list)
+    # lines read as plain answers after answers the engine took itself: line, a, b in threes
+    # (g.auto[a:b] are those answers)
+    spans: list[int] = field(default_factory=list)
     conceded_at: int | None = None  # the index of a concession line
     way: Way = Way()  # how ambiguous lines were taken: read(..., way=way) reads the same again
     # lines before which ``belongs`` had a choice among unseen cards find nothing
@@ -90,31 +91,37 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
     takes the point's default first."""
     r = Reading(way=way)
     n = len(lines)
-    used = bytearray(n)
-    seats = [d.seat for d in lines]
-    block_end = _block_ends(lines)
+    ahead: set[int] = set()  # lines read before their turn (draws and keeps of another player)
+    block_end: list[int] | None = None  # worked out the first time a line is read ahead
     plain_way = not way.forced_first and not way.flips
     auto = g.auto
+    spans = r.spans
     seen = 0  # g.auto[seen:] are the answers the engine took since the last line read
     cursor = 0
     tried: tuple[int, str] | None = None  # a line judged at a point with a default, and why it failed there
     while True:
-        while cursor < n and used[cursor]:
+        while cursor in ahead:
+            ahead.discard(cursor)
             cursor += 1
         if cursor >= n:
             break
         pend = g.pending
         i = cursor
         d = lines[i]
-        if (pend is not None and block_end[i] > i + 1 and seats[i] != pend.seat
-                and (pend.kind is Kind.CHANCE_DRAW or pend.kind is Kind.DRAFT_KEEP) and _repeats(auto, seen, d) < 0):
+        verb = d.verb
+        if (pend is not None and (verb == "draw" or verb == "keep")
+                and (pend.kind is Kind.CHANCE_DRAW or pend.kind is Kind.DRAFT_KEEP)
+                and _seat(d) != pend.seat and _repeats(auto, seen, d) < 0):
             # draws and keeps in a row: the pending player's next one, wherever it is in the run
             # (unless this line writes down an answer the engine just took itself)
+            if block_end is None:
+                block_end = _block_ends(lines)
             for j in range(i + 1, block_end[i]):
-                if not used[j] and seats[j] == pend.seat:
+                if j not in ahead and _seat(lines[j]) == pend.seat:
                     i, d = j, lines[j]
+                    verb = d.verb
                     break
-        if d.verb == "concede":
+        if verb == "concede":
             if g.over:
                 r.failure = Failure(i, _over(g))
                 return r
@@ -137,8 +144,10 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
             if reason is None and plain_way:
                 # the usual case, an answer; whether it could also be read as a written forced
                 # answer (an ambiguity, for read_lines) is worked out only if the log fails
-                r.spans.append((i, seen, len(auto)))
-                k = -1
+                if len(auto) > seen:
+                    spans.append(i)
+                    spans.append(seen)
+                    spans.append(len(auto))
             else:
                 k = _repeats(auto, seen, d)
                 if k >= 0 and (reason is not None or way.as_forced(i)):
@@ -146,13 +155,16 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                         r.ambiguous.append(i)
                     r.written_forced.append(i)
                     seen = k + 1
-                    used[i] = 1
+                    if i == cursor:
+                        cursor += 1
+                    else:
+                        ahead.add(i)
                     if on_line is not None:
                         on_line(i)
                     continue
                 if reason is not None:
                     if pend.default is None:
-                        forced = next((q for q in reversed(auto[seen:])
+                        forced = next((q for q in map(forced_choice, reversed(auto[seen:]))
                                        if q.seat == d.seat and q.verb in _verbs_like(d)), None)
                         r.failure = Failure(i, tried[1] if tried is not None and tried[0] == i else reason, forced)
                         return r
@@ -168,7 +180,10 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
             tried = None
             g.answer(d)
             r.order.append(i)
-        used[i] = 1
+        if i == cursor:
+            cursor += 1
+        else:
+            ahead.add(i)
         if on_line is not None:
             on_line(i)
     while g.pending is not None and g.pending.default is not None:
@@ -179,8 +194,14 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
 def _ambiguous(r: Reading, g: Game, lines: Sequence[Decision]) -> list[int]:
     """Every line read as an answer that also repeats an answer the engine took itself before it,
     or read the other way: the lines a re-reading may take differently."""
-    spans = [i for i, a, b in r.spans if _repeats(g.auto[:b], a, lines[i]) >= 0]
-    return sorted(spans + r.ambiguous)
+    s = r.spans
+    found = [s[k] for k in range(0, len(s), 3) if _repeats(g.auto[:s[k + 2]], s[k + 1], lines[s[k]]) >= 0]
+    return sorted(found + r.ambiguous)
+
+
+def _seat(d: Decision) -> int:
+    """Decision.seat, without the property (this runs for every draw and keep)."""
+    return d.player if d.actor == CHANCE and d.player is not None else d.actor
 
 
 def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision], first: Game | None = None
@@ -227,11 +248,11 @@ def _block_ends(lines: Sequence[Decision]) -> list[int]:
     return ends
 
 
-def _repeats(auto: list[Decision], seen: int, d: Decision) -> int:
+def _repeats(auto: list, seen: int, d: Decision) -> int:
     """The index in ``auto`` (from ``seen``) of the answer the engine took that ``d`` writes down:
     the same line, or '?' for a card it named; -1 if none."""
     for k in range(seen, len(auto)):
-        q = auto[k]
+        q = forced_choice(auto[k])
         if q == d or (d.card == UNSEEN_NAME and q.card is not None and q.verb == d.verb
                       and q.actor == d.actor and q.player == d.player):
             return k
