@@ -148,21 +148,16 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                     spans.append(i)
                     spans.append(seen)
                     spans.append(len(auto))
+                answer = True
             else:
                 k = _repeats(auto, seen, d)
                 if k >= 0 and (reason is not None or way.as_forced(i)):
                     if reason is None:
                         r.ambiguous.append(i)
-                    r.written_forced.append(i)
+                    r.written_forced.append(i)  # an answer the engine took itself, written out
                     seen = k + 1
-                    if i == cursor:
-                        cursor += 1
-                    else:
-                        ahead.add(i)
-                    if on_line is not None:
-                        on_line(i)
-                    continue
-                if reason is not None:
+                    answer = False
+                elif reason is not None:
                     if pend.default is None:
                         forced = next((q for q in map(forced_choice, reversed(auto[seen:]))
                                        if q.seat == d.seat and q.verb in _verbs_like(d)), None)
@@ -174,12 +169,15 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                         tried = (i, reason)
                     g.take_default()
                     continue
-                if k >= 0:
-                    r.ambiguous.append(i)
-            seen = len(auto)
-            tried = None
-            g.answer(d)
-            r.order.append(i)
+                else:
+                    if k >= 0:
+                        r.ambiguous.append(i)
+                    answer = True
+            if answer:
+                seen = len(auto)
+                tried = None
+                g.answer(d)
+                r.order.append(i)
         if i == cursor:
             cursor += 1
         else:

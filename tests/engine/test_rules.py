@@ -10,6 +10,7 @@ import pytest
 
 from engine.catalog import CatalogError
 from engine.decisions import CHANCE, Decision
+from engine.game import forced_choice
 from engine.rng import SplitMix64
 from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
 
@@ -1498,7 +1499,7 @@ def test_a_decision_with_one_legal_answer_is_taken_by_the_engine_and_may_be_writ
     assert rec.log == [("move", "Filler 1", 0, 1)] and pos(g, a) == "P1:B2Z2"
     assert [str(d) for d in g.history if d.actor == 1] == ["P1 deploy Push to B2"]
     # ... and noted as answers the engine took itself, which a log may also write out
-    taken = [str(d) for d in g.auto if d.actor == 1]
+    taken = [str(d) for d in map(forced_choice, g.auto) if d.actor == 1]
     assert "P1 choose P1:B1Z1" in taken and taken[taken.index("P1 choose P1:B1Z1") + 1] == "P1 choose B2"
 
 
