@@ -49,7 +49,7 @@ class Way:
     def as_forced(self, i: int) -> bool:
         return self.forced_first != (i in self.flips)
 
-    def flipped(self, i: int) -> "Way":
+    def flipped(self, i: int) -> Way:
         return Way(self.forced_first, self.flips ^ {i})
 
 

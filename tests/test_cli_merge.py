@@ -14,7 +14,7 @@ from engine.selfplay import self_play
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "services.cli", "merge", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "services.cli", "merge", *args], capture_output=True, text=True, check=False,
                           timeout=120)
 
 

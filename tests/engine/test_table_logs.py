@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -31,7 +31,7 @@ from engine.timeline import timeline
 CAV, SPE = "Cavalry of the Parthian Empire", "Spectres of the Necropolis"
 
 
-@lru_cache(maxsize=None)
+@cache
 def full(seed: int, players: int = 2, decks: tuple[str, ...] | None = None) -> str:
     """A self-played game written with recorded chance, every card named (JSON text)."""
     return json.dumps(as_recorded(self_play(seed, players=players, decks=list(decks) if decks else None)))
