@@ -13,6 +13,9 @@ from functools import cache
 
 import pytest
 
+from rules_helpers import Kind, Loc, advance, card, deal, filler, play
+from rules_helpers import game as rules_game
+
 from engine.catalog import load_catalog
 from engine.decisions import parse_decision
 from engine.log import canonical_hash, parse_log
@@ -397,3 +400,73 @@ def test_time_called_scores_the_board_by_the_rule_the_log_names():
     played_out["result"] = {"winner": log["result"]["winner"], "reason": "time", "time_rule": "tally"}
     v = verdict(played_out)
     assert v.status == "mismatch" and v.errors[0]["path"] == "/result/reason"
+
+
+def test_a_choice_among_unseen_cards_that_found_nothing_is_written_where_a_line_would_be_misread():
+    """P3's card swaps in a Vampire from a hand P1 never saw, and P3 had none; then P3 deploys a
+    Fledgling from the discard pile. Without 'P3 choose nothing' the Fledgling line would read as
+    the swap, so the seat view writes it."""
+    log = game(220, 3)
+    for seat in (1, 2):
+        view = seat_view(log, seat)
+        lines = view["decisions"]
+        i = lines.index("P3 choose Fledgling")
+        assert lines[i - 1] == "P3 choose nothing", lines[i - 3:i + 2]
+        assert verdict(view).status == "valid"
+        misread = copy.deepcopy(view)
+        del misread["decisions"][i - 1]
+        assert verdict(misread).status == "illegal"
+
+
+F1, F2, F3, F4 = (filler(f"Filler {i}") for i in range(1, 5))
+
+
+def test_a_card_that_shows_itself_cannot_be_chosen_unseen_and_an_unseen_discard_is_a_quiet_card():
+    loud = card("Loud", cost=2, effects=[{"when": "discarded", "do": [{"essence": {"add": 2}}]}])
+    quiet = card("Quiet", cost=2)
+    shed = card("Shed", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 1}}]}])
+    raiser = card("Raiser", ability="instant", effects=[{"when": "reveal", "do": [{"deploy": {"from": "discard"}}]}])
+    g = rules_game([[shed, raiser, loud, quiet, loud, F1], [F2, F3]])
+    deal(g, {1: ["Shed", "Raiser"]})
+    play(g, "C draw P1 ?", "C draw P1 ?")  # two cards P1's writer did not see: Loud, Quiet or Filler 1
+    deal(g, {2: ["Filler 2", "Filler 3"]})
+    advance(g, lambda g: g.pending.kind == Kind.DEPLOY and g.pending.player == 1, draws={1: ["?", "?"]})
+    g.players[0].essence = 9
+    play(g, "P1 deploy Shed to B1", "P1 pass")
+    advance(g, lambda g: g.pending.kind == Kind.DISCARD)
+    play(g, "P1 choose ?")  # a quiet card: Loud would have shown itself (its essence)
+    known = g.hidden[0]
+    gone = g.players[0].discard[0]
+    assert not known.could_be([gone], "Loud") and known.could_be([gone], "Quiet")
+    # a deploy from the discard pile shows the card: '?' is no answer there
+    g2 = rules_game([[raiser, quiet, F1, F4], [F2, F3]])
+    deal(g2, {1: ["Raiser", "Quiet", "Filler 1", "Filler 4"], 2: ["Filler 2", "Filler 3"]})
+    for name in ("Quiet", "Filler 1"):
+        c = next(c for c in g2.players[0].hand if c.name == name)
+        g2.players[0].hand.remove(c)
+        c.loc = Loc.DISCARD
+        g2.players[0].discard.append(c)
+    play(g2, "P1 deploy Raiser to B1", "P1 pass")
+    advance(g2, lambda g: g.pending.kind == Kind.CHOOSE_CARD)
+    assert "the card shows itself, so name it" in g2.check(parse_decision("P1 choose ?"))
+    assert g2.check(parse_decision("P1 choose Quiet")) is None
+
+
+def test_a_reading_starts_on_the_game_it_is_given_and_makes_new_ones_only_to_read_again():
+    from engine.reader import read_lines
+    from engine.replay import build_game
+
+    log = parse_log(self_play(1))
+    lines = [parse_decision(t) for t in log.decisions]
+    made = []
+
+    def new_game():
+        made.append(1)
+        return build_game(log)
+
+    first = build_game(log)
+    g, r = read_lines(new_game, lines, first=first)
+    assert g is first and r.failure is None and made == []
+    written = parse_log({**self_play(1), "decisions": _every_answer(self_play(1))})
+    g, r = read_lines(lambda: new_game() and build_game(written), [parse_decision(t) for t in written.decisions])
+    assert r.failure is None and r.way.forced_first and len(made) == 2  # read as answers first, then again
