@@ -82,8 +82,9 @@ class DecisionPoint:
 
     ``seat`` is the player the decision is about (the actor, or for a chance draw the player who
     draws). ``default`` is the answer a log may leave out: what an unseen card is taken to be in
-    another player's view (``? ``), or that nothing matched a choice among cards nobody saw
-    (``NOTHING``). A driver (engine.reader) takes it when the next line does not answer the point."""
+    another player's seat view (``?``), or that nothing matched a choice among cards nobody saw
+    (``choose nothing``). A driver (engine.reader) takes it when the next line does not answer the
+    point."""
 
     __slots__ = ("player", "kind", "prompt", "options", "check", "take", "seat", "default")
 
