@@ -31,11 +31,18 @@ def main() -> None:
     ap.add_argument("--bot", default="random", choices=["random", "greedy"])
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--engine", default="native", choices=["native", "pure"])
+    ap.add_argument("--engine-path", type=Path, help="import the engine from this folder instead (another build, "
+                    "e.g. an older commit's build/native, to compare the two on the same --logs)")
     ap.add_argument("--catalog", help="catalog version the games are played under (default: the newest)")
     ap.add_argument("--seat-games", type=int, default=2000, help="games also written as at a table (full and "
                     "one seat's view) and replayed")
+    ap.add_argument("--logs", type=Path, help="replay these logs (a JSON array) instead of self-played ones: the "
+                    "same games for two builds of the engine")
+    ap.add_argument("--save-logs", type=Path, help="write the self-played logs there (a JSON array), for --logs")
     args = ap.parse_args()
-    if args.engine == "native":
+    if args.engine_path:
+        sys.path.insert(0, str(args.engine_path))
+    elif args.engine == "native":
         sys.path.insert(0, str(ROOT / "infra"))
         import build_native
 
@@ -51,13 +58,23 @@ def main() -> None:
 
     catalog = args.catalog or DEFAULT_VERSION
     print(f"catalog: {catalog}")
-    logs = [self_play(seed, bot=args.bot, catalog=catalog) for seed in tqdm(range(args.games), desc="simulating", unit="game")]
+    if args.logs:
+        logs = json.loads(args.logs.read_text())[: args.games]
+    else:
+        logs = [self_play(seed, bot=args.bot, catalog=catalog)
+                for seed in tqdm(range(args.games), desc="simulating", unit="game")]
+    if args.save_logs:
+        args.save_logs.write_text(json.dumps(logs))
     texts = [json.dumps(log) for log in logs]
     decisions = sum(len(log["decisions"]) for log in logs)
 
     t = time.perf_counter()
     parsed = [parse_log(x) for x in texts]
     t_parse = time.perf_counter() - t
+    from engine.catalog import load_catalog
+
+    for version in {log.catalog for log in parsed}:  # loaded (once per process) before the clock starts
+        load_catalog(version)
     # The benchmark's own 10,000 parsed logs are long-lived: keep the cyclic GC from re-scanning
     # them on every full collection (a worker holds one chunk of logs, not the whole benchmark).
     gc.freeze()
@@ -75,7 +92,8 @@ def main() -> None:
               f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / args.games:.1f} decisions/game")
     print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
     fixed_cost(min(args.games, 1000))
-    seat_views(logs[: args.seat_games], args.repeat)
+    if args.seat_games:
+        seat_views(logs[: args.seat_games], args.repeat)
 
 
 def seat_views(logs: list[dict], repeat: int) -> None:
