@@ -1,7 +1,7 @@
 """Events and disputes: per event its games by verdict and its disputes, each side of a dispute and
 each flagged game linked to the replay viewer.
 
-Counts come from agg_event_games (kept by triggers) via services.db.event_summary; an event's page
+Counts come from agg_event_games (kept by triggers) via services.games.events; an event's page
 reads its disputes (a handful of rows) and its flagged games through a partial index (migration
 0003), never the event's valid games.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, render_template, url_for
 from psycopg.rows import dict_row
 
-from services.db.event_summary import load_events
+from services.games.events import load_events
 
 from . import figures
 from .datasets import to_csv

@@ -1,11 +1,11 @@
 #!/bin/sh
 # Entrypoint of the container image (infra/Dockerfile): which part of the service this container
-# runs. The command lines are those `empyrean up` uses (services/launcher.py api_command,
+# runs. The command lines are those `empyrean up` uses (services/platform/launcher.py api_command,
 # workers/celery_app.py worker_command), with two differences for containers:
 #   - beat is its own process (`celery beat`), not embedded in a worker (`worker --beat`): any number
 #     of worker containers may run, and exactly one beat (the sweeper must not run twice);
 #   - gunicorn's worker count comes from WEB_CONCURRENCY (gunicorn's own variable; default 2).
-# Configuration: environment variables only (services/config.py).
+# Configuration: environment variables only (services/platform/config.py).
 set -eu
 
 role="${1:-api}"

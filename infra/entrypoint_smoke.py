@@ -26,8 +26,8 @@ PORT = "18765"
 
 def main() -> int:
     sys.path.insert(0, str(ROOT))
-    from services.config import Config
-    from services.embedded import EmbeddedStack
+    from services.platform.config import Config
+    from services.platform.embedded import EmbeddedStack
     from workers.celery_app import PING_TASK, make_celery
 
     data = Path(tempfile.mkdtemp(prefix="empyrean-entrypoint-"))

@@ -18,7 +18,7 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if config.getoption("engine") != "native":
         # The Python sources, in this process and in the API and worker processes the tests start
-        # (they would take the compiled engine when a current build exists: services.native).
+        # (they would take the compiled engine when a current build exists: services.platform.native).
         os.environ["EMPYREAN_ENGINE"] = "python"
         return
     sys.path.insert(0, str(ROOT / "infra"))

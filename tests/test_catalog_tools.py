@@ -1,5 +1,5 @@
 """The catalog as a reference (`empyrean cards`, `empyrean catalog check`, docs/catalog.md) and
-the balance report's counting (`services.balance`)."""
+the balance report's counting (`services.simulation.balance`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import yaml
 from click.testing import CliRunner
 
 from engine.catalog import catalog_root, load_catalog
-from services import balance
-from services.catalog_ref import render_markdown
+from services.simulation import balance
+from services.cli.catalog_ref import render_markdown
 from services.cli import main as cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ def test_balance_counts_every_game_twice_once_per_deck_and_renders_a_row_per_dec
 def test_every_battlefield_the_theme_map_names_is_in_the_catalog():
     import re
 
-    from services.catalog_ref import THEMES
+    from services.cli.catalog_ref import THEMES
 
     named = re.findall(r"— (The [A-Z][\w' ]+?|Hall of Gifts|Oasis of Plenty)(?=;|\.)", " ".join(THEMES.split()))
     assert len(named) == 17

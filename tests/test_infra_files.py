@@ -1,8 +1,8 @@
 """The deployment files in infra/ (container image, compose, Kubernetes) agree with the code.
 
 No docker or cluster needed: the files are parsed (PyYAML) and checked against what the code reads
-and runs — the environment variables services/config.py knows, the gunicorn command line of
-`empyrean up` (services/launcher.py api_command) and the Celery worker's (workers/celery_app.py
+and runs — the environment variables services/platform/config.py knows, the gunicorn command line of
+`empyrean up` (services/platform/launcher.py api_command) and the Celery worker's (workers/celery_app.py
 worker_command). What this cannot show is that the image builds or the containers start
 (infra/README.md, "What is tested").
 """
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from services import config as config_module
-from services.config import RATE_LIMIT_ENV, Config
-from services.launcher import API_PREFIX, api_command
+from services.platform import config as config_module
+from services.platform.config import RATE_LIMIT_ENV, Config
+from services.platform.launcher import API_PREFIX, api_command
 from workers.celery_app import QUEUES, worker_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,7 +30,7 @@ ENTRYPOINT = INFRA / "container-entrypoint.sh"
 IMAGE = "empyrean-replay"
 ROLES = {"api", "worker", "beat", "migrate"}
 REQUIRED = {"DATABASE_URL", "REDIS_URL"}
-# Variables our containers may set that services/config.py does not read, and who reads them.
+# Variables our containers may set that services/platform/config.py does not read, and who reads them.
 NOT_CONFIG = {"WEB_CONCURRENCY": "gunicorn's worker count, read by infra/container-entrypoint.sh"}
 
 

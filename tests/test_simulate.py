@@ -1,4 +1,4 @@
-"""The tournament simulator (services/simulate.py, `empyrean simulate`): Swiss pairings, events over
+"""The tournament simulator (services/simulation/simulate.py, `empyrean simulate`): Swiss pairings, events over
 weeks, deliberately flawed uploads whose verification counts are known in advance."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from engine.replay import replay
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
 from services.cli import main as cli
-from services.simulate import SimConfig, make_illegal, simulate, swiss_pairs
+from services.simulation.simulate import SimConfig, make_illegal, simulate, swiss_pairs
 
 
 def test_a_64_player_6_round_event_verifies_with_the_expected_counts(tmp_path):

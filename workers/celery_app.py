@@ -1,4 +1,4 @@
-"""The Celery app, configured from services.config (so from the environment).
+"""The Celery app, configured from services.platform.config (so from the environment).
 
 Start a worker with ``celery -A workers.celery_app worker`` (``empyrean up`` does, see
 ``worker_command``); produce tasks from another process with ``make_celery(config)``. The
@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import sys
 
-from services.native import use_native_engine
+from services.platform.native import use_native_engine
 
 use_native_engine()  # before the task modules import the engine: replay is a chunk's CPU time
 
 from celery import Celery
 from kombu import Exchange, Queue
 
-from services.config import Config
+from services.platform.config import Config
 
 # Two lanes. A worker consumes both and always empties ``interactive`` first ("priority" queue
 # order: kombu's Redis transport polls the queues in the listed order rather than round-robin).

@@ -3,7 +3,7 @@
 ``replay_game(game_id)`` and ``replay_games(game_ids)`` are idempotent: everything they write — the
 verdicts, the game_* record rows, the aggregate contribution, the final status — happens in one
 transaction that holds the games' row locks, and the old contribution is taken out before the new
-one is added (services.db.records). So a redelivered message, a sweeper re-send or a reprocess
+one is added (services.games.records). So a redelivered message, a sweeper re-send or a reprocess
 replays a game as often as it likes and the statistics count it once.
 
 Errors: a lost or failing database connection is transient and retried by Celery with exponential
@@ -26,13 +26,13 @@ from psycopg.types.json import Jsonb
 from psycopg_pool import ConnectionPool
 
 from engine.replay import ENGINE_VERSION, ReplayResult, replay
-from services.config import Config
-from services.db.disputes import check_matches, lock_matches
-from services.db.pool import create_pool
-from services.db.records import (FinishedGame, apply_contribution, any_foldable, copy_record_rows, fold_pending,
+from services.platform.config import Config
+from services.games.disputes import check_matches, lock_matches
+from services.platform.pool import create_pool
+from services.games.records import (FinishedGame, apply_contribution, any_foldable, copy_record_rows, fold_pending,
                                    remove_records)
-from services.db.storable import storable
-from services.dispatch import send_chunks
+from services.platform.storable import storable
+from services.games.dispatch import send_chunks
 
 from .celery_app import FOLD_TASK, QUEUE_BULK, REPLAY_CHUNK_TASK, REPLAY_TASK, SWEEP_TASK
 
@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 SWEEP_BATCH = 1000  # games re-sent per sweep at most; the next sweep takes the rest
 RECORDED_VERDICTS = ("valid", "mismatch")  # finished games: their record is complete
-COUNTED_VERDICT = "valid"  # only these enter the statistics (see services.db.records)
+COUNTED_VERDICT = "valid"  # only these enter the statistics (see services.games.records)
 PENDING_MESSAGE = "replayed: valid; being added to the statistics"
 
 
@@ -150,7 +150,7 @@ def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S) -
             # past its time limit. If the send fails, the sweeper folds it.
             try:
                 current_app.send_task(FOLD_TASK, queue=QUEUE_BULK, ignore_result=True)
-            except Exception as exc:  # as in services.dispatch: any failure means "not sent"
+            except Exception as exc:  # as in services.games.dispatch: any failure means "not sent"
                 log.warning("could not send a fold task (the sweeper will fold): %s", exc)
             return folded
 

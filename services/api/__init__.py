@@ -1,7 +1,7 @@
 """The HTTP API: a Flask app factory; every endpoint lives in a blueprint under ``/api/v1``.
 
 Run by a WSGI server, e.g. ``gunicorn 'services.api:create_app()'`` (what ``empyrean up`` does);
-configuration comes from the environment (services.config) unless a Config is passed in.
+configuration comes from the environment (services.platform.config) unless a Config is passed in.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import atexit
 from dataclasses import dataclass
 
-from services.native import use_native_engine
+from services.platform.native import use_native_engine
 
 use_native_engine()  # before the blueprints import the engine: every upload is parsed here
 
@@ -19,11 +19,11 @@ from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
 import dashboards
-from services import metrics
-from services.config import Config
-from services.db.migrate import head_revision
-from services.db.pool import create_pool
-from services.dispatch import ReplaySender
+from services.platform import metrics
+from services.platform.config import Config
+from services.platform.migrate import head_revision
+from services.platform.pool import create_pool
+from services.games.dispatch import ReplaySender
 from workers.celery_app import make_celery
 
 from . import disputes, events, games, health, openapi, stats
@@ -44,7 +44,7 @@ class Resources:
     redis: redis.Redis
     schema_head: str  # the migration revision this code expects the database to be at
     celery: Celery  # a producer only: sends replay tasks after the storing transaction commits
-    sender: ReplaySender  # single uploads' replay tasks, a few games each (services.dispatch)
+    sender: ReplaySender  # single uploads' replay tasks, a few games each (services.games.dispatch)
 
     def close(self) -> None:
         self.sender.close()  # first: it may still mark unsent games in the database

@@ -1,6 +1,6 @@
 """Who may do what (docs/security.md): bearer tokens, roles, object-level checks, rate limits.
 
-- A request proves who it is with ``Authorization: Bearer emp_<prefix>_<secret>`` (services.tokens).
+- A request proves who it is with ``Authorization: Bearer emp_<prefix>_<secret>`` (services.platform.tokens).
   Reads are public and need no token; every mutating route says which roles it accepts with
   ``@require(...)``. No token, or one that is unknown, malformed or revoked: 401 with
   ``WWW-Authenticate: Bearer``. A valid token whose role or event does not allow the request: 403.
@@ -28,8 +28,8 @@ from flask import Flask, current_app, g, request
 from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 
-from services.config import Config, redis_url_for_limits
-from services.tokens import Token, authenticate, hash_token
+from services.platform.config import Config, redis_url_for_limits
+from services.platform.tokens import Token, authenticate, hash_token
 
 from .errors import error_response
 

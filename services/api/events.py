@@ -8,7 +8,7 @@
 - ``GET /api/v1/events/{id}`` — one event (public or unlisted): counts by status, open disputes.
 - ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility.
 - ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
-- ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a tournament bundle (services.bundles: a JSON array, NDJSON or
+- ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a tournament bundle (services.games.bundles: a JSON array, NDJSON or
   one log, gzip or not; thousands of games), read as a stream. Every readable entry is stored as
   received under this event in batches (each batch one transaction), and after each commit its
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
@@ -23,13 +23,13 @@ import datetime as dt
 from flask import Blueprint, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
 
-from services.bundles import BundleError, BundleLimits, read_bundle
-from services.dispatch import enqueue_bundle
-from services.db.event_summary import load_events
-from services.db.storable import storable
-from services.ingest import NotAnObject, Parsed, find_or_create_event, parse_upload, store_batch
+from services.games.bundles import BundleError, BundleLimits, read_bundle
+from services.games.dispatch import enqueue_bundle
+from services.games.events import load_events
+from services.platform.storable import storable
+from services.games.store import NotAnObject, Parsed, find_or_create_event, parse_upload, store_batch
 
-from services.reprocess import reprocess
+from services.games.reprocess import reprocess
 
 from .access import current_token, forbidden, may_manage_event, not_your_event, require
 from .errors import error_response
@@ -192,7 +192,7 @@ def edit_event(event_id: int):
 @blueprint.post("/events/<int:event_id>/reprocess")
 @require("organiser")
 def reprocess_event(event_id: int):
-    """Replay every finished game of the event again, on the bulk lane (services.reprocess)."""
+    """Replay every finished game of the event again, on the bulk lane (services.games.reprocess)."""
     resources = _resources()
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         _, err = _owned_event(conn, event_id)
@@ -263,7 +263,7 @@ def upload_bundle(event_id: int):
     # The whole bundle is stored in ONE transaction: a bundle that breaks off part-way (a truncated
     # gzip, an array that stops being JSON, too big without a Content-Length) stores nothing, so the
     # organiser resends it whole and nothing is half there. Workers hear of the games only after
-    # the commit (services.dispatch).
+    # the commit (services.games.dispatch).
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         try:
             with conn.transaction():
@@ -280,7 +280,7 @@ def upload_bundle(event_id: int):
     return jsonify(body), 202 if counts["accepted"] else 200
 
 
-STORE_BATCH = 1000  # games parsed, then stored together (services.ingest.store_batch)
+STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.store_batch)
 
 
 def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,

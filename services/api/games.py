@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 from psycopg.rows import dict_row
 
-from services.ingest import NotAnObject, parse_upload, store_upload
+from services.games.store import NotAnObject, parse_upload, store_upload
 
 from .access import current_token, forbidden, require
 from .errors import error_response
@@ -96,7 +96,7 @@ def upload_game():
             stored = store_upload(conn, parsed, uploader, event_id=bound)
             if visibility == "unlisted" and not stored.duplicate:
                 mark_unlisted(conn, [stored.id])
-    # Committed: only now may a worker hear of it (services.dispatch).
+    # Committed: only now may a worker hear of it (services.games.dispatch).
     status = stored.status
     if not stored.duplicate and status == "queued":
         resources.sender.submit(stored.id)  # sent within ReplaySender.LINGER_S, with its neighbours

@@ -14,7 +14,7 @@ import redis
 from flask import Blueprint, current_app, jsonify
 from psycopg_pool import PoolTimeout
 
-from services.db.migrate import current_revision
+from services.platform.migrate import current_revision
 
 READY_TIMEOUT_S = 2.0
 

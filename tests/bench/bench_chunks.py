@@ -8,11 +8,11 @@ default test run. The figures behind workers/replay.py's design (docs/performanc
 1. Simulates --games seeded self-play logs (cached in /tmp) and times the engine alone on them
    (`replay(raw, record=True)`; the compiled engine when it is built).
 2. For each chunk size, in a fresh database: stores the games as a bundle would
-   (services.ingest.store_batch), then replays them chunk by chunk, each chunk counted in its own
+   (services.games.store.store_batch), then replays them chunk by chunk, each chunk counted in its own
    transaction (`replay_stored_games(defer_counts=False)`): database time per game = (total − the
    engine's time) / games.
 3. Counting by fold: in a fresh database, the games are replayed with their counts deferred, then
-   folded (services.db.records.fold_pending) in batches of the --folds sizes in turn, and the time
+   folded (services.games.records.fold_pending) in batches of the --folds sizes in turn, and the time
    per game printed; three rounds, so that from the second on the folds update rows earlier rounds
    wrote; then all again with the aggregate tables at fillfactor 100 (rewritten by VACUUM FULL),
    PostgreSQL's default before migration 0007.
@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "services")]
 
-from services.native import use_native_engine  # noqa: E402
+from services.platform.native import use_native_engine  # noqa: E402
 
 NATIVE = use_native_engine()
 
@@ -40,11 +40,11 @@ from service_helpers import create_fresh_database  # noqa: E402
 
 from engine.replay import replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
-from services.db import migrate  # noqa: E402
-from services.db.pool import create_pool  # noqa: E402
-from services.db.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
-from services.embedded import EmbeddedPostgres  # noqa: E402
-from services.ingest import find_or_create_event, parse_upload, store_batch  # noqa: E402
+from services.platform import migrate  # noqa: E402
+from services.platform.pool import create_pool  # noqa: E402
+from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
+from services.platform.embedded import EmbeddedPostgres  # noqa: E402
+from services.games.store import find_or_create_event, parse_upload, store_batch  # noqa: E402
 from workers.replay import replay_stored_games  # noqa: E402
 
 FOLD_CHUNK = 1000  # chunk size of the deferred replay before the folds

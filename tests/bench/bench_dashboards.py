@@ -22,7 +22,7 @@ Not part of the default test run (tests/bench holds no test_*.py). What it does:
    the players' decks (the pool game's log bytes as raw_log, a content hash from the clone index).
 4. COPY of events, games, verdicts, game_records, game_players, game_player_battlefields,
    game_player_cards, game_player_rounds in chunks; then the aggregates with the real statements
-   (services.db.records.apply_contribution, ``--batch`` games at a time; the weekly roll-ups
+   (services.games.records.apply_contribution, ``--batch`` games at a time; the weekly roll-ups
    follow by their triggers). ``--check``: recount_differences and rollup_differences must be 0.
 5. Table sizes, then p50 / p95 of every query function of services.stats.queries and of the events
    list, for seven filters, ``--repeat`` times each; then the dashboard pages through the Flask
@@ -62,11 +62,11 @@ from service_helpers import create_fresh_database, drop_database  # noqa: E402
 from engine.catalog import load_catalog  # noqa: E402
 from engine.replay import ENGINE_VERSION, replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
-from services.config import Config  # noqa: E402
-from services.db import migrate  # noqa: E402
-from services.db.records import (RECORD_COLUMNS, apply_contribution, recount_differences,  # noqa: E402
+from services.platform.config import Config  # noqa: E402
+from services.platform import migrate  # noqa: E402
+from services.games.records import (RECORD_COLUMNS, apply_contribution, recount_differences,  # noqa: E402
                                  rollup_differences)
-from services.embedded import EmbeddedPostgres  # noqa: E402
+from services.platform.embedded import EmbeddedPostgres  # noqa: E402
 from services.stats import queries  # noqa: E402
 from services.stats.filters import Filters  # noqa: E402
 
@@ -503,7 +503,7 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 
 
 def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
-    from services.db.event_summary import load_events
+    from services.games.events import load_events
 
     results: dict = {}
     with psycopg.connect(url) as conn:

@@ -49,15 +49,15 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "bench")]
 
-from services.native import use_native_engine  # noqa: E402
+from services.platform.native import use_native_engine  # noqa: E402
 
 NATIVE = use_native_engine()
 
 from bench_dashboards import fill, percentiles, pick_filters, time_queries  # noqa: E402
 
 from engine.selfplay import self_play  # noqa: E402
-from services.config import Config  # noqa: E402
-from services.launcher import ServiceLauncher  # noqa: E402
+from services.platform.config import Config  # noqa: E402
+from services.platform.launcher import ServiceLauncher  # noqa: E402
 
 PENDING = ("received", "queued", "replaying")
 CHUNK_LINE = re.compile(r"replayed (\d+) games: load ([\d.]+) s, replay ([\d.]+) s, records ([\d.]+) s, "

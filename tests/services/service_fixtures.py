@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from service_helpers import AdminClient, child_env, create_fresh_database, drop_database, running_app, stop_process
 
-from services.config import Config
-from services.db import migrate
-from services.embedded import EmbeddedStack
+from services.platform.config import Config
+from services.platform import migrate
+from services.platform.embedded import EmbeddedStack
 from workers.celery_app import QUEUES, make_celery, worker_command
 
 

@@ -18,7 +18,7 @@ import psycopg
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
-from services.config import Config
+from services.platform.config import Config
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -136,7 +136,7 @@ from flask.testing import FlaskClient  # noqa: E402
 
 def make_token(app, role: str = "admin", **kwargs) -> str:
     """A new token of ``role`` in ``app``'s database (kwargs: name, owner, event_id)."""
-    from services.tokens import create_token
+    from services.platform.tokens import create_token
 
     with app.extensions["empyrean"].db_pool.connection(timeout=5) as conn:
         text, _ = create_token(conn, role, **kwargs)

@@ -8,7 +8,7 @@ import pytest
 from flask import request
 
 from services.api import create_app
-from services.embedded import EmbeddedRedis
+from services.platform.embedded import EmbeddedRedis
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from service_helpers import anonymous_client, make_token, running_app, token_cli
 
 from engine.selfplay import self_play
 from services.api.access import TOKEN_MEMORY_S, forget_checked_tokens
-from services.tokens import create_token, revoke_token
+from services.platform.tokens import create_token, revoke_token
 
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 

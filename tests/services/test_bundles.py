@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from services.bundles import BundleError, BundleLimits, read_bundle
+from services.games.bundles import BundleError, BundleLimits, read_bundle
 
 LOGS = [{"format": "empyrean-log", "n": i, "decisions": ["P1 pass"] * i} for i in range(5)]
 

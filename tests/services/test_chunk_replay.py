@@ -14,11 +14,11 @@ from test_ingest import aggregates
 
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
-from services.db.pool import create_pool
-from services.db.records import FOLD_LOCK, recount_differences, rollup_differences
-from services.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
-from services.ingest import find_or_create_event, parse_upload, store_upload
-from services.simulate import make_illegal
+from services.platform.pool import create_pool
+from services.games.records import FOLD_LOCK, recount_differences, rollup_differences
+from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
+from services.games.store import find_or_create_event, parse_upload, store_upload
+from services.simulation.simulate import make_illegal
 from workers.celery_app import make_celery
 from workers.replay import fold_pending_counts, replay_stored_games, sweep_stuck_games
 

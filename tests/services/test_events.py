@@ -15,9 +15,9 @@ from werkzeug.serving import make_server
 
 from engine.selfplay import self_play
 from services.cli import main as cli
-from services.db.pool import create_pool
-from services.db.records import recount_differences
-from services.reprocess import reprocess
+from services.platform.pool import create_pool
+from services.games.records import recount_differences
+from services.games.reprocess import reprocess
 from workers.celery_app import make_celery
 
 BUNDLE_GAMES = 500
@@ -105,7 +105,7 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
 def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expected_counts(client):
     """`empyrean simulate` output (flawed on purpose) through the real pipeline: the acceptance report,
     the verdicts and the disputes are exactly what the simulator says they must be."""
-    from services.simulate import SimConfig, simulate
+    from services.simulation.simulate import SimConfig, simulate
 
     bundle = simulate(SimConfig(players=16, rounds=3, bot="random", flawed=0.5, seed=3))
     want = bundle.expected()["service"]

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from engine.selfplay import self_play
-from services.db.storable import storable
+from services.platform.storable import storable
 
 DEEP = 1000
 

@@ -13,7 +13,7 @@ from service_helpers import wait_final
 
 from engine.selfplay import self_play
 from services.api import create_app
-from services.db.pool import create_pool
+from services.platform.pool import create_pool
 from workers.replay import replay_stored_game
 
 AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",

@@ -3,7 +3,7 @@ concession, time called) and a log written from one seat, uploaded to the API (r
 Redis and a Celery worker; tests/services/service_fixtures.py).
 
 A game that ended early counts in results and win rates but not in the figures about the shape of
-a played-out game (final margins, might by round: services.db.records); a seat's view is valid and
+a played-out game (final margins, might by round: services.games.records); a seat's view is valid and
 its verdict says how many of the other player's cards were never seen."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 from services.api.openapi import document
-from services.db.pool import create_pool
-from services.db.records import recount_differences
+from services.platform.pool import create_pool
+from services.games.records import recount_differences
 from workers.replay import replay_stored_game
 
 

@@ -12,7 +12,7 @@ from service_helpers import anonymous_client, wait_final
 
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
-from services.simulate import make_illegal
+from services.simulation.simulate import make_illegal
 
 
 def scrape(client) -> dict[str, dict]:

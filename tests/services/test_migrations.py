@@ -17,9 +17,9 @@ from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
 from engine.seats import as_recorded
 from engine.selfplay import self_play
-from services.config import Config
-from services.db import migrate
-from services.db.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
+from services.platform.config import Config
+from services.platform import migrate
+from services.games.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
 
 TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",

@@ -1,4 +1,4 @@
-"""services.native.use_native_engine(), which the worker and the API call before anything imports
+"""services.platform.native.use_native_engine(), which the worker and the API call before anything imports
 the engine: EMPYREAN_ENGINE=python keeps the sources; otherwise the compiled engine is used exactly
 when infra/build_native.py's build is current. Checked in fresh interpreters (the choice is made at
 import)."""

@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from service_helpers import running_app
 
-from services.config import Config
-from services.db import migrate
+from services.platform.config import Config
+from services.platform import migrate
 
 DECK = "Legends of the Parthenon"
 

@@ -14,7 +14,7 @@ from service_helpers import wait_final
 from engine.catalog import load_catalog
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
-from services.simulate import make_illegal
+from services.simulation.simulate import make_illegal
 
 
 def esc(text: str) -> str:

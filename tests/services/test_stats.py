@@ -23,7 +23,7 @@ from psycopg.conninfo import make_conninfo
 from service_helpers import running_app
 
 from services.api import create_app
-from services.db import migrate
+from services.platform import migrate
 from services.stats import intervals, queries
 
 Z = NormalDist().inv_cdf(0.975)  # 1.959963984540054

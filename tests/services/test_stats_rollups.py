@@ -20,8 +20,8 @@ import pytest
 
 from engine.replay import ENGINE_VERSION, replay
 from engine.selfplay import self_play
-from services.db import migrate
-from services.db.records import (AGGREGATE_TABLES, FinishedGame, apply_contribution, remove_records, rollup_differences,
+from services.platform import migrate
+from services.games.records import (AGGREGATE_TABLES, FinishedGame, apply_contribution, remove_records, rollup_differences,
                                  write_records)
 from services.stats import queries
 from services.stats.filters import Filters

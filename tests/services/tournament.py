@@ -10,7 +10,7 @@ import time
 
 from engine.catalog import load_catalog
 from engine.selfplay import self_play
-from services.simulate import SimConfig, simulate
+from services.simulation.simulate import SimConfig, simulate
 
 NASTY = '<script>alert("x")</script>&"'
 

@@ -1,6 +1,6 @@
 """Alembic's environment for Empyrean Replay: migrations run on a psycopg 3 connection.
 
-Run through ``empyrean db upgrade`` (or services.db.migrate.upgrade), which passes the database URL
+Run through ``empyrean db upgrade`` (or services.platform.migrate.upgrade), which passes the database URL
 in ``config.attributes["database_url"]``; without it DATABASE_URL is used. SQLAlchemy is only the
 shell Alembic needs: the connection is made by psycopg from the same URL the rest of the service
 uses, and the revisions themselves are plain SQL.
@@ -12,7 +12,7 @@ import psycopg
 from alembic import context
 from sqlalchemy import create_engine, pool, text
 
-from services.config import Config
+from services.platform.config import Config
 
 # Any constant will do: every process that migrates this database takes the same advisory lock, so
 # two `empyrean up`s (or a test run and an `up`) starting together migrate one after the other.

@@ -58,7 +58,7 @@ BATCH = 1000
 # The engine is imported when a hash is computed, not when Alembic loads this file: every process
 # that asks for the head revision loads every revision (the API, `empyrean db current`), and none of
 # them should import the engine for that (a process chooses the compiled engine before its first
-# import of it: services.native).
+# import of it: services.platform.native).
 
 
 def canonical_hash(raw: bytes) -> str | None:

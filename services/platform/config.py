@@ -2,7 +2,7 @@
 
 Every setting has a documented default (see docs/services.md). ``DATABASE_URL`` and ``REDIS_URL`` are
 the exception: unset means "no external server" — ``empyrean up`` (and the test suite) then start an
-embedded PostgreSQL and Redis (services.embedded) and pass their URLs on to the API and the worker
+embedded PostgreSQL and Redis (services.platform.embedded) and pass their URLs on to the API and the worker
 through these same variables. A process that needs a server but was given none (the API or a worker
 started on its own) fails at start with a message saying which variable to set.
 """

@@ -4,7 +4,7 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-23
 
-GET /metrics (services/metrics.py) reports upload-to-verdict quantiles over the games finished in
+GET /metrics (services/platform/metrics.py) reports upload-to-verdict quantiles over the games finished in
 the last 5 minutes; without an index on finished_at that is a scan of every game on each scrape.
 """
 

@@ -14,7 +14,7 @@ carries the same per-player counts.
 - ``game_records.end_reason`` ('score' | 'concession' | 'time') decides what a game may count in:
   results and win rates count every valid game however it ended, but the figures about the shape of
   a played-out game — the final margin (agg_game_margins) and might by round (agg_deck_rounds) — only
-  games that reached the rule-book tally ('score'; services.db.records.AGGREGATE_SQL). The key is
+  games that reached the rule-book tally ('score'; services.games.records.AGGREGATE_SQL). The key is
   read from game_records, so a game's contribution is taken out exactly as it was put in.
   ``conceded_by`` is the seat that conceded, and set exactly when the game ended by concession.
 - The unseen counts go on ``game_players.unseen`` (one per seat) rather than an array on
@@ -72,7 +72,7 @@ COMMENT ON COLUMN verdicts.unseen IS
 
 
 # What the code before this revision counts for a game that agg_game_margins and agg_deck_rounds now
-# leave out (the statements of services.db.records as they were at revision 0008).
+# leave out (the statements of services.games.records as they were at revision 0008).
 _EARLY = "r.counted AND r.end_reason <> 'score'"
 _COUNT_EARLY_GAMES = f"""
 INSERT INTO agg_game_margins AS a (played_on, event_id, players, battlefield, margin, games)

@@ -132,8 +132,8 @@ def up(demo: bool) -> None:
 
     Configured by environment variables only (docs/services.md): EMPYREAN_DATA_DIR (default ./var),
     EMPYREAN_API_HOST / EMPYREAN_API_PORT (127.0.0.1:8000), EMPYREAN_WORKER_CONCURRENCY (2) …"""
-    from services.config import Config, ConfigError
-    from services.launcher import ServiceLauncher
+    from services.platform.config import Config, ConfigError
+    from services.platform.launcher import ServiceLauncher
 
     try:
         config = Config.from_env()
@@ -144,10 +144,10 @@ def up(demo: bool) -> None:
 
 
 def _load_demo(running) -> None:
-    """A simulated league uploaded through the real API (services.demo); a failure is reported, and
+    """A simulated league uploaded through the real API (services.simulation.demo); a failure is reported, and
     the service keeps running without it."""
-    from services.demo import load_demo
-    from services.upload_client import UploadError
+    from services.simulation.demo import load_demo
+    from services.cli.upload_client import UploadError
 
     try:
         load_demo(running.api_url.removesuffix("/api/v1"), click.echo, token=running.token)
@@ -161,10 +161,10 @@ def reprocess(event_id: int | None) -> None:
     """Replay every stored game again (e.g. after an engine or catalog update), on the bulk lane.
 
     Uses DATABASE_URL and REDIS_URL, or the servers of the `empyrean up` running in EMPYREAN_DATA_DIR."""
-    from services.config import Config, ConfigError
-    from services.db.pool import create_pool
-    from services.launcher import running_service_urls
-    from services.reprocess import reprocess as reprocess_games
+    from services.platform.config import Config, ConfigError
+    from services.platform.pool import create_pool
+    from services.platform.launcher import running_service_urls
+    from services.games.reprocess import reprocess as reprocess_games
     from workers.celery_app import make_celery
 
     try:
@@ -206,7 +206,7 @@ def token() -> None:
               "one owner manages the same events.")
 def token_create(role: str, event_id: int | None, name: str, owner: str | None) -> None:
     """Create a token and print it, once: only its hash is kept, so it cannot be shown again."""
-    from services.tokens import TokenError, create_token
+    from services.platform.tokens import TokenError, create_token
 
     def create(url: str) -> None:
         import psycopg
@@ -227,7 +227,7 @@ def token_create(role: str, event_id: int | None, name: str, owner: str | None) 
 @token.command("list")
 def token_list() -> None:
     """Every token: prefix, role, owner, bound event, created, last used, revoked (never a secret)."""
-    from services.tokens import list_tokens
+    from services.platform.tokens import list_tokens
 
     def show(url: str) -> None:
         import psycopg
@@ -250,7 +250,7 @@ def token_list() -> None:
 @click.argument("prefix")
 def token_revoke(prefix: str) -> None:
     """Revoke the token with this PREFIX (the 8 characters after emp_): it stops working at once."""
-    from services.tokens import revoke_token
+    from services.platform.tokens import revoke_token
 
     def revoke(url: str) -> None:
         import psycopg
@@ -274,8 +274,8 @@ def db() -> None:
 def _with_database(action) -> None:
     """Run action(database_url) on DATABASE_URL, or on the embedded server (started for the
     purpose and let go afterwards; a server that `empyrean up` is using keeps running)."""
-    from services.config import Config, ConfigError
-    from services.embedded import EmbeddedPostgres
+    from services.platform.config import Config, ConfigError
+    from services.platform.embedded import EmbeddedPostgres
 
     try:
         config = Config.from_env()
@@ -295,7 +295,7 @@ def _with_database(action) -> None:
 @click.argument("revision", default="head")
 def db_upgrade(revision: str) -> None:
     """Apply migrations up to REVISION (default: the newest). Already there: nothing happens."""
-    from services.db import migrate
+    from services.platform import migrate
 
     def upgrade(url: str) -> None:
         migrate.upgrade(url, revision)
@@ -308,7 +308,7 @@ def db_upgrade(revision: str) -> None:
 @click.argument("revision")
 def db_downgrade(revision: str) -> None:
     """Revert migrations down to REVISION ('base' removes every table: all data is lost)."""
-    from services.db import migrate
+    from services.platform import migrate
 
     def downgrade(url: str) -> None:
         migrate.downgrade(url, revision)
@@ -326,7 +326,7 @@ def db_current() -> None:
 def _echo_revision(url: str) -> None:
     import psycopg
 
-    from services.db import migrate
+    from services.platform import migrate
 
     with psycopg.connect(url) as conn:
         current = migrate.current_revision(conn)
@@ -352,7 +352,7 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
     accepted (and, with --wait, valid), 1 otherwise, 2 when the service cannot be used."""
     from tqdm import tqdm
 
-    from services.upload_client import ApiClient, UploadError, as_bytes
+    from services.cli.upload_client import ApiClient, UploadError, as_bytes
 
     client = ApiClient(api_url, uploader, token=token)
     games = iter_sources(paths)
@@ -411,9 +411,6 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
 
 # The catalog, game-generation and seat commands live in their own module (cards, catalog, simulate,
 # balance, merge).
-from services.cli_tools import register  # noqa: E402  (after main is defined)
+from services.cli.tools import register  # noqa: E402  (after main is defined)
 
 register(main)
-
-if __name__ == "__main__":  # pragma: no cover  (after every command is registered)
-    main()

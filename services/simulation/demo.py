@@ -18,8 +18,8 @@ import json
 from typing import Callable
 
 from engine.rng import SplitMix64
-from services.simulate import SimConfig, make_illegal, simulate, wrong_result
-from services.upload_client import ApiClient
+from services.simulation.simulate import SimConfig, make_illegal, simulate, wrong_result
+from services.cli.upload_client import ApiClient
 
 DEMO_EVENT = "Demo League (simulated games)"
 PLAYERS = 12
@@ -28,7 +28,7 @@ FIRST_DAY = dt.date(2026, 9, 5)
 
 
 def demo_games(seed: int = 2026) -> list[dict]:
-    """A weekly Swiss league of 12 players, each with a deck of their own (services.simulate)."""
+    """A weekly Swiss league of 12 players, each with a deck of their own (services.simulation.simulate)."""
     league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="random", seed=seed,
                        start=FIRST_DAY, name=DEMO_EVENT)
     return simulate(league).uploads
@@ -36,7 +36,7 @@ def demo_games(seed: int = 2026) -> list[dict]:
 
 def flawed_games(games: list[dict], seed: int = 2026) -> list[dict]:
     """The extra uploads that verification must catch (see the module docstring); the flaws are
-    made the way the tournament simulator makes them (services.simulate)."""
+    made the way the tournament simulator makes them (services.simulation.simulate)."""
     illegal = make_illegal(games[0], SplitMix64(seed))
     # a match of its own, so that it is judged alone rather than disputing games[0]
     illegal["meta"] = {**illegal["meta"], "table": "99", "players": ["Late Entry 1", "Late Entry 2"]}

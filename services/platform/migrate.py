@@ -1,4 +1,4 @@
-"""Apply the schema's migrations (services/db/migrations, Alembic) to a database.
+"""Apply the schema's migrations (services/platform/migrations, Alembic) to a database.
 
 Alembic is driven through its Python API with a Config built here, so no alembic.ini is needed and
 the migrations ship inside the package. ``empyrean db upgrade`` and ``empyrean up`` call upgrade().

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CATALOG_DOC = ROOT / "docs" / "catalog.md"
 BALANCE_DOC = ROOT / "docs" / "balance.md"
 
@@ -34,7 +34,7 @@ def _catalog(version: str | None):
 def cards(query: tuple[str, ...], version: str | None) -> None:
     """List and search cards and battlefields with their text: every word of QUERY must appear in
     the name, deck, type, ability or text (e.g. `empyrean cards stun`, `empyrean cards vikings 8`)."""
-    from services.catalog_ref import search
+    from services.cli.catalog_ref import search
 
     cat = _catalog(version)
     found = search(cat, " ".join(query))
@@ -56,7 +56,7 @@ def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
     """Validate a deck file, a battlefields file or a whole catalog version folder. Each problem
     names the file, the card and the field. Exit status 0 when every file is valid, 1 otherwise."""
     from engine.catalog import CatalogError
-    from services.catalog_ref import check_file
+    from services.cli.catalog_ref import check_file
 
     base = _catalog(version)
     ok = True
@@ -74,7 +74,7 @@ def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
 def catalog_docs(out: Path, version: str | None) -> None:
     """Write the catalog reference (docs/catalog.md) from the data."""
-    from services.catalog_ref import render_markdown
+    from services.cli.catalog_ref import render_markdown
 
     out.write_text(render_markdown(_catalog(version)), encoding="utf-8")
     click.echo(f"wrote {out}")
@@ -104,12 +104,12 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
              expected: Path | None) -> None:
     """Generate Swiss tournaments played by bots, as a bundle of game logs that loads straight into
     `empyrean upload --event` and `empyrean verify`."""
-    from services.native import use_native_engine
+    from services.platform.native import use_native_engine
 
     use_native_engine()
     from tqdm import tqdm
 
-    from services.simulate import SimConfig, simulate as run
+    from services.simulation.simulate import SimConfig, simulate as run
 
     cat = _catalog(version)
     config = SimConfig(players=players, rounds=rounds, events=events, decks=list(decks) or None, bot=bot,
@@ -147,12 +147,12 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
 def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out: Path) -> None:
     """Play GAMES bot-vs-bot games between different decks and write each deck's win rate with
     its 95% interval (docs/balance.md). Exit status 1 when a deck is outside 35-65%."""
-    from services.native import use_native_engine
+    from services.platform.native import use_native_engine
 
     use_native_engine()
     from tqdm import tqdm
 
-    from services import balance as report
+    from services.simulation import balance as report
 
     cat = _catalog(version)
     t = time.perf_counter()

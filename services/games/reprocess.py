@@ -7,7 +7,7 @@ from __future__ import annotations
 from celery import Celery
 from psycopg_pool import ConnectionPool
 
-from services.dispatch import enqueue_bundle
+from services.games.dispatch import enqueue_bundle
 
 UNFINISHED = ("received", "queued", "replaying")  # already on their way: left alone
 

@@ -30,9 +30,9 @@ from typing import Callable
 
 import psycopg
 
-from services.config import Config
-from services.db import migrate
-from services.embedded import EmbeddedStack
+from services.platform.config import Config
+from services.platform import migrate
+from services.platform.embedded import EmbeddedStack
 
 READY_TIMEOUT_S = 90
 CHILD_STOP_TIMEOUT_S = 30
@@ -178,7 +178,7 @@ class ServiceLauncher:
     def _admin_token(self, config: Config) -> str:
         """A fresh admin token for this run (the previous run's is revoked), written to
         EMPYREAN_DATA_DIR/api-token readable by this user only (0600), and shown in the banner."""
-        from services.tokens import create_token
+        from services.platform.tokens import create_token
 
         with psycopg.connect(config.database_url) as conn:
             conn.execute("""UPDATE api_tokens SET revoked_at = now()

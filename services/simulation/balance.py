@@ -89,7 +89,7 @@ def _map(tasks: list, jobs: int) -> Iterator[list]:
     if jobs <= 1:
         yield from map(_play_chunk, tasks)
         return
-    from services.native import use_native_engine
+    from services.platform.native import use_native_engine
 
     # spawn, not fork: each worker starts clean and picks the compiled engine when it is built
     with multiprocessing.get_context("spawn").Pool(jobs, initializer=use_native_engine) as pool:

@@ -7,7 +7,7 @@ Create Date: 2026-11-23
 
 Conventions as in 0001 (docs/services.md, "Schema"): plain counts and sums keyed by (day, event,
 table size, ...) with UNIQUE NULLS NOT DISTINCT, added per game by the replay worker with a sign
-(services.db.records.AGGREGATE_SQL) and recountable from the game_* rows.
+(services.games.records.AGGREGATE_SQL) and recountable from the game_* rows.
 
 Why these tables (issue 5, the dashboards read only aggregates):
 - agg_game_margins: the distribution of final might margins. It carries a ``battlefield`` key

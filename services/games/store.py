@@ -2,7 +2,7 @@
 
 The bytes are stored exactly as received, keyed by the log's canonical content hash, before anything
 else happens to them; the replay task is sent by the caller only after this transaction commits
-(``services.dispatch``). A log that cannot be parsed is stored too, already judged ``malformed``
+(``services.games.dispatch``). A log that cannot be parsed is stored too, already judged ``malformed``
 (the engine's JSON-pointer errors are its verdict; replaying it again could only say the same).
 """
 
@@ -18,7 +18,7 @@ from psycopg.types.json import Jsonb
 
 from engine.log import GameLog, LogFormatError, canonical_hash, parse_log
 from engine.replay import ENGINE_VERSION, replay
-from services.db.storable import storable
+from services.platform.storable import storable
 
 
 QUEUED_MESSAGE = "waiting for a worker"
@@ -88,7 +88,7 @@ def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, even
         match_id = find_or_create_match(conn, event_id, meta["round"], meta["table"], meta["players"])
     # replay() on bytes that do not parse gives the engine's malformed verdict, in its own words
     verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
-    # 'queued' at once: the caller sends the task after the commit (services.dispatch)
+    # 'queued' at once: the caller sends the task after the commit (services.games.dispatch)
     status = "queued" if verdict is None else "malformed"
     message = QUEUED_MESSAGE if verdict is None else storable(verdict.message)
     row = conn.execute(
@@ -128,7 +128,7 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     in the batch is a duplicate of its first copy. Returns one Stored per entry, in order.
 
     New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
-    commit and sets back to ``received`` (services.dispatch.mark_unsent) the few it could not send,
+    commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not send,
     which saves an UPDATE of every game of the bundle."""
     hashes = [parsed.content_hash for parsed in batch]
     known = {h: Stored(gid, status, True) for h, gid, status in conn.execute(

@@ -1,1 +1,0 @@
-"""The Postgres layer: psycopg 3 connection pools and the schema's migrations (Alembic, raw SQL)."""
