@@ -1,0 +1,49 @@
+"""A stored game's status: the values, which of them are still on their way, and the moves between them.
+
+Stored in ``games.status`` (text; a CHECK constraint of migration 0001 holds the same values). Only
+the modules of this package write it, and every write names its move (``Move``), so the allowed
+transitions are read here rather than pieced together from the SQL that performs them.
+"""
+
+from __future__ import annotations
+
+from enum import Enum, StrEnum
+
+
+class GameStatus(StrEnum):
+    RECEIVED = "received"  # stored; its replay task is not sent (the sweeper sends it)
+    QUEUED = "queued"  # stored and sent to a worker (or about to be, right after the commit)
+    REPLAYING = "replaying"  # a worker has it; or replayed valid, waiting to be counted
+    VALID = "valid"
+    ILLEGAL = "illegal"
+    MISMATCH = "mismatch"
+    MALFORMED = "malformed"
+    ERROR = "error"  # the service failed on it (a bug of ours, not of the log)
+
+
+PENDING = frozenset({GameStatus.RECEIVED, GameStatus.QUEUED, GameStatus.REPLAYING})
+FINISHED = frozenset(GameStatus) - PENDING
+
+
+def sql_list(statuses: frozenset[GameStatus]) -> list[str]:
+    """A status set as a query parameter (``status = ANY(%s)``), in a stable order."""
+    return sorted(str(s) for s in statuses)
+
+
+class Move(Enum):
+    """Every way a game's status changes, with the statuses it may come from and the message shown
+    beside the new status. ``None`` as a target: the engine's verdict decides."""
+
+    STORE = (frozenset(), GameStatus.QUEUED, "waiting for a worker")
+    STORE_MALFORMED = (frozenset(), GameStatus.MALFORMED, None)
+    UNSENT = (frozenset({GameStatus.QUEUED}), GameStatus.RECEIVED, "stored; the sweeper will send it to a worker")
+    CLAIM = (PENDING, GameStatus.REPLAYING, "being replayed")
+    REPLAYED = (PENDING, None, None)
+    REPLAYED_TO_COUNT = (PENDING, GameStatus.REPLAYING, "replayed: valid; being added to the statistics")
+    COUNTED = (frozenset({GameStatus.REPLAYING}), None, None)
+    FAILED = (frozenset(GameStatus), GameStatus.ERROR, None)
+    RESEND = (PENDING, GameStatus.QUEUED, "waiting for a worker (re-sent)")
+    REPROCESS = (FINISHED, GameStatus.QUEUED, "waiting to be replayed again (reprocess)")
+
+    def __init__(self, sources: frozenset[GameStatus], target: GameStatus | None, message: str | None) -> None:
+        self.sources, self.target, self.message = sources, target, message
