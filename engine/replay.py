@@ -58,7 +58,9 @@ class ReplayResult:
     way: Way = field(default_factory=Way)
 
 
-def _malformed(errors: list[dict]) -> ReplayResult:
+def malformed(errors: list[dict]) -> ReplayResult:
+    """The verdict on a log that does not read, from the errors parse_log raised: what replay()
+    gives it, without reading it again."""
     first = errors[0] if errors else {"path": "", "message": "malformed log"}
     where = f" at {first['path']}" if first["path"] else ""
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
@@ -164,12 +166,12 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
     try:
         log = source if isinstance(source, GameLog) else parse_log(source)
     except LogFormatError as e:
-        return _malformed(e.errors)
+        return malformed(e.errors)
     attempt = _Attempt(log, catalog, want_record)
     try:
         g = attempt.new_game()
     except LogFormatError as e:
-        return _malformed(e.errors)
+        return malformed(e.errors)
     if log.chance.type == "seeded" and log.setup.first_player and log.setup.first_player != g.first:
         # A setup-level illegality: no decision is at fault, so it has no decision index.
         return _result(log, g, attempt, keep_game, Verdict(
