@@ -1,7 +1,8 @@
 #!/bin/sh
 # Entrypoint of the container image (infra/Dockerfile): which part of the service this container
 # runs. The command lines are those `empyrean up` uses (services/platform/launcher.py api_command,
-# workers/celery_app.py worker_command), with two differences for containers:
+# workers/celery_app.py worker_command), through the entry points that choose the engine build
+# (services/platform/entrypoints.py), with two differences for containers:
 #   - beat is its own process (`celery beat`), not embedded in a worker (`worker --beat`): any number
 #     of worker containers may run, and exactly one beat (the sweeper must not run twice);
 #   - gunicorn's worker count comes from WEB_CONCURRENCY (gunicorn's own variable; default 2).
@@ -19,13 +20,13 @@ case "$role" in
       --access-logfile - \
       --no-control-socket \
       "$@" \
-      'services.api:create_app()'
+      'services.platform.entrypoints:api_app()'
     ;;
   worker)
     shift
     # --hostname empyrean@%h: %h is the container's host name, unique per container/pod, so the
     # worker name is unique too (Flower and `celery inspect ping -d empyrean@$HOSTNAME` use it).
-    exec python -m celery -A workers.celery_app worker \
+    exec python -m celery -A services.platform.entrypoints:worker worker \
       --queues interactive,bulk \
       --concurrency "${EMPYREAN_WORKER_CONCURRENCY:-2}" \
       --hostname 'empyrean@%h' \
@@ -35,7 +36,7 @@ case "$role" in
     ;;
   beat)
     shift
-    exec python -m celery -A workers.celery_app beat \
+    exec python -m celery -A services.platform.entrypoints:worker beat \
       --schedule "${EMPYREAN_DATA_DIR:-/var/lib/empyrean}/celerybeat-schedule" \
       --loglevel INFO \
       "$@"

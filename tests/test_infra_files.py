@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from services.platform.config import Config
+from services.platform.entrypoints import API_APP, WORKER_APP
 from services.platform.launcher import API_PREFIX, api_command
 from workers.celery_app import QUEUES, worker_command
 
@@ -254,7 +255,7 @@ def test_api_command_is_that_of_empyrean_up():
     ours = _entrypoint_commands()["api"]
     up = api_command(Config())
     assert ours[:3] == ["python", "-m", "gunicorn"] and up[1:3] == ["-m", "gunicorn"]
-    assert ours[-1] == up[-1] == "services.api:create_app()"
+    assert ours[-1] == up[-1] == API_APP == "services.platform.entrypoints:api_app()"
     bind = ours[ours.index("--bind") + 1]
     assert bind == "${EMPYREAN_API_HOST:-0.0.0.0}:${EMPYREAN_API_PORT:-8000}"
     assert ours[ours.index("--workers") + 1] == "${WEB_CONCURRENCY:-2}"
@@ -274,7 +275,8 @@ def test_api_command_is_that_of_empyrean_up():
 def test_worker_command_is_that_of_worker_command():
     ours = _entrypoint_commands()["worker"]
     theirs = worker_command(Config())
-    assert ours[:6] == ["python", "-m", "celery", "-A", "workers.celery_app", "worker"]
+    assert ours[:6] == ["python", "-m", "celery", "-A", WORKER_APP, "worker"]
+    assert theirs[4] == WORKER_APP, "worker_command must start the worker through its entry point"
     assert theirs[1:6] == ours[1:6]
     assert ours[ours.index("--queues") + 1] == ",".join(QUEUES)
     assert ours[ours.index("--concurrency") + 1] == "${EMPYREAN_WORKER_CONCURRENCY:-2}"
@@ -283,7 +285,7 @@ def test_worker_command_is_that_of_worker_command():
     assert {"--without-mingle", "--without-gossip"} <= set(ours) & set(theirs)
     assert "--beat" not in ours and "-B" not in ours  # beat is its own, single, container
     beat = _entrypoint_commands()["beat"]
-    assert beat[:6] == ["python", "-m", "celery", "-A", "workers.celery_app", "beat"]
+    assert beat[:6] == ["python", "-m", "celery", "-A", WORKER_APP, "beat"]
 
 
 def _dockerfile_instructions() -> list[tuple[str, str]]:

@@ -9,10 +9,6 @@ from __future__ import annotations
 import atexit
 from dataclasses import dataclass
 
-from services.platform.native import use_native_engine
-
-use_native_engine()  # before the blueprints import the engine: every upload is parsed here
-
 import redis
 from celery import Celery
 from flask import Blueprint, Flask

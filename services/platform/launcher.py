@@ -33,6 +33,7 @@ import psycopg
 from services.platform.config import Config
 from services.platform import migrate
 from services.platform.embedded import EmbeddedStack
+from services.platform.entrypoints import API_APP
 
 READY_TIMEOUT_S = 90
 CHILD_STOP_TIMEOUT_S = 30
@@ -86,7 +87,7 @@ def api_command(config: Config) -> list[str]:
         "--access-logfile", "-",
         # gunicorn's control socket lives at one fixed path in $HOME: two services would collide.
         "--no-control-socket",
-        "services.api:create_app()",
+        API_APP,  # the API's entry point: it chooses the engine build, then builds the app
     ]
 
 
@@ -100,8 +101,8 @@ class ServiceLauncher:
                  on_ready: list[Callable[[RunningService], None]] | None = None) -> None:
         self.config = config
         self.echo = echo
-        # Steps run once the service is ready, before "press Ctrl-C" — where the demo data
-        # (a simulated tournament uploaded through the API, issue 3) will be loaded.
+        # Steps run once the service is ready, before "press Ctrl-C": `empyrean up` loads the
+        # demo data here (a simulated tournament uploaded through the API).
         self.on_ready = list(on_ready or [])
         self.children: list[Child] = []
         self.stack: EmbeddedStack | None = None

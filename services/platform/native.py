@@ -1,13 +1,13 @@
 """Use the compiled engine when it is built: ``infra/build_native.py`` puts a mypyc-compiled copy
-of the engine in ``build/native`` (about 3x faster replay). Long-running commands (simulate,
-balance) call ``use_native_engine()`` before they import the engine; it does nothing when the
-engine is already imported, when there is no build, or when the build is stale (its stamp is not
-the hash of the current sources), so the Python sources are always the fallback.
+of the engine in ``build/native`` (how much faster: docs/performance.md). Long-running commands
+(simulate, balance) call ``use_native_engine()`` before they import the engine; it does nothing
+when the engine is already imported, when there is no build, or when the build is stale (its stamp
+is not the hash of the current sources), so the Python sources are always the fallback.
 
-The service's own processes call it too, first thing: the worker (workers.celery_app), where replay
-is most of a chunk's CPU time, and the API (services.api), which parses every upload.
-``EMPYREAN_ENGINE=python`` keeps a process (and the workers it starts) on the Python sources: the
-default test run does so, so that it tests them."""
+The service's own processes call it first thing, in their entry points
+(services.platform.entrypoints): the worker, where replay is most of a chunk's CPU time, and the
+API, which parses every upload. ``EMPYREAN_ENGINE=python`` keeps a process (and the workers it
+starts) on the Python sources: the default test run does so, so that it tests them."""
 
 from __future__ import annotations
 

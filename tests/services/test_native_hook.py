@@ -1,7 +1,8 @@
-"""services.platform.native.use_native_engine(), which the worker and the API call before anything imports
-the engine: EMPYREAN_ENGINE=python keeps the sources; otherwise the compiled engine is used exactly
-when infra/build_native.py's build is current. Checked in fresh interpreters (the choice is made at
-import)."""
+"""The engine build a process runs is chosen by its entry point (services.platform.entrypoints),
+through services.platform.native.use_native_engine(), before anything imports the engine:
+EMPYREAN_ENGINE=python keeps the sources; otherwise the compiled engine is used exactly when
+infra/build_native.py's build is current. Checked in fresh interpreters (the choice is made once
+per process), for the API's entry point and the worker's."""
 
 from __future__ import annotations
 
@@ -11,14 +12,22 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-PROBE = "import workers.celery_app, engine.game; print(engine.game.__file__)"
+# Each entry point builds its app from the environment; nothing here connects to the servers named.
+SERVERS = {"DATABASE_URL": "postgresql://127.0.0.1:1/none", "REDIS_URL": "redis://127.0.0.1:1/0"}
+PROBES = {
+    "api": "from services.platform.entrypoints import api_app; api_app()",
+    "worker": "import services.platform.entrypoints as e; e.worker",  # what `celery -A` looks up
+}
 
 
-def engine_file(choice: str) -> str:
-    env = {**os.environ, "EMPYREAN_ENGINE": choice, "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True, text=True, check=True)
-    return out.stdout.strip()
+def engine_file(entry: str, choice: str) -> str:
+    env = {**os.environ, **SERVERS, "EMPYREAN_ENGINE": choice, "PYTHONPATH": str(ROOT)}
+    probe = f"{PROBES[entry]}\nimport engine.game; print(engine.game.__file__)"
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    return out.stdout.strip().splitlines()[-1]
 
 
 def build_is_current() -> bool:
@@ -28,13 +37,22 @@ def build_is_current() -> bool:
     return module.is_current()
 
 
-def test_python_keeps_the_sources():
-    assert engine_file("python") == str(ROOT / "engine" / "game.py")
+@pytest.mark.parametrize("entry", sorted(PROBES))
+def test_python_keeps_the_sources(entry):
+    assert engine_file(entry, "python") == str(ROOT / "engine" / "game.py")
 
 
-def test_auto_takes_the_build_exactly_when_it_is_current():
-    loaded = engine_file("auto")
+@pytest.mark.parametrize("entry", sorted(PROBES))
+def test_auto_takes_the_build_exactly_when_it_is_current(entry):
+    loaded = engine_file(entry, "auto")
     if build_is_current():
         assert loaded.startswith(str(ROOT / "build" / "native" / "engine")) and loaded.endswith(".so"), loaded
     else:
         assert loaded == str(ROOT / "engine" / "game.py")
+
+
+def test_importing_the_entry_points_chooses_nothing():
+    probe = "import sys, services.platform.entrypoints; print(any(p.endswith('native') for p in sys.path))"
+    env = {**os.environ, "EMPYREAN_ENGINE": "auto", "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
