@@ -30,11 +30,9 @@ from .effects import (
     compile_amount,
     compile_effects,
 )
-from .game import Ctx
+from .game import DECK_SIZE, TEMPLATE, Ctx
 from .state import CARD_TOKENS, BattlefieldDef, CardDef
 
-# five 1-cost, four 2-cost, four 3-cost, three 4-cost, three 5-cost, two 6-cost, two 7-cost, one 8-cost
-TEMPLATE = {1: 5, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1}
 ABILITY_TYPES = ("instant", "conditional", "passive", "none")
 DEFAULT_VERSION = "2026.2"
 CARD_KEYS = {"name", "type", "cost", "might", "max_might", "copies", "ability", "tokens", "text", "effects"}
@@ -64,8 +62,8 @@ class Catalog:
         if unknown:
             problems.append("unknown card(s): " + ", ".join(sorted(set(unknown))))
             return problems
-        if len(names) != 24:
-            problems.append(f"a deck has 24 cards, this one has {len(names)}")
+        if len(names) != DECK_SIZE:
+            problems.append(f"a deck has {DECK_SIZE} cards, this one has {len(names)}")
         got = Counter(self.cards[n].cost for n in names)
         for cost, want in TEMPLATE.items():
             if got.get(cost, 0) != want:

@@ -44,9 +44,15 @@ from .state import (
     PlayerState,
 )
 
-ROUNDS = {2: 10, 3: 9}
+# The game's facts (docs/rules.md), declared here once; the log format and the catalog check
+# against them too. By number of players: battlefields in play, rounds played.
 BATTLEFIELDS = {2: 3, 3: 4}
-HAND_SIZE = 4
+ROUNDS = {2: 10, 3: 9}
+HAND_SIZE = 4  # cards in the opening hand
+# The deck template: how many cards of each cost a deck has (five 1-cost, four 2-cost, four 3-cost,
+# three 4-cost, three 5-cost, two 6-cost, two 7-cost, one 8-cost).
+TEMPLATE = {1: 5, 2: 4, 3: 4, 4: 3, 5: 3, 6: 2, 7: 2, 8: 1}
+DECK_SIZE = sum(TEMPLATE.values())
 
 # Decision points whose answer only their owner sees: a card drawn, kept, discarded or acquired.
 # In one seat's view (``view``) the other players' points of these kinds are answered "unseen"

@@ -58,6 +58,7 @@ from .decisions import (
     format_decision,
     parse_decision,
 )
+from .game import BATTLEFIELDS, ROUNDS
 
 FORMAT = "empyrean-log"
 VERSION = 1
@@ -67,9 +68,7 @@ MAX_DEPTH = 64  # nesting of arrays/objects; a valid log needs 5
 MAX_VALUES = 20_000  # JSON values in one log; a valid log has at most about 5,300 plus extensions
 MAX_INT = 2**128  # integers must lie strictly between -MAX_INT and MAX_INT
 MAX_ERRORS = 200  # problems listed in one LogFormatError; a last entry counts the rest
-PLAYERS = {"2p": 2, "3p": 3}
-BATTLEFIELDS = {2: 3, 3: 4}
-ROUNDS = {2: 10, 3: 9}
+PLAYERS = {f"{n}p": n for n in ROUNDS}  # setup.mode -> number of players
 
 
 # --------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from typing import Callable
 from .bots import Bot, GreedyBot, RandomBot, play
 from .catalog import DEFAULT_VERSION, load_catalog
 from .decisions import format_decision
-from .game import Game
+from .game import BATTLEFIELDS, Game
 from .rng import ALGORITHM, SplitMix64
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
@@ -51,7 +51,7 @@ def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[s
     if battlefields is None:
         pool = sorted(cat.battlefields)
         pick.shuffle(pool)
-        battlefields = pool[: 3 if players == 2 else 4]
+        battlefields = pool[: BATTLEFIELDS[players]]
     g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in battlefields],
              seed=seed, deck_names=decks, track_rounds=checkpoints)
     bots = {p: BOTS[bot](seed * 7 + p) for p in range(1, players + 1)}
