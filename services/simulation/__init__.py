@@ -1,1 +1,2 @@
-"""Games the service makes itself: the tournament simulator, the balance report and the demo data."""
+"""Games the service makes itself: the tournament simulator and the balance report (the demo data
+`empyrean up` loads is a simulated league: services.cli.demo)."""

@@ -16,7 +16,7 @@ import psutil
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.selfplay import self_play
-from services.simulation.demo import DEMO_EVENT
+from services.cli.demo import DEMO_EVENT
 from services.platform.embedded import wait_until_gone
 
 START_TIMEOUT_S = 120

@@ -1,6 +1,6 @@
-"""``empyrean`` commands for the catalog, for generating games and for seat views: ``cards``,
-``catalog check``, ``catalog docs``, ``simulate``, ``balance`` and ``merge``. None needs a
-database or the network."""
+"""``empyrean simulate`` (Swiss tournaments played by bots, as a bundle of logs) and ``empyrean
+balance`` (each deck's win rate, docs/balance.md). Both choose the engine build before they import
+the engine (services.platform.native), so this module imports neither at import."""
 
 from __future__ import annotations
 
@@ -13,71 +13,9 @@ from pathlib import Path
 
 import click
 
-ROOT = Path(__file__).resolve().parents[2]
-CATALOG_DOC = ROOT / "docs" / "catalog.md"
+from services.cli.catalog import ROOT, load_catalog_option
+
 BALANCE_DOC = ROOT / "docs" / "balance.md"
-
-
-def _catalog(version: str | None):
-    from engine.catalog import available_versions, load_catalog
-
-    try:
-        return load_catalog(version) if version else load_catalog()
-    except KeyError:
-        raise click.BadParameter(f"unknown catalog version {version!r}; there are {', '.join(available_versions())}",
-                                 param_hint="--catalog") from None
-
-
-@click.command()
-@click.argument("query", nargs=-1)
-@click.option("--catalog", "version", help="Catalog version (default: the newest).")
-def cards(query: tuple[str, ...], version: str | None) -> None:
-    """List and search cards and battlefields with their text: every word of QUERY must appear in
-    the name, deck, type, ability or text (e.g. `empyrean cards stun`, `empyrean cards vikings 8`)."""
-    from services.cli.catalog_ref import search
-
-    cat = _catalog(version)
-    found = search(cat, " ".join(query))
-    for entry in found:
-        click.echo(entry)
-    click.echo(f"{len(found)} match(es) in catalog {cat.version}", err=True)
-    sys.exit(0 if found else 1)
-
-
-@click.group()
-def catalog() -> None:
-    """Check catalog data files and render the catalog reference."""
-
-
-@catalog.command("check")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--catalog", "version", help="Catalog the files are checked against (default: the newest).")
-def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
-    """Validate a deck file, a battlefields file or a whole catalog version folder. Each problem
-    names the file, the card and the field. Exit status 0 when every file is valid, 1 otherwise."""
-    from engine.catalog import CatalogError
-    from services.cli.catalog_ref import check_file
-
-    base = _catalog(version)
-    ok = True
-    for path in paths:
-        try:
-            click.echo("ok: " + check_file(path, base))
-        except CatalogError as exc:
-            ok = False
-            click.echo(f"error: {exc}")
-    sys.exit(0 if ok else 1)
-
-
-@catalog.command("docs")
-@click.option("--out", type=click.Path(path_type=Path), default=CATALOG_DOC, show_default=True)
-@click.option("--catalog", "version", help="Catalog version (default: the newest).")
-def catalog_docs(out: Path, version: str | None) -> None:
-    """Write the catalog reference (docs/catalog.md) from the data."""
-    from services.cli.catalog_ref import render_markdown
-
-    out.write_text(render_markdown(_catalog(version)), encoding="utf-8")
-    click.echo(f"wrote {out}")
 
 
 @click.command()
@@ -109,9 +47,10 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
     use_native_engine()
     from tqdm import tqdm
 
-    from services.simulation.simulate import SimConfig, simulate as run
+    from services.simulation.simulate import SimConfig
+    from services.simulation.simulate import simulate as run
 
-    cat = _catalog(version)
+    cat = load_catalog_option(version)
     config = SimConfig(players=players, rounds=rounds, events=events, decks=list(decks) or None, bot=bot,
                        flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name,
                        catalog=cat.version)
@@ -154,7 +93,7 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out
 
     from services.simulation import balance as report
 
-    cat = _catalog(version)
+    cat = load_catalog_option(version)
     t = time.perf_counter()
     tallies = report.run(games, bot=bot, seed=seed, catalog=cat.version, jobs=jobs,
                          progress=lambda it: tqdm(it, desc="playing", unit="game"))
@@ -166,40 +105,4 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out
     sys.exit(1 if outside else 0)
 
 
-@click.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the merged log here "
-              "(default: standard output).")
-def merge(paths: tuple[str, ...], output: str | None) -> None:
-    """Merge two or three seat views of one game (logs written from different seats) into one log
-    with every card any of them saw. Where they disagree about something both saw, say where and
-    write nothing. Exit status: 0 merged, 1 not merged, 2 usage error."""
-    from engine.replay import replay
-    from engine.seats import MergeConflict, merge_logs
-
-    if not 2 <= len(paths) <= 3:
-        raise click.UsageError("merge two or three logs of one game, one per seat")
-    sources = []
-    for p in paths:
-        if not Path(p).is_file():
-            raise click.UsageError(f"no such file: {p}")
-        sources.append(Path(p).read_bytes())
-    try:
-        merged = merge_logs(sources, labels=list(paths))
-    except MergeConflict as exc:
-        click.echo(f"not merged: {exc}", err=True)
-        for label, said in exc.versions:
-            click.echo(f"  {label}: {said}", err=True)
-        click.echo("nothing was written", err=True)
-        sys.exit(1)
-    text = json.dumps(merged, indent=2, ensure_ascii=False) + "\n"
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    Path(output).write_text(text, encoding="utf-8")
-    click.echo(f"merged {len(paths)} logs into {output}: {replay(merged, record=False).verdict.message}")
-
-
-def register(main: click.Group) -> None:
-    for command in (cards, catalog, simulate, balance, merge):
-        main.add_command(command)
+COMMANDS = (simulate, balance)

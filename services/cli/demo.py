@@ -1,25 +1,25 @@
-"""Demo data for ``empyrean up``: a small simulated tournament, uploaded through the real API as a
-bundle (so it is stored, replayed by the workers and counted exactly like real uploads), with a few
-deliberately flawed games so that verification and disputes have something to show:
+"""Demo data for ``empyrean up``: a small simulated tournament (services.simulation.simulate),
+uploaded through the real API as a bundle (services.cli.upload_client), so it is stored, replayed
+by the workers and counted exactly like real uploads, with a few deliberately flawed games so that
+verification and disputes have something to show:
 
 - an illegal game (one decision replaced by one the rules forbid at that point),
 - a game whose log claims the wrong winner (``mismatch``),
 - that same match uploaded a second time, as the loser tells it (a dispute).
 
-The games come from the tournament simulator (a Swiss league, one round a week, so that trends
-show).
-Loading is skipped when the demo event already has games (a restart of ``up`` on the same data).
+The league plays one round a week, so that trends show. Loading is skipped when the demo event
+already has games (a restart of ``up`` on the same data).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Callable
+from collections.abc import Callable
 
 from engine.rng import SplitMix64
-from services.simulation.simulate import SimConfig, make_illegal, simulate, wrong_result
 from services.cli.upload_client import ApiClient
+from services.simulation.simulate import SimConfig, make_illegal, simulate, wrong_result
 
 DEMO_EVENT = "Demo League (simulated games)"
 PLAYERS = 12

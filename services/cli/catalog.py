@@ -1,0 +1,78 @@
+"""``empyrean cards`` (search the catalog) and ``empyrean catalog`` (check data files, render
+docs/catalog.md); the reference itself is services.cli.catalog_ref. Neither needs a database or
+the network."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOG_DOC = ROOT / "docs" / "catalog.md"
+
+
+def load_catalog_option(version: str | None):
+    from engine.catalog import available_versions, load_catalog
+
+    try:
+        return load_catalog(version) if version else load_catalog()
+    except KeyError:
+        raise click.BadParameter(f"unknown catalog version {version!r}; there are {', '.join(available_versions())}",
+                                 param_hint="--catalog") from None
+
+
+@click.command()
+@click.argument("query", nargs=-1)
+@click.option("--catalog", "version", help="Catalog version (default: the newest).")
+def cards(query: tuple[str, ...], version: str | None) -> None:
+    """List and search cards and battlefields with their text: every word of QUERY must appear in
+    the name, deck, type, ability or text (e.g. `empyrean cards stun`, `empyrean cards vikings 8`)."""
+    from services.cli.catalog_ref import search
+
+    cat = load_catalog_option(version)
+    found = search(cat, " ".join(query))
+    for entry in found:
+        click.echo(entry)
+    click.echo(f"{len(found)} match(es) in catalog {cat.version}", err=True)
+    sys.exit(0 if found else 1)
+
+
+@click.group()
+def catalog() -> None:
+    """Check catalog data files and render the catalog reference."""
+
+
+@catalog.command("check")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--catalog", "version", help="Catalog the files are checked against (default: the newest).")
+def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
+    """Validate a deck file, a battlefields file or a whole catalog version folder. Each problem
+    names the file, the card and the field. Exit status 0 when every file is valid, 1 otherwise."""
+    from engine.catalog import CatalogError
+    from services.cli.catalog_ref import check_file
+
+    base = load_catalog_option(version)
+    ok = True
+    for path in paths:
+        try:
+            click.echo("ok: " + check_file(path, base))
+        except CatalogError as exc:
+            ok = False
+            click.echo(f"error: {exc}")
+    sys.exit(0 if ok else 1)
+
+
+@catalog.command("docs")
+@click.option("--out", type=click.Path(path_type=Path), default=CATALOG_DOC, show_default=True)
+@click.option("--catalog", "version", help="Catalog version (default: the newest).")
+def catalog_docs(out: Path, version: str | None) -> None:
+    """Write the catalog reference (docs/catalog.md) from the data."""
+    from services.cli.catalog_ref import render_markdown
+
+    out.write_text(render_markdown(load_catalog_option(version)), encoding="utf-8")
+    click.echo(f"wrote {out}")
+
+
+COMMANDS = (cards, catalog)
