@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 import multiprocessing
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from engine.catalog import DEFAULT_VERSION, load_catalog
 from engine.rng import SplitMix64

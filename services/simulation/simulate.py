@@ -22,16 +22,16 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 import networkx as nx
 
 from engine.catalog import DEFAULT_VERSION, load_catalog
 from engine.decisions import Decision, Kind, format_decision, parse_decision
 from engine.game import Game
-from engine.replay import build_game, replay
 from engine.log import parse_log
+from engine.replay import build_game, replay
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
 
