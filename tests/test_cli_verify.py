@@ -73,3 +73,13 @@ def test_usage_errors_exit_2(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert run(str(empty)).returncode == 2
+
+
+def test_the_command_line_loads_nothing_heavy_until_a_command_runs():
+    # the group imports every command family; none may import the engine (simulate and balance
+    # choose its build first) or the web stack (verify runs without it)
+    probe = ("import sys, services.cli\n"
+             "heavy = {'engine', 'flask', 'celery', 'psycopg', 'redis', 'requests', 'tqdm'}\n"
+             "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))")
+    r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert r.stdout.strip() == "[]"
