@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from psycopg import Connection
 
-from engine.log import LogFormatError, parse_log
+from engine.log import GameLog
 
 
 def lock_matches(conn: Connection, match_ids: list[int]) -> None:
@@ -46,11 +46,11 @@ def check_match(conn: Connection, match_id: int) -> int | None:
     # each miss the other's verdict.
     conn.execute("SELECT id FROM event_matches WHERE id = %s FOR UPDATE", (match_id,))
     games = conn.execute(
-        """SELECT g.id, g.raw_log, v.status FROM games g LEFT JOIN verdicts v ON v.game_id = g.id
+        """SELECT g.id, g.claimed_winner, v.status FROM games g LEFT JOIN verdicts v ON v.game_id = g.id
            WHERE g.match_id = %s ORDER BY g.id""", (match_id,)).fetchall()
     if len(games) < 2:
         return None
-    reason = describe([(gid, _claimed_winner(bytes(raw)), verdict) for gid, raw, verdict in games])
+    reason = describe(games)
     row = conn.execute(
         """INSERT INTO disputes (match_id, reason) VALUES (%s, %s)
            ON CONFLICT ON CONSTRAINT disputes_match_key DO UPDATE
@@ -62,12 +62,11 @@ def check_match(conn: Connection, match_id: int) -> int | None:
     return row[0]
 
 
-def _claimed_winner(raw: bytes) -> str:
-    """Who the log says won, by player name when the log names the players (seat numbers differ
-    between uploads that list the seats in another order)."""
-    try:
-        log = parse_log(raw)
-    except LogFormatError:
+def claimed_winner(log: GameLog | None) -> str:
+    """Who the log says won, in the words a dispute shows (stored with the game at ingest, from the
+    upload's one parse: games.claimed_winner). By player name when the log names the players: seat
+    numbers differ between uploads that list the seats in another order."""
+    if log is None:
         return "unreadable (malformed log)"
     if log.result is None:
         return "no result claimed"

@@ -16,12 +16,12 @@ from typing import Any
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
-from engine.log import GameLog, LogFormatError, canonical_hash, parse_log
-from engine.replay import ENGINE_VERSION, replay
+from engine.log import GameLog, LogFormatError, canonical_hash, dump_log, parse_log
+from engine.replay import ENGINE_VERSION, malformed
+from services.games.disputes import claimed_winner
+from services.games.status import Move
 from services.platform.storable import storable
 
-
-QUEUED_MESSAGE = "waiting for a worker"
 
 
 class NotAnObject(ValueError):
@@ -41,6 +41,7 @@ class Parsed:
     content_hash: str
     log: GameLog | None  # None: malformed
     errors: list[dict]  # the engine's [{path, message}] when malformed
+    claimed: dict | None = None  # the result the log claims, as written (when it can be read at all)
 
 
 def parse_upload(raw: bytes) -> Parsed:
@@ -59,8 +60,10 @@ def parse_upload(raw: bytes) -> Parsed:
             raise NotAnObject(said[0] if said else f"the log is not valid JSON: {decode_error}") from None
         if not isinstance(value, dict):
             raise NotAnObject(f"a game log must be a JSON object, not {_json_kind(value)}") from None
-        return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors)
-    return Parsed(raw, canonical_hash(log), log, [])
+        claimed = value.get("result")
+        return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors,
+                      claimed if isinstance(claimed, dict) else None)
+    return Parsed(raw, canonical_hash(log), log, [], dump_log(log).get("result"))
 
 
 def _json_kind(value: Any) -> str:
@@ -68,108 +71,76 @@ def _json_kind(value: Any) -> str:
         type(value), "a number")
 
 
-def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, event_id: int | None = None) -> Stored:
-    """Insert the game (or find the one with the same content) in the caller's transaction.
-
-    ``event_id``: the event the game was uploaded into (a tournament bundle); else the event its
-    log names in ``meta.event``, if any."""
-    # A game already stored is answered before any lock is taken. Re-uploads are common (clients
-    # retry), and the event and match rows below are locked by the replay worker too (it checks the
-    # match for disputes while it holds the game's row): taking the match row first and then
-    # waiting on the game row a worker is finishing would deadlock with it.
-    existing = conn.execute("SELECT id, status FROM games WHERE content_hash = %s", (parsed.content_hash,)).fetchone()
-    if existing is not None:
-        return Stored(existing[0], existing[1], True)
-    meta = parsed.log.meta if parsed.log is not None else {}
-    if event_id is None and "event" in meta:
-        event_id = find_or_create_event(conn, meta["event"])
-    match_id = None
-    if event_id is not None and all(k in meta for k in ("round", "table", "players")):
-        match_id = find_or_create_match(conn, event_id, meta["round"], meta["table"], meta["players"])
-    # replay() on bytes that do not parse gives the engine's malformed verdict, in its own words
-    verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
-    # 'queued' at once: the caller sends the task after the commit (services.games.dispatch)
-    status = "queued" if verdict is None else "malformed"
-    message = QUEUED_MESSAGE if verdict is None else storable(verdict.message)
-    row = conn.execute(
-        """INSERT INTO games (content_hash, raw_log, uploader, event_id, match_id, catalog_version,
-                              played_on, status, status_message, queued_at, finished_at, engine_version)
-           VALUES (%(hash)s, %(raw)s, %(uploader)s, %(event)s, %(match)s, %(catalog)s, %(date)s,
-                   %(status)s, %(message)s, CASE WHEN %(status)s = 'queued' THEN now() END,
-                   CASE WHEN %(status)s = 'malformed' THEN now() END, %(engine)s)
-           ON CONFLICT (content_hash) DO NOTHING
-           RETURNING id""",
-        {"hash": parsed.content_hash, "raw": parsed.raw, "uploader": uploader, "event": event_id,
-         "match": match_id, "catalog": parsed.log.catalog if parsed.log else None,
-         "date": meta.get("date"), "status": status, "message": message,
-         "engine": ENGINE_VERSION if parsed.log is None else None},
-    ).fetchone()
-    if row is None:
-        # Another upload of the same content won (ON CONFLICT waited for it to commit, so this new
-        # statement sees its row).
-        game_id, current = conn.execute("SELECT id, status FROM games WHERE content_hash = %s",
-                                        (parsed.content_hash,)).fetchone()
-        return Stored(game_id, current, True)
-    game_id = row[0]
-    if verdict is not None:
-        conn.execute(
-            """INSERT INTO verdicts (game_id, status, message, errors, engine_version)
-               VALUES (%s, %s, %s, %s, %s)""",
-            (game_id, verdict.status, message, Jsonb(storable(verdict.errors)), ENGINE_VERSION))
-    return Stored(game_id, status, False)
+def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, event_id: int | None = None,
+                 visibility: str = "public") -> Stored:
+    """Store one game: a batch of one (store_batch)."""
+    return store_batch(conn, [parsed], uploader, event_id=event_id, visibility=visibility)[0]
 
 
-def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, event_id: int,
+def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, event_id: int | None = None,
                 visibility: str = "public") -> list[Stored]:
-    """Store a bundle's games (``batch``: a slice of it, in order) in the caller's transaction, as
-    store_upload would one by one, in a handful of statements: one lookup of the hashes already
-    stored, one upsert of the matches, one INSERT of every new game (the games-table triggers then
-    fire once per batch, not per game) and one for the verdicts of malformed logs. A game repeated
-    in the batch is a duplicate of its first copy. Returns one Stored per entry, in order.
+    """Insert games (or find the ones with the same content) in the caller's transaction, in a handful
+    of statements: one lookup of the hashes already stored, one upsert of the matches, one INSERT of
+    every new game (the games-table triggers then fire once per batch, not per game) and one for the
+    verdicts of malformed logs. A game repeated in the batch is a duplicate of its first copy.
+    Returns one Stored per entry, in order.
+
+    ``event_id``: the event the games were uploaded into (a tournament bundle, a token bound to an
+    event); else each game's event is the one its log names in ``meta.event``, if any.
 
     New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
-    commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not send,
-    which saves an UPDATE of every game of the bundle."""
+    commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not
+    send, which saves an UPDATE of every game."""
     hashes = [parsed.content_hash for parsed in batch]
+    # Games already stored are answered before any lock is taken. Re-uploads are common (clients
+    # retry), and the event and match rows below are locked by the replay worker too (it checks the
+    # match for disputes while it holds the game's row): taking the match row first and then waiting
+    # on the game row a worker is finishing would deadlock with it.
     known = {h: Stored(gid, status, True) for h, gid, status in conn.execute(
         "SELECT content_hash, id, status FROM games WHERE content_hash = ANY(%s)", (sorted(set(hashes)),))}
     new: dict[str, Parsed] = {}
     for parsed in batch:
         if parsed.content_hash not in known:
             new.setdefault(parsed.content_hash, parsed)
-    matches = _find_or_create_matches(conn, event_id, [p.log.meta for p in new.values() if p.log is not None])
+    events = {h: event_id if event_id is not None else _named_event(conn, parsed) for h, parsed in new.items()}
+    matches = _find_or_create_matches(conn, [(events[h], p.log.meta) for h, p in new.items() if p.log is not None])
     rows = []
     for h, parsed in new.items():
         meta = parsed.log.meta if parsed.log is not None else {}
-        verdict = replay(parsed.raw, record=False).verdict if parsed.log is None else None
-        rows.append((h, parsed.raw, matches.get(_match_key(meta)), parsed.log.catalog if parsed.log else None,
-                     meta.get("date"), "queued" if verdict is None else "malformed",
-                     QUEUED_MESSAGE if verdict is None else storable(verdict.message), verdict))
+        verdict = malformed(parsed.errors).verdict if parsed.log is None else None
+        move = Move.STORE if verdict is None else Move.STORE_MALFORMED
+        rows.append((h, parsed.raw, events[h], matches.get(_match_key(events[h], meta)),
+                     parsed.log.catalog if parsed.log else None, meta.get("date"), str(move.target),
+                     move.message or storable(verdict.message), *claim_columns(parsed), verdict))
     inserted = {}
     if rows:
         inserted = dict(conn.execute(
             """INSERT INTO games (content_hash, raw_log, uploader, event_id, visibility, match_id, catalog_version,
-                                  played_on, status, status_message, queued_at, finished_at, engine_version)
-               SELECT h, raw, %(uploader)s, %(event)s, %(visibility)s, m, cat, d, st, msg,
-                      CASE WHEN st = 'queued' THEN now() END, CASE WHEN st = 'malformed' THEN now() END,
-                      CASE WHEN st = 'malformed' THEN %(engine)s END
-               FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(matches)s::bigint[], %(catalogs)s::text[],
-                           %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[])
-                    AS u(h, raw, m, cat, d, st, msg)
+                                  played_on, status, status_message, claimed_winner, claimed_result, queued_at,
+                                  finished_at,
+                                  engine_version)
+               SELECT h, raw, %(uploader)s, e, %(visibility)s, m, cat, d, st, msg, winner, claim,
+                      CASE WHEN st = %(queued)s THEN now() END, CASE WHEN st = %(malformed)s THEN now() END,
+                      CASE WHEN st = %(malformed)s THEN %(engine)s END
+               FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(events)s::bigint[], %(matches)s::bigint[],
+                           %(catalogs)s::text[], %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[],
+                           %(winners)s::text[], %(claims)s::jsonb[])
+                    AS u(h, raw, e, m, cat, d, st, msg, winner, claim)
                ON CONFLICT (content_hash) DO NOTHING
                RETURNING content_hash, id""",
-            {"uploader": uploader, "event": event_id, "visibility": visibility, "engine": ENGINE_VERSION,
-             **dict(zip(("hashes", "raws", "matches", "catalogs", "dates", "statuses", "messages"),
-                        (list(column) for column in zip(*(row[:7] for row in rows)))))}).fetchall())
-        malformed = [(inserted[row[0]], row[7]) for row in rows if row[7] is not None and row[0] in inserted]
-        if malformed:
+            {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
+             "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
+             **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "winners",
+                         "claims"), (list(column) for column in zip(*(row[:10] for row in rows)))))}).fetchall())
+        judged = [(inserted[row[0]], row[10]) for row in rows if row[10] is not None and row[0] in inserted]
+        if judged:
             with conn.cursor() as cur:
                 cur.executemany(
                     """INSERT INTO verdicts (game_id, status, message, errors, engine_version)
                        VALUES (%s, %s, %s, %s, %s)""",
                     [(gid, v.status, storable(v.message), Jsonb(storable(v.errors)), ENGINE_VERSION)
-                     for gid, v in malformed])
-        statuses = {row[0]: row[5] for row in rows}
+                     for gid, v in judged])
+        statuses = {row[0]: row[6] for row in rows}
         for h, gid in inserted.items():
             known[h] = Stored(gid, statuses[h], False)
         # stored meanwhile by a concurrent upload (ON CONFLICT waited for it to commit): duplicates
@@ -186,26 +157,47 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     return out
 
 
-def _match_key(meta: dict) -> tuple | None:
-    if not all(k in meta for k in ("round", "table", "players")):
+def claim_columns(parsed: Parsed) -> tuple[Jsonb | None, str]:
+    """What an upload stores of its log's claim: games.claimed_result (the result object as written)
+    and games.claimed_winner (who won, in the words a dispute uses)."""
+    return (Jsonb(parsed.claimed) if parsed.claimed is not None else None), claimed_winner(parsed.log)
+
+
+def claim_of(raw: bytes) -> tuple[Jsonb | None, str]:
+    """claim_columns of a log already stored (migration 0011 fills them in for games stored before)."""
+    try:
+        return claim_columns(parse_upload(raw))
+    except NotAnObject:  # never stored by an upload: written by other means
+        return None, claimed_winner(None)
+
+
+def _named_event(conn: Connection, parsed: Parsed) -> int | None:
+    meta = parsed.log.meta if parsed.log is not None else {}
+    return find_or_create_event(conn, meta["event"]) if "event" in meta else None
+
+
+def _match_key(event_id: int | None, meta: dict) -> tuple | None:
+    if event_id is None or not all(k in meta for k in ("round", "table", "players")):
         return None
-    return meta["round"], str(meta["table"]), tuple(sorted(meta["players"]))
+    return event_id, meta["round"], str(meta["table"]), tuple(sorted(meta["players"]))
 
 
-def _find_or_create_matches(conn: Connection, event_id: int, metas: list[dict]) -> dict[tuple, int]:
-    """find_or_create_match for many logs' meta in one statement; {match key: match id}. Keys are
-    upserted in sorted order (lock order, as the aggregates) and once each (ON CONFLICT may touch a
-    row once per statement)."""
-    keys = sorted({key for meta in metas if (key := _match_key(meta)) is not None})
+def _find_or_create_matches(conn: Connection, metas: list[tuple[int | None, dict]]) -> dict[tuple, int]:
+    """The matches of these (event, meta) pairs, created where new, in one statement; {match key: match
+    id}. Keys are upserted in sorted order (lock order, as the aggregates) and once each (ON CONFLICT
+    may touch a row once per statement). Players are sorted: uploads that list the seats in another
+    order are the same match."""
+    keys = sorted({key for event_id, meta in metas if (key := _match_key(event_id, meta)) is not None})
     if not keys:
         return {}
     rows = conn.execute(
         """INSERT INTO event_matches (event_id, round, table_label, players)
-           SELECT %s, (e->>0)::int, e->>1, ARRAY(SELECT jsonb_array_elements_text(e->2))
+           SELECT (e->>0)::bigint, (e->>1)::int, e->>2, ARRAY(SELECT jsonb_array_elements_text(e->3))
            FROM jsonb_array_elements(%s) WITH ORDINALITY AS k(e, n) ORDER BY n
            ON CONFLICT ON CONSTRAINT event_matches_key DO UPDATE SET round = EXCLUDED.round
-           RETURNING id, round, table_label, players""", (event_id, Jsonb([list(key) for key in keys]))).fetchall()
-    return {(round_, table, tuple(players)): match_id for match_id, round_, table, players in rows}
+           RETURNING id, event_id, round, table_label, players""", (Jsonb([list(key) for key in keys]),)).fetchall()
+    return {(event_id, round_, table, tuple(players)): match_id
+            for match_id, event_id, round_, table, players in rows}
 
 
 def find_or_create_event(conn: Connection, name: str) -> int:
@@ -215,11 +207,3 @@ def find_or_create_event(conn: Connection, name: str) -> int:
         """INSERT INTO events (name) VALUES (%s)
            ON CONFLICT ON CONSTRAINT events_name_key DO UPDATE SET name = EXCLUDED.name
            RETURNING id""", (name,)).fetchone()[0]
-
-
-def find_or_create_match(conn: Connection, event_id: int, round_: int, table: Any, players: Any) -> int:
-    # Players sorted: uploads that list the seats in another order are the same match.
-    return conn.execute(
-        """INSERT INTO event_matches (event_id, round, table_label, players) VALUES (%s, %s, %s, %s)
-           ON CONFLICT ON CONSTRAINT event_matches_key DO UPDATE SET round = EXCLUDED.round
-           RETURNING id""", (event_id, round_, str(table), sorted(players))).fetchone()[0]

@@ -10,6 +10,8 @@ import psycopg
 import pytest
 from service_helpers import running_app
 
+from services.games.store import claim_of
+
 
 
 @pytest.fixture
@@ -19,10 +21,12 @@ def client(config):
 
 
 def _game(cur, match_id, raw: bytes, status: str, **verdict) -> int:
+    # what an upload of these bytes stores of their claim (services.games.store)
+    claim, winner = claim_of(raw)
     gid = cur.execute(
-        "INSERT INTO games (content_hash, raw_log, uploader, match_id, status, status_message) "
-        "VALUES (%s, %s, %s, %s, %s, %s) RETURNING id",
-        (uuid.uuid4().hex * 2, raw, "table judge", match_id, status, verdict.get("message", status)),
+        "INSERT INTO games (content_hash, raw_log, uploader, match_id, status, status_message, claimed_result,"
+        " claimed_winner) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+        (uuid.uuid4().hex * 2, raw, "table judge", match_id, status, verdict.get("message", status), claim, winner),
     ).fetchone()[0]
     cur.execute(
         "INSERT INTO verdicts (game_id, status, message, decision_index, round, phase, player, decision,"
