@@ -3,12 +3,12 @@
     python infra/build_native.py [--out build/native] [--force]
 
 The engine is written as ordinary typed Python; mypyc compiles the modules named in NATIVE_MODULES
-to C (about 3x faster replay) with no change in behaviour. The build goes to a separate folder — a
-complete copy of the ``engine`` package with the compiled modules beside their sources — so that
-editing ``engine/*.py`` can never leave a stale compiled module shadowing the source in the
-working tree. A stamp (hash of every engine source file) makes re-running it free when nothing
-changed. Use the build by putting its folder first on ``sys.path`` (``PYTHONPATH=build/native``),
-or in tests with ``pytest --engine native``.
+to C with no change in behaviour (how much faster: docs/performance.md). The build goes to a
+separate folder — a complete copy of the ``engine`` package with the compiled modules beside
+their sources — so that editing ``engine/*.py`` can never leave a stale compiled module shadowing
+the source in the working tree. A stamp (hash of every engine source file) makes re-running it
+free when nothing changed. Use the build by putting its folder first on ``sys.path``
+(``PYTHONPATH=build/native``), or in tests with ``pytest --engine native``.
 
 Needs a C compiler and the Python headers, and mypy (which ships mypyc) from the test extras.
 """
