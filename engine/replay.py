@@ -10,6 +10,7 @@ engine itself fail, ``error`` — a bug of ours, reported as such rather than hi
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from itertools import islice
 from typing import Any
 
@@ -24,9 +25,20 @@ ENGINE_VERSION = "1.0.0"
 MAX_ALTERNATIVES = 24
 
 
+class VerdictStatus(StrEnum):
+    """What a replay says of a log. A ``str``: it compares equal to its value and is written as
+    its value (JSON, the database's ``verdicts.status``)."""
+
+    VALID = "valid"  # every decision legal and every claim of the log true
+    ILLEGAL = "illegal"  # a decision the rules do not allow there, or the log ends too early
+    MISMATCH = "mismatch"  # legal decisions, but a checkpoint or the result disagrees with the rules
+    MALFORMED = "malformed"  # not a log (format, schema) or no game can be set up from it
+    ERROR = "error"  # the engine itself failed: a bug of ours, not the log's
+
+
 @dataclass
 class Verdict:
-    status: str  # valid | illegal | mismatch | malformed | error
+    status: VerdictStatus
     message: str
     index: int | None = None  # index of the first illegal decision in log["decisions"]
     round: int | None = None
@@ -39,9 +51,12 @@ class Verdict:
     board: str | None = None  # the board at the failing point, for people
     unseen: list[int] = field(default_factory=list)  # per player: cards that left the deck unseen and stayed so
 
+    def __post_init__(self) -> None:
+        self.status = VerdictStatus(self.status)  # a caller may name it by its value
+
     @property
     def ok(self) -> bool:
-        return self.status == "valid"
+        return self.status is VerdictStatus.VALID
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -64,7 +79,7 @@ def malformed(errors: list[dict]) -> ReplayResult:
     first = errors[0] if errors else {"path": "", "message": "malformed log"}
     where = f" at {first['path']}" if first["path"] else ""
     more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-    return ReplayResult(Verdict("malformed", f"the log is malformed{where}: {first['message']}{more}",
+    return ReplayResult(Verdict(VerdictStatus.MALFORMED, f"the log is malformed{where}: {first['message']}{more}",
                                 errors=errors))
 
 
@@ -125,7 +140,7 @@ def replay(source: Any, *, record: bool = True, catalog: Catalog | None = None,
     try:
         return _replay(source, record, catalog, keep_game)
     except Exception as exc:  # an engine bug: say so plainly instead of crashing the caller
-        return ReplayResult(Verdict("error", f"internal engine error ({type(exc).__name__}: {exc}); "
+        return ReplayResult(Verdict(VerdictStatus.ERROR, f"internal engine error ({type(exc).__name__}: {exc}); "
                                     "this is a bug in the engine, not in the log"))
 
 
@@ -175,7 +190,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
     if log.chance.type == "seeded" and log.setup.first_player and log.setup.first_player != g.first:
         # A setup-level illegality: no decision is at fault, so it has no decision index.
         return _result(log, g, attempt, keep_game, Verdict(
-            "illegal", f"the log says player {log.setup.first_player} goes first, but seed "
+            VerdictStatus.ILLEGAL, f"the log says player {log.setup.first_player} goes first, but seed "
             f"{log.chance.seed} gives player {g.first}", index=None, round=0, phase="setup", player=CHANCE,
             rule="in seeded chance the first player is drawn from the seed", board=None,
             errors=[{"path": "/setup/first_player", "message": "the seed decides who goes first"}]))
@@ -192,7 +207,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             rule = (f"player {f.forced.seat} had only one legal answer there, '{format_decision(f.forced)}', "
                     f"which may be left out or written, but not otherwise ({f.reason})")
         verdict = Verdict(
-            "illegal", f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, {pt['phase']} "
+            VerdictStatus.ILLEGAL, f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, {pt['phase']} "
             f"phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
             legal=_alternatives(g), board=g.describe(), **pt)
         return _result(log, g, attempt, keep_game, verdict)
@@ -209,7 +224,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
         who = "chance" if pend.player == CHANCE else f"player {pend.player}"
         rule = f"the log ends before the game is over: {who} still had to decide ({pend.kind.value}: {pend.prompt})"
         return _result(log, g, attempt, keep_game, Verdict(
-            "illegal", rule, index=len(log.decisions), decision=None, rule=rule,
+            VerdictStatus.ILLEGAL, rule, index=len(log.decisions), decision=None, rule=rule,
             legal=_alternatives(g), board=g.describe(), **pt))
 
     mismatches = attempt.mismatches
@@ -230,10 +245,10 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             mismatches.append({"path": "/result/might", "message": f"the log claims final might "
                                f"{[list(r) for r in result.might]}, but the rules give {g.final_might}"})
     if mismatches:
-        verdict = Verdict("mismatch", "the decisions are legal but the log's claims disagree with the rules: "
+        verdict = Verdict(VerdictStatus.MISMATCH, "the decisions are legal but the log's claims disagree with the rules: "
                           + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
     else:
-        verdict = Verdict("valid", f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round, phase=g.phase.label)
+        verdict = Verdict(VerdictStatus.VALID, f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round, phase=g.phase.label)
     return _result(log, g, attempt, keep_game, verdict)
 
 

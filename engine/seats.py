@@ -25,7 +25,7 @@ from .decisions import UNSEEN_NAME, Decision, Kind, format_decision, parse_decis
 from .game import PRIVATE_KINDS, Answer, Game
 from .log import Chance, GameLog, LogFormatError, dump_log, parse_log
 from .reader import Way, read, read_lines
-from .replay import build_game, replay
+from .replay import VerdictStatus, build_game, replay
 
 
 class MergeConflict(ValueError):
@@ -138,7 +138,7 @@ def merge_logs(sources: Sequence[Any], labels: Sequence[str] | None = None) -> d
         raise MergeConflict(f"two logs are written from P{min(seen_twice)}'s seat; merge different seats")
     for label, log in zip(labels, logs):
         v = replay(log, record=False).verdict
-        if v.status in ("illegal", "malformed", "error"):
+        if v.status in (VerdictStatus.ILLEGAL, VerdictStatus.MALFORMED, VerdictStatus.ERROR):
             raise MergeConflict(f"{label} is not a legal game, so it cannot be merged: {v.message}")
     entries = [[e for e in _entries(log) if not isinstance(e, _Drawn) and e.decision.verb not in ("first", "nothing")]
                for log in logs]

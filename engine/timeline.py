@@ -23,7 +23,7 @@ from .decisions import CHANCE, parse_decision
 from .game import Game
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Way, read
-from .replay import Verdict, build_game, replay
+from .replay import Verdict, VerdictStatus, build_game, replay
 from .state import AT_DRAWN, CardInst, PlayerState
 
 
@@ -65,7 +65,7 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
     verdict = res.verdict
     tl = Timeline([], verdict, decisions=list(log.decisions), catalog=log.catalog,
                   players=_players(log))
-    if verdict.status == "malformed":
+    if verdict.status is VerdictStatus.MALFORMED:
         return tl  # no game can be set up (unknown deck, battlefield or catalog)
     try:
         _fill(tl, log, catalog, res.way)
@@ -75,7 +75,7 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
 
 
 def _engine_error(exc: Exception) -> Verdict:
-    return Verdict("error", f"internal engine error ({type(exc).__name__}: {exc}); "
+    return Verdict(VerdictStatus.ERROR, f"internal engine error ({type(exc).__name__}: {exc}); "
                    "this is a bug in the engine, not in the log")
 
 
@@ -96,9 +96,10 @@ def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None, way: Way) -> None
     tl.battlefields = [{"label": f"B{b + 1}", "name": bf.name, "zones": bf.zones, "text": list(bf.text)}
                        for b, bf in enumerate(g.bfs)]
     v = tl.verdict
+    illegal = v.status is VerdictStatus.ILLEGAL
     tl.frames.append(snapshot(g, 0, None))
     taken: list[int] = []
-    if not (v.status == "illegal" and v.index is None):  # a setup that breaks the rules: no line is read
+    if not (illegal and v.index is None):  # a setup that breaks the rules: no line is read
 
         def after(i: int) -> None:
             taken.append(i)
@@ -106,18 +107,18 @@ def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None, way: Way) -> None
 
         lines = [parse_decision(text) for text in log.decisions]
         r = read(g, lines, way=way, on_line=after)
-        expected = v.index if v.status == "illegal" and v.index is not None and v.index < len(lines) else None
+        expected = v.index if illegal and v.index is not None and v.index < len(lines) else None
         if (r.failure.index if r.failure else None) != expected:
             raise RuntimeError("the timeline's reading of the log disagrees with replay's")
-        if not g.over and log.result is not None and log.result.reason == "time" and v.status != "illegal":
+        if not g.over and log.result is not None and log.result.reason == "time" and not illegal:
             g.call_time(log.result.time_rule or "tally")
             tl.frames.append(snapshot(g, len(tl.frames), None))
     rest = sorted(set(range(len(log.decisions))) - set(taken))
-    if v.status == "illegal" and v.index is not None and v.index in rest:
+    if illegal and v.index is not None and v.index in rest:
         rest.remove(v.index)  # the line that broke the rules comes right after the ones read
         rest.insert(0, v.index)
     tl.decisions = [log.decisions[i] for i in taken + rest]
-    if v.status == "illegal":
+    if illegal:
         tl.failing_frame = len(taken)
         tl.failure = {"frame": tl.failing_frame, "index": v.index, "reason": v.rule or v.message, "message": v.message,
                       "decision": v.decision, "legal": list(v.legal), "round": v.round, "phase": v.phase,
