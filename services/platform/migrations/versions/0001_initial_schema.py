@@ -7,7 +7,7 @@ Create Date: 2026-11-22
 Conventions (docs/services.md, "Schema"):
 - States are text with CHECK constraints rather than enum types: adding a state later is one
   ALTER of a constraint, inside a transaction, with no enum-value restrictions.
-- Game records are written per game in the worker's transaction (issue 3). Each agg_* table holds
+- Game records are written per game in the worker's transaction. Each agg_* table holds
   plain counts and sums keyed by (day, event, table size, ...): the worker adds one game's
   contribution with INSERT ... ON CONFLICT DO UPDATE (x = x + EXCLUDED.x), and, when a game is
   replayed again, first subtracts the contribution recorded in the old game_* rows (game_records.counted

@@ -9,7 +9,7 @@ Conventions as in 0001 (docs/services.md, "Schema"): plain counts and sums keyed
 table size, ...) with UNIQUE NULLS NOT DISTINCT, added per game by the replay worker with a sign
 (services.games.records.AGGREGATE_SQL) and recountable from the game_* rows.
 
-Why these tables (issue 5, the dashboards read only aggregates):
+Why these tables (the dashboards read only aggregates):
 - agg_game_margins: the distribution of final might margins. It carries a ``battlefield`` key
   where '*' means every game and a battlefield's name means the games with it in play, so the
   dashboards' battlefield filter applies to it with one equality.

@@ -4,11 +4,11 @@ Revision ID: 0004
 Revises: 0003
 Create Date: 2026-11-24
 
-Why (issue 5's bar, docs/services.md "Speed"): a statistic without an event filter summed every
-day × event row in its date range; at 1,000,000 games that is up to millions of rows for cards and
-matchups (p95 of 300-400 ms). Each agg_X table (migrations 0001-0003) now has a twin agg_X_weekly
-with the same key minus ``event_id`` and with ``played_on`` replaced by ``week_start`` (the Monday
-of the ISO week), the same value columns, and ``daily_rows``: how many agg_X rows it sums.
+Why (docs/services.md "Speed"): a statistic without an event filter summed every day × event row
+in its date range; at 1,000,000 games that is up to millions of rows for cards and matchups. Each
+agg_X table (migrations 0001-0003) now has a twin agg_X_weekly with the same key minus
+``event_id`` and with ``played_on`` replaced by ``week_start`` (the Monday of the ISO week), the
+same value columns, and ``daily_rows``: how many agg_X rows it sums.
 
 How it is kept (the decision, with the alternatives weighed in docs/services.md "Speed"):
 - Three statement-level AFTER triggers per agg_X (INSERT, UPDATE, DELETE; transition tables) add

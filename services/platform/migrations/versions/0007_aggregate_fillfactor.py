@@ -4,15 +4,14 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-11-23
 
-Why (issue 7, docs/performance.md "Ingest"): the worker adds a chunk of games to the aggregates
-with upserts that update tens of thousands of existing rows per chunk, the same rows again and
-again. On full pages (PostgreSQL's default fillfactor 100) each update puts the new row version on
-another page and adds an entry to the key index, so the index fills with dead entries that every
-later upsert walks past (~40 buffer reads per row). With half of each page free the update stays
-on its page (a HOT update: no index entry) and the page is pruned as it goes: folds of games over
-rows earlier ones wrote cost 15-20 % less per game (tests/bench/bench_chunks.py). The tables take
-up to twice the disk, which the dashboards' reads (weekly roll-ups, a few thousand rows) do not
-notice.
+Why (docs/performance.md "Ingest", with the measurements): the worker adds a chunk of games to
+the aggregates with upserts that update tens of thousands of existing rows per chunk, the same
+rows again and again. On full pages (PostgreSQL's default fillfactor 100) each update puts the new
+row version on another page and adds an entry to the key index, so the index fills with dead
+entries that every later upsert walks past. With half of each page free the update stays on its
+page (a HOT update: no index entry) and the page is pruned as it goes, so folds of games over rows
+earlier ones wrote cost less per game (tests/bench/bench_chunks.py). The tables take up to twice
+the disk, which the dashboards' reads (weekly roll-ups, a few thousand rows) do not notice.
 
 Existing pages keep their fill until they are rewritten (VACUUM FULL, which cannot run inside a
 migration's transaction); new pages get the room at once.

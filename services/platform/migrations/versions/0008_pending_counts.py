@@ -4,7 +4,7 @@ Revision ID: 0008
 Revises: 0007
 Create Date: 2026-11-23
 
-Why (issue 7, docs/performance.md "Ingest"): adding a chunk's games to the aggregates costs per
+Why (docs/performance.md "Ingest"): adding a chunk's games to the aggregates costs per
 distinct aggregate key it touches, and every worker writing games of the same days and weeks
 waits for the others' commits on the same aggregate rows. So a bulk chunk's transaction writes its
 verdicts and record rows and marks its valid games ``pending``; one worker at a time (an advisory

@@ -5,7 +5,7 @@ Revision ID: 0009
 Revises: 0008
 Create Date: 2026-11-25
 
-Why (issue "Logs as people write them at a table"): the engine now reads games that end early — a
+Why (logs as people write them at a table): the engine now reads games that end early — a
 concession (``P2 concede``) or time being called — and logs written from one seat, where some cards
 are never seen ('?'). engine.record.GameRecord says how the game ended (``end``, ``conceded_by``)
 and how many of each player's cards left the deck unseen and stayed so (``unseen``); the verdict
