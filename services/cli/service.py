@@ -179,26 +179,25 @@ def _with_database(action) -> None:
 @click.argument("revision", default="head")
 def db_upgrade(revision: str) -> None:
     """Apply migrations up to REVISION (default: the newest). Already there: nothing happens."""
-    from services.platform import migrate
-
-    def upgrade(url: str) -> None:
-        migrate.upgrade(url, revision)
-        _echo_revision(url)
-
-    _with_database(upgrade)
+    _migrate("upgrade", revision)
 
 
 @db.command("downgrade")
 @click.argument("revision")
 def db_downgrade(revision: str) -> None:
     """Revert migrations down to REVISION ('base' removes every table: all data is lost)."""
+    _migrate("downgrade", revision)
+
+
+def _migrate(direction: str, revision: str) -> None:
+    """Migrate up or down to ``revision``, then say where the database is."""
     from services.platform import migrate
 
-    def downgrade(url: str) -> None:
-        migrate.downgrade(url, revision)
+    def run(url: str) -> None:
+        getattr(migrate, direction)(url, revision)
         _echo_revision(url)
 
-    _with_database(downgrade)
+    _with_database(run)
 
 
 @db.command("current")
