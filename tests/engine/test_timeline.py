@@ -14,7 +14,6 @@ from engine.replay import replay
 from engine.rng import SplitMix64
 from engine.selfplay import game_log, self_play
 from engine.timeline import timeline
-from services.simulate import make_illegal
 
 SPECTRES = "Spectres of the Necropolis"
 BFS = ["The Fountain of Janus", "River of Rebirth", "The Throne"]
@@ -112,6 +111,16 @@ def test_static_facts_players_battlefields_and_decisions(log, tl):
     assert all(b["text"] and b["zones"] >= 1 for b in d["battlefields"])
     assert d["decisions"] == log["decisions"] and d["catalog"] == "2026.1"
     json.dumps(d)  # JSON-ready throughout
+
+
+def make_illegal(log: dict, rng: SplitMix64) -> dict:
+    """The log with one of its deploys (picked by ``rng``) sent to a battlefield the game does not
+    have: a decision no point of any game accepts, so replay says illegal at exactly that index."""
+    deploys = [i for i, d in enumerate(log["decisions"]) if " deploy " in d]
+    i = deploys[rng.below(len(deploys))]
+    bad = copy.deepcopy(log)
+    bad["decisions"][i] = bad["decisions"][i].rsplit(" to B", 1)[0] + f" to B{len(log['setup']['battlefields']) + 1}"
+    return bad
 
 
 def test_an_illegal_game_fails_at_the_frame_before_the_bad_decision(log):
