@@ -22,16 +22,13 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from .aggregates import BY_TABLE, WEEK_START
 from .filters import Filters
 from .intervals import difference, mean, rate, rates, share, sort_key_lower_bound
 
 # ---------------------------------------------------------------------------------------------
 # SQL. ``{where}`` is replaced by Filters.where() (fixed text over key columns, values bound as
 # parameters); nothing from a request is ever formatted into the text.
-
-# Monday of the ISO week, by date arithmetic (date_trunc on a date goes through timestamptz and
-# the session time zone).
-WEEK_START = "(played_on - (extract(isodow FROM played_on)::int - 1))"
 
 DECKS_SQL = """
 SELECT deck, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
@@ -186,27 +183,14 @@ def _fetch(conn, template: str, filters: Filters, *, decks: bool = True, battlef
 
 
 # ---------------------------------------------------------------------------------------------
-# Weekly roll-ups (migration 0004). Every agg_X has agg_X_weekly: the same rows summed per ISO week
-# over events (week_start = the Monday), kept in the same transaction by triggers on agg_X. Without
-# an event filter, each ``FROM agg_X`` above reads the full ISO weeks inside the date range from
+# Weekly roll-ups (migration 0004). Every agg_X declared ``weekly`` (services.stats.aggregates) has
+# agg_X_weekly: the same rows summed per ISO week over events (week_start = the Monday), kept in the
+# same transaction by triggers on agg_X. Without an event filter, each ``FROM agg_X`` above (of such
+# a table; any other is read as it is) reads the full ISO weeks inside the date range from
 # agg_X_weekly (its week_start standing for played_on: the week's Monday, in the same week, inside
 # the range) and the days of the partial weeks at either end from agg_X; the outer WHERE is then
 # true of every row the branches give, so the sums, and the answers, are exactly those of agg_X.
 
-ROLLUP_COLUMNS = {  # agg_X: its columns besides played_on, event_id, players (keys, then values)
-    "agg_deck_results": "deck, games, wins, draws, first_player_games, first_player_wins",
-    "agg_matchups": "deck, opponent_deck, games, wins, draws",
-    "agg_battlefield_decks": "battlefield, deck, games, wins, draws, battlefield_wins, might_sum",
-    "agg_first_player": "games, first_player_wins, draws",
-    "agg_card_metrics": "deck, card, deployed_games, deployed_wins, deploys, first_deployed_round_sum, destroyed, "
-                        "might_gained_sum, might_at_end_sum",
-    "agg_battlefield_first_player": "battlefield, games, first_player_battlefield_wins, first_player_game_wins, draws",
-    "agg_game_margins": "battlefield, margin, games",
-    "agg_deck_rounds": "deck, round, games, might_sum, won_games, won_might_sum, essence_spent_sum",
-    "agg_battlefield_matchups": "battlefield, deck, opponent_deck, games, wins, draws",
-    "agg_battlefield_cards": "battlefield, deck, card, deployed_games, deployed_wins, deploys, "
-                             "first_deployed_round_sum, destroyed, might_gained_sum, might_at_end_sum",
-}
 _FROM_AGG = re.compile(r"\bFROM (agg_\w+)")
 
 
@@ -239,8 +223,11 @@ def weekly_split(filters: Filters) -> WeeklySplit | None:
 
 
 def _rollup_source(table: str, split: WeeklySplit) -> str:
-    columns = ROLLUP_COLUMNS[table]
-    weekly = [f"SELECT week_start AS played_on, players, {columns} FROM {table}_weekly WHERE true"]
+    aggregate = BY_TABLE[table]
+    if not aggregate.weekly:
+        return table
+    columns = ", ".join(aggregate.columns)  # besides played_on, event_id, players
+    weekly = [f"SELECT week_start AS played_on, players, {columns} FROM {aggregate.weekly_table} WHERE true"]
     if split.first_week is not None:
         weekly.append("week_start >= %(rollup_first_week)s")
     if split.last_week is not None:

@@ -20,10 +20,17 @@ import pytest
 
 from engine.replay import ENGINE_VERSION, replay
 from engine.selfplay import self_play
+from services.games.records import (
+    AGGREGATE_TABLES,
+    FinishedGame,
+    apply_contribution,
+    remove_records,
+    rollup_differences,
+    write_records,
+)
 from services.platform import migrate
-from services.games.records import (AGGREGATE_TABLES, FinishedGame, apply_contribution, remove_records, rollup_differences,
-                                 write_records)
 from services.stats import queries
+from services.stats.aggregates import AGGREGATES, COMMON_KEY, WEEKLY_COMMON_KEY
 from services.stats.filters import Filters
 
 STATISTICS = [queries.deck_stats, queries.matchup_stats, queries.battlefield_stats, queries.first_player_stats,
@@ -111,6 +118,38 @@ def database(fresh_database) -> str:
     return url
 
 
+KEY_COLUMNS_SQL = """
+SELECT a.attname FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY(c.conkey)
+WHERE c.conrelid = %(table)s::regclass AND c.contype = 'u' AND c.conname = %(table)s || '_key'
+ORDER BY array_position(c.conkey, a.attnum)"""
+OTHER_COLUMNS_SQL = """
+SELECT a.attname FROM pg_attribute a
+WHERE a.attrelid = %(table)s::regclass AND a.attnum > 0 AND NOT a.attisdropped
+  AND a.attnum <> ALL (SELECT unnest(conkey) FROM pg_constraint WHERE conrelid = %(table)s::regclass AND contype = 'u')
+ORDER BY a.attnum"""
+
+
+def test_the_aggregate_declaration_matches_the_migrated_schema(database):
+    """services.stats.aggregates is the one list of the aggregates' columns (the fold's upserts, the
+    recount and roll-up checks and the roll-up reads are made from it): it names exactly the tables,
+    key constraints, keys and values that the migrations made."""
+    with psycopg.connect(database) as conn:
+        def columns(sql: str, table: str) -> list[str]:
+            return [r[0] for r in conn.execute(sql, {"table": table})]
+
+        tables = {r[0] for r in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'agg%'")}
+        # agg_event_games counts games by pipeline status (triggers on games), not their contribution
+        assert tables - {"agg_event_games"} == {a.table for a in AGGREGATES} | {
+            a.weekly_table for a in AGGREGATES if a.weekly}
+        for a in AGGREGATES:
+            assert columns(KEY_COLUMNS_SQL, a.table) == [*COMMON_KEY, *a.keys], a.table
+            assert columns(OTHER_COLUMNS_SQL, a.table) == list(a.values), a.table
+            if a.weekly:
+                assert columns(KEY_COLUMNS_SQL, a.weekly_table) == [*WEEKLY_COMMON_KEY, *a.keys], a.table
+                assert columns(OTHER_COLUMNS_SQL, a.weekly_table) == [*a.values, "daily_rows"], a.table
+
+
 def test_weekly_split_reads_full_iso_weeks_from_the_rollups():
     d = dt.date.fromisoformat
     assert queries.weekly_split(Filters()) == queries.WeeklySplit(None, None, False, False)
@@ -158,7 +197,7 @@ def test_replayed_and_removed_games_keep_the_rollups_exact(database, monkeypatch
         ids = write_games(conn, rng, 60)
         conn.commit()
         # a replay takes the old contribution out and writes it again; a removed game leaves nothing
-        raw, result = pool()[0]
+        _, result = pool()[0]
         remove_records(conn, [ids[0]])
         write_records(conn, [FinishedGame(ids[0], result.record, result.log, played_on=START, event_id=None,
                                           counted=True)], engine_version=ENGINE_VERSION)
