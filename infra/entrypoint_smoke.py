@@ -28,7 +28,8 @@ def main() -> int:
     sys.path.insert(0, str(ROOT))
     from services.platform.config import Config
     from services.platform.embedded import EmbeddedStack
-    from workers.celery_app import PING_TASK, make_celery
+    from services.games.queues import PING_TASK
+    from services.platform.broker import make_celery
 
     data = Path(tempfile.mkdtemp(prefix="empyrean-entrypoint-"))
     stack = EmbeddedStack(data, None, None)

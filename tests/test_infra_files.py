@@ -19,7 +19,8 @@ import yaml
 from services.platform.config import Config
 from services.platform.entrypoints import API_APP, WORKER_APP
 from services.platform.launcher import API_PREFIX, api_command
-from workers.celery_app import QUEUES, worker_command
+from services.games.queues import QUEUES
+from services.platform.broker import worker_command
 
 ROOT = Path(__file__).resolve().parent.parent
 INFRA = ROOT / "infra"

@@ -20,7 +20,7 @@ from services.platform.config import Config
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
 from services.games.dispatch import ReplaySender
-from workers.celery_app import make_celery
+from services.platform.broker import make_celery
 
 from . import disputes, events, games, health, openapi, stats
 from .access import init_access

@@ -3,7 +3,8 @@
 Why after: a task sent before the commit could reach a worker before the row is visible (the worker
 would find no game), and a task sent for a transaction that then rolls back would name a game that
 does not exist. Postgres is the source of truth, so a send that fails (broker down) loses nothing:
-the game goes back to ``received`` and the sweeper (workers.replay.sweep) sends it later.
+the game goes back to ``received`` and the sweeper (sweep_stuck_games) sends it later. Reprocessing
+(replaying finished games again) and the sweeper's re-sends go the same way, on the bulk lane.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import time
 from celery import Celery
 from psycopg_pool import ConnectionPool
 
-from workers.celery_app import QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK
+from services.games.queues import FOLD_TASK, QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK
+from services.games.status import Move, sql_in
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +35,9 @@ def mark_unsent(pool: ConnectionPool, game_ids: list[int]) -> None:
         return
     with pool.connection() as conn:
         conn.execute(
-            """UPDATE games SET status = 'received', status_message = 'stored; the sweeper will send it to a worker',
-                                queued_at = NULL, updated_at = now()
-               WHERE id = ANY(%s) AND status = 'queued'""", (game_ids,))
+            f"""UPDATE games SET status = %s, status_message = %s, queued_at = NULL, updated_at = now()
+                WHERE id = ANY(%s) AND status IN {sql_in(Move.UNSENT.sources)}""",
+            (Move.UNSENT.target, Move.UNSENT.message, game_ids))
 
 
 class ReplaySender:
@@ -44,7 +46,7 @@ class ReplaySender:
     The upload's answer does not wait for the send: the game is already stored ``queued`` and
     committed, and Postgres, not the broker, is the source of truth. If the send fails, the games
     go back to ``received``; if the process dies with games not yet sent, they stay ``queued``;
-    either way the sweeper sends them later (workers.replay.sweep_stuck_games).
+    either way the sweeper sends them later (sweep_stuck_games).
 
     Why: a worker replays and counts the games of one task in one transaction. A task per game
     made the worker's statements (and Celery's per-task overhead) cost as much CPU as the whole
@@ -109,10 +111,9 @@ class ReplaySender:
             log.exception("could not send nor mark %d single uploads; the sweeper will send them", len(ids))
 
 
-# Games per bulk task. A chunk is replayed and written in one transaction (workers.replay), and
-# the per-chunk statements are paid once, so bigger chunks cost less per game (1,000 games: ~1.9 ms
-# of database time each, 100 games: ~2.7 ms; tests/bench/bench_chunks.py) — up to ~2 s of
-# work, far inside the task time limit. A bundle is still cut into at least SPREAD chunks (of at
+# Games per bulk task. A chunk is replayed and written in one transaction (services.games.replay),
+# and the per-chunk statements are paid once, so bigger chunks cost less per game
+# (tests/bench/bench_chunks.py, docs/performance.md) — a chunk is still far inside the task time limit. A bundle is still cut into at least SPREAD chunks (of at
 # least MIN_CHUNK games), so that many worker processes, on as many machines, can share it.
 MAX_CHUNK = 1000
 MIN_CHUNK = 25
@@ -126,7 +127,7 @@ def bundle_chunk_size(games: int) -> int:
 def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None, *, lane: str = QUEUE_BULK,
                 claim: bool = True) -> list[int]:
     """Send games in chunked tasks (on the bulk lane unless told otherwise); returns the ids handed
-    to the broker. ``claim``: see workers.replay.replay_games."""
+    to the broker. ``claim``: see services.games.replay.replay_stored_games."""
     chunk = chunk or bundle_chunk_size(len(game_ids))
     sent: list[int] = []
     for start in range(0, len(game_ids), chunk):
@@ -148,3 +149,60 @@ def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], ch
     sent = send_chunks(celery, game_ids, chunk)
     mark_unsent(pool, game_ids[len(sent):])
     return sent
+
+
+def send_fold(celery: Celery) -> None:
+    """Send a fold task (a fold ran out of its time budget with games left); if the send fails, the
+    sweeper folds them."""
+    try:
+        celery.send_task(FOLD_TASK, queue=QUEUE_BULK, ignore_result=True, retry=True,
+                         retry_policy=SEND_RETRY_POLICY)
+    except Exception as exc:  # as in send_chunks: any failure means "not sent"
+        log.warning("could not send a fold task (the sweeper will fold): %s", exc)
+
+
+def reprocess(pool: ConnectionPool, celery: Celery, *, event_id: int | None = None) -> tuple[int, int]:
+    """Replay finished games again — after an engine or catalog change, or to settle doubts — on the
+    bulk lane, so single uploads keep their priority: mark every finished game (of one event, or all)
+    queued and send it in chunks; returns (games marked, games handed to the broker). Games on their
+    way already are left alone; games not sent go back to ``received`` for the sweeper. Replaying is
+    idempotent (services.games.replay), so a game's verdict, record and statistics are replaced."""
+    with pool.connection() as conn:
+        ids = [r[0] for r in conn.execute(
+            f"""UPDATE games SET status = %s, status_message = %s, queued_at = now(), updated_at = now()
+                WHERE status IN {sql_in(Move.REPROCESS.sources)} AND (%s::bigint IS NULL OR event_id = %s)
+                RETURNING id""", (Move.REPROCESS.target, Move.REPROCESS.message, event_id, event_id)).fetchall()]
+    ids.sort()
+    return len(ids), len(enqueue_bundle(pool, celery, ids))
+
+
+SWEEP_BATCH = 1000  # games re-sent per sweep at most; the next sweep takes the rest
+
+
+def sweep_stuck_games(pool: ConnectionPool, celery: Celery, *, older_than_s: float, limit: int = SWEEP_BATCH) -> int:
+    """Re-send games left in received/queued/replaying for longer than ``older_than_s``.
+
+    They are marked ``queued`` (with a fresh updated_at) and committed first, then sent: if the send
+    fails they are simply found again by a later sweep. SKIP LOCKED: a game a worker is replaying
+    right now is not waited for. Re-sends go to the bulk lane, so a backlog (e.g. after a Redis
+    restart during a tournament upload) never gets ahead of new single uploads.
+    """
+    with pool.connection() as conn:
+        ids = [r[0] for r in conn.execute(
+            f"""UPDATE games SET status = %(target)s, status_message = %(message)s,
+                                queued_at = now(), updated_at = now()
+               WHERE id IN (SELECT id FROM games
+                            WHERE status IN {sql_in(Move.RESEND.sources)}
+                              AND updated_at < now() - make_interval(secs => %(older_than)s::float8)
+                              -- replayed, waiting to be counted: the fold's, not a replay's, to finish
+                              AND NOT EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = games.id
+                                                                           AND r.pending)
+                            ORDER BY updated_at LIMIT %(limit)s
+                            FOR UPDATE SKIP LOCKED)
+               RETURNING id""", {"target": Move.RESEND.target, "message": Move.RESEND.message,
+                                 "limit": limit,
+                                 "older_than": older_than_s}).fetchall()]
+    if ids:
+        sent = send_chunks(celery, ids)
+        log.info("sweeper: re-sent %d of %d games left behind", len(sent), len(ids))
+    return len(ids)

@@ -25,9 +25,10 @@ PENDING = frozenset({GameStatus.RECEIVED, GameStatus.QUEUED, GameStatus.REPLAYIN
 FINISHED = frozenset(GameStatus) - PENDING
 
 
-def sql_list(statuses: frozenset[GameStatus]) -> list[str]:
-    """A status set as a query parameter (``status = ANY(%s)``), in a stable order."""
-    return sorted(str(s) for s in statuses)
+def sql_in(statuses: frozenset[GameStatus]) -> str:
+    """A status set as SQL text, ``('queued', 'received')``: a literal, not a parameter, so that the
+    planner matches it with the partial index on unfinished games (migration 0001) in every plan."""
+    return "(" + ", ".join(f"'{s}'" for s in sorted(statuses)) + ")"
 
 
 class Move(Enum):

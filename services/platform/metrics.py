@@ -23,7 +23,7 @@ from kombu.transport.redis import PRIORITY_STEPS, Channel
 from prometheus_client import CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 
-from workers.celery_app import QUEUES
+from services.games.queues import QUEUES
 
 log = logging.getLogger(__name__)
 

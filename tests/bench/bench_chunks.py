@@ -45,7 +45,7 @@ from services.platform.pool import create_pool  # noqa: E402
 from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
 from services.platform.embedded import EmbeddedPostgres  # noqa: E402
 from services.games.store import find_or_create_event, parse_upload, store_batch  # noqa: E402
-from workers.replay import replay_stored_games  # noqa: E402
+from services.games.replay import replay_stored_games
 
 FOLD_CHUNK = 1000  # chunk size of the deferred replay before the folds
 

@@ -1,4 +1,4 @@
-"""Replaying a chunk of games in one transaction (workers.replay.replay_stored_games), the bulk path:
+"""Replaying a chunk of games in one transaction (services.games.replay.replay_stored_games), the bulk path:
 every kind of verdict in one chunk, a chunk replayed twice, a chunk whose write fails, two games of
 one match in one chunk. Against the real PostgreSQL; the games are stored without being sent to a
 worker, so the test alone replays them."""
@@ -19,8 +19,10 @@ from services.games.records import FOLD_LOCK, recount_differences, rollup_differ
 from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
 from services.games.store import find_or_create_event, parse_upload, store_upload
 from services.simulation.simulate import make_illegal
-from workers.celery_app import make_celery
-from workers.replay import fold_pending_counts, replay_stored_games, sweep_stuck_games
+from services.platform.broker import make_celery
+from services.games.dispatch import sweep_stuck_games
+from services.games.fold import fold_pending_counts
+from services.games.replay import replay_stored_games
 
 
 @pytest.fixture
@@ -88,18 +90,18 @@ def test_a_chunk_replayed_again_counts_every_game_once(db, pool):
 
 
 def test_a_chunk_that_fails_to_write_is_replayed_game_by_game(db, pool, monkeypatch):
-    import workers.replay
+    import services.games.replay
 
     ids = store(db, [self_play(7300 + i) for i in range(5)])
     bad = ids[2]
-    real = workers.replay.copy_record_rows
+    real = services.games.replay.copy_record_rows
 
     def fails_on_one_game(conn, games, **kwargs):
         if any(game.game_id == bad for game in games):
             raise RuntimeError("simulated bug")
         return real(conn, games, **kwargs)
 
-    monkeypatch.setattr(workers.replay, "copy_record_rows", fails_on_one_game)
+    monkeypatch.setattr(services.games.replay, "copy_record_rows", fails_on_one_game)
     statuses = replay_stored_games(pool, ids)
     assert statuses == {**{gid: "valid" for gid in ids if gid != bad}, bad: "error"}
     assert verdicts(db, ids) == statuses
@@ -224,3 +226,40 @@ def test_games_left_pending_by_a_worker_that_died_are_counted_by_the_sweeper(db,
     assert db.execute("SELECT sum(attempts) FROM games WHERE id = ANY(%s)", (ids,)).fetchone()[0] == 4
     with db.transaction():
         assert set(recount_differences(db).values()) == {0}
+
+
+def test_an_interruption_leaves_the_games_replaying_for_the_sweeper(db, pool, monkeypatch):
+    """A task's time limit (Celery's SoftTimeLimitExceeded, passed as an interruption) stops a
+    replay without judging its games: nothing is written and they stay 'replaying'. Any other
+    exception is a bug of ours and ends the game in 'error' (the test above)."""
+    import services.games.replay
+
+    class OutOfTime(Exception):
+        pass
+
+    def out_of_time(conn, games, **kwargs):
+        raise OutOfTime
+
+    ids = store(db, [self_play(7800 + i) for i in range(3)])
+    monkeypatch.setattr(services.games.replay, "copy_record_rows", out_of_time)
+    with pytest.raises(OutOfTime):
+        replay_stored_games(pool, ids, interruptions=(OutOfTime,))
+    assert dict(db.execute("SELECT id, status FROM games WHERE id = ANY(%s)", (ids,)).fetchall()) == {
+        gid: "replaying" for gid in ids}
+    assert verdicts(db, ids) == {}
+    # not an interruption: judged, one by one, as the pipeline's own failure
+    assert set(replay_stored_games(pool, ids).values()) == {"error"}
+
+
+def test_a_fold_out_of_time_hands_the_rest_on(db, pool):
+    """A fold past its time budget stops after the batch under way and says so (a worker sends a
+    fold task then); within its budget it does not."""
+    handed_on = []
+    ids = store(db, [self_play(7850 + i) for i in range(3)])
+    replay_stored_games(pool, ids, defer_counts=True)
+    assert fold_pending_counts(pool, on_budget_spent=lambda: handed_on.append("fold")) == 3
+    assert handed_on == []
+    more = store(db, [self_play(7860 + i) for i in range(2)])
+    replay_stored_games(pool, more, defer_counts=True)
+    assert fold_pending_counts(pool, budget_s=0, on_budget_spent=lambda: handed_on.append("fold")) == 2
+    assert handed_on == ["fold"]

@@ -20,7 +20,7 @@ from engine.selfplay import self_play
 from services.api.openapi import document
 from services.platform.pool import create_pool
 from services.games.records import recount_differences
-from workers.replay import replay_stored_game
+from services.games.replay import replay_stored_games
 
 
 def upload(client, log: dict) -> int:
@@ -43,13 +43,13 @@ def stats(client, endpoint: str, event_id: int) -> dict:
     return response.get_json()
 
 
-def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(client, db, ingest_config):
+def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(admin_client, db, ingest_config):
     meta = {"event": "Early Endings Cup", "date": "2026-04-04"}
     played_out = self_play(9101, meta=meta)
     conceded = ended_early(9102, meta, 6, {"winner": 1, "reason": "concession"}, concede="P2 concede")
     timed = ended_early(9103, meta, 7, {"winner": None, "reason": "time", "time_rule": "draw"})
-    ids = [upload(client, log) for log in (played_out, conceded, timed)]
-    games = [wait_final(client, game_id) for game_id in ids]
+    ids = [upload(admin_client, log) for log in (played_out, conceded, timed)]
+    games = [wait_final(admin_client, game_id) for game_id in ids]
     assert [g["status"] for g in games] == ["valid"] * 3, [g["message"] for g in games]
 
     full, by_concession, by_time = (g["record"] for g in games)
@@ -75,12 +75,12 @@ def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(clie
         return out
 
     def observed() -> dict:
-        decks = {r["deck"]: (r["games"], r["wins"], r["draws"]) for r in stats(client, "decks", event_id)["rows"]}
-        margins = stats(client, "margins", event_id)
+        decks = {r["deck"]: (r["games"], r["wins"], r["draws"]) for r in stats(admin_client, "decks", event_id)["rows"]}
+        margins = stats(admin_client, "margins", event_id)
         rounds = Counter()
-        for r in stats(client, "rounds", event_id)["rows"]:
+        for r in stats(admin_client, "rounds", event_id)["rows"]:
             rounds[(r["deck"], r["round"])] += r["games"]
-        first = stats(client, "first-player", event_id)["overall"]
+        first = stats(admin_client, "first-player", event_id)["overall"]
         return {"decks": decks, "margins": (margins["summary"]["games"], [(m["margin"], m["games"])
                                                                           for m in margins["rows"]]),
                 "rounds": +rounds, "first_player": (first["games"], first["draws"])}
@@ -98,14 +98,14 @@ def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(clie
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-early-endings")
     try:
         for game_id in ids:
-            assert replay_stored_game(pool, game_id) == "valid"
+            assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
     finally:
         pool.close()
     assert observed() == seen
     assert set(recount_differences(db).values()) == {0}
 
 
-def test_a_log_written_from_one_seat_is_valid_and_says_how_many_cards_were_not_seen(client, db):
+def test_a_log_written_from_one_seat_is_valid_and_says_how_many_cards_were_not_seen(admin_client, db):
     full = as_recorded(self_play(9201, meta={"event": "Seat View Open", "date": "2026-04-05"}))
     view = seat_view(full, 1)
     assert view["chance"]["view"] == 1  # P2's draws and keeps are not written: P1 did not see them
@@ -113,7 +113,7 @@ def test_a_log_written_from_one_seat_is_valid_and_says_how_many_cards_were_not_s
     expected = replay(view).verdict
     assert expected.status == "valid" and expected.unseen[0] == 0 and expected.unseen[1] > 0
 
-    game = wait_final(client, upload(client, view))
+    game = wait_final(admin_client, upload(admin_client, view))
     assert game["status"] == "valid", game["message"]
     verdict = game["verdict"]
     assert verdict["unseen"] == expected.unseen
@@ -122,6 +122,6 @@ def test_a_log_written_from_one_seat_is_valid_and_says_how_many_cards_were_not_s
     assert game["record"]["end_reason"] == "score"
     assert_documented(game)
     # the same game written with every card seen: nothing unseen
-    whole = wait_final(client, upload(client, full))
+    whole = wait_final(admin_client, upload(admin_client, full))
     assert whole["status"] == "valid" and whole["verdict"]["unseen"] == [0, 0]
     assert db.execute("SELECT unseen FROM verdicts WHERE game_id = %s", (game["id"],)).fetchone()[0] == expected.unseen

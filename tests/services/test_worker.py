@@ -8,7 +8,8 @@ import sys
 import pytest
 from service_helpers import child_env, stop_process
 
-from workers.celery_app import PING_TASK, QUEUE_BULK, QUEUE_INTERACTIVE, make_celery, worker_command
+from services.games.queues import PING_TASK, QUEUE_BULK, QUEUE_INTERACTIVE
+from services.platform.broker import make_celery, worker_command
 
 
 def start_worker(config, tmp_path, name: str) -> subprocess.Popen:
