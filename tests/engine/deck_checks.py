@@ -1,9 +1,12 @@
-"""Shared checks for the 2026.2 deck test modules: card texts name the keywords their effects use,
-every card has a test named after it, and seeded random play with the deck replays valid."""
+"""Deck-level checks for the 2026.2 decks (run for each deck by test_decks.py): card texts name the
+keywords their effects use, every card has a test named after it in test_cards_<deck>.py, and
+seeded random play with the deck replays valid."""
 
 from __future__ import annotations
 
 import re
+
+from engine.game import Game
 
 WORDS = {"bite": r"\bBites?\b", "banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack",
          "swap": r"\bSwap", "move": r"\bMove", "return": r"\bReturn", "discard": r"\bdiscards?\b|\bDiscard",
@@ -32,16 +35,15 @@ def assert_texts_name_keywords(raw_deck: dict) -> None:
         for k, v in acts:
             if k == "token":
                 tok = v.get("apply") or v.get("remove")
-                assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention {tok} tokens"
+                assert re.search(tok, c["text"], re.IGNORECASE), f"{c['name']}: text does not mention {tok} tokens"
         for tok in c.get("tokens", []):
-            assert re.search(tok, c["text"], re.I), f"{c['name']}: text does not mention its affixed {tok}"
+            assert re.search(tok, c["text"], re.IGNORECASE), f"{c['name']}: text does not mention its affixed {tok}"
 
 
 def random_games(catalog, deck: str, n: int = 200, seed0: int = 0) -> None:
     """n seeded self-play games of ``deck`` against random opponents of ``catalog`` (seats
     alternating) on random battlefields, random bots; each finishes and its log replays valid."""
     from engine.bots import RandomBot, play
-    from engine.game import Game
     from engine.replay import replay
     from engine.rng import SplitMix64
     from engine.selfplay import game_log

@@ -1,17 +1,30 @@
 """Card tests for the Azteca & Mexica of Tenochtitlan deck (catalog 2026.2): every card's ability
 resolves as its text says, on a real game driven by real decisions (scenario.py's few direct set-up
-steps aside), plus a random-play smoke test."""
+steps aside); its deck-level checks are in test_decks.py."""
 
 from __future__ import annotations
 
+from scenario import (
+    CAV,
+    SPE,
+    at,
+    catalog_with,
+    deploy_round,
+    finish_round,
+    hand,
+    kind,
+    might,
+    new_game,
+    piles,
+    play,
+    set_hand,
+    settle,
+    side,
+    tokens,
+)
+
 from engine.decisions import Kind
 from engine.game import Game
-
-from scenario import (CAV, SPE, at, catalog_with, deploy_round, finish_round, hand, kind, might,
-                      new_game, play, set_hand, settle, side)
-import yaml
-from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
-from scenario import NEXT_ROOT, tokens, piles
 
 AZC = catalog_with("azteca.yaml")
 AZ = "Azteca & Mexica of Tenochtitlan"
@@ -302,17 +315,3 @@ def test_huitzilopochtli_sacrifices_each_ally_here_with_a_captive_token_for_thre
     # 6 + 3 for each Captive, + 1 for each Captive's death; the Eagle Spirit gets +1 twice.
     assert might(g, "P1:B1Z2") == 6 + 3 + 3 + 1 + 1
     assert might(g, "P1:B1Z1") == 1 + 2
-
-
-# ============================================================================ deck checks
-def test_every_azteca_card_is_exercised_by_a_test_here():
-    assert_every_card_has_a_test(__file__, yaml.safe_load(
-        (NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8")))
-
-
-def test_azteca_random_play_smoke_200_games_finish_and_replay_valid():
-    random_games(AZC, AZ, 200, 0)
-
-
-def test_azteca_card_texts_name_their_keywords():
-    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "azteca.yaml").read_text(encoding="utf-8")))

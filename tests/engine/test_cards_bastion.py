@@ -1,17 +1,28 @@
-"""Card tests for Defenders of the Bastion (catalog 2026.2): every card's ability resolves as its text
-says, on a real game driven by real decisions (scenario.py's helpers; recorded chance), plus a
-random-play smoke test whose logs replay valid."""
+"""Card tests for Defenders of the Bastion (catalog 2026.2): every card's ability resolves as its
+text says, on a real game driven by real decisions (scenario.py's helpers; recorded chance); its
+deck-level checks are in test_decks.py."""
 
 from __future__ import annotations
 
-import yaml
+from scenario import (
+    CAV,
+    SPE,
+    Events,
+    at,
+    catalog_with,
+    deploy_round,
+    finish_round,
+    hand,
+    might,
+    new_game,
+    piles,
+    play,
+    set_hand,
+    side,
+    tokens,
+)
 
 from engine.game import Game
-
-from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, deploy_round, finish_round, hand, might,
-                      new_game, play, set_hand, side)
-from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
-from scenario import tokens, piles
 
 G = catalog_with("bastion.yaml")
 BAS = "Defenders of the Bastion"
@@ -221,17 +232,3 @@ def test_fortify_shields_each_ally_here_and_gains_for_each_other_ally_here():
     assert [c.tokens.get("shield", 0) for c in g.board[0][0]] == [1, 1, 1]
     assert tokens(g, "P1:B2Z1", "shield") == 0
     assert might(g, "P1:B1Z3") == 6 + 2
-
-
-# ============================================================================ the deck
-def test_every_bastion_card_is_exercised_by_a_test_here():
-    assert_every_card_has_a_test(__file__, yaml.safe_load(
-        (NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8")))
-
-
-def test_bastion_random_play_smoke_200_games_replay_valid():
-    random_games(G, BAS, 200, 8200)
-
-
-def test_bastion_card_texts_name_their_keywords():
-    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "bastion.yaml").read_text(encoding="utf-8")))

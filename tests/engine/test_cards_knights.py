@@ -1,19 +1,30 @@
 """Card tests for Knights of the Round Table (catalog 2026.2): every card's ability resolves as its
-text says, on a real game driven by real decisions (see scenario.py), plus 200 seeded random-play
-games that finish and replay valid."""
+text says, on a real game driven by real decisions (see scenario.py); its deck-level checks are in
+test_decks.py."""
 
 from __future__ import annotations
 
+from scenario import (
+    CAV,
+    SPE,
+    catalog_with,
+    deck_could_hold,
+    deploy_round,
+    destroyed,
+    finish_round,
+    hand,
+    kind,
+    might,
+    new_game,
+    play,
+    set_hand,
+    settle,
+    side,
+    tokens,
+)
+
 from engine.decisions import Kind
 from engine.game import Game
-
-import yaml
-from deck_checks import assert_texts_name_keywords
-
-from scenario import (NEXT_ROOT, CAV, SPE, catalog_with, deploy_round, finish_round, hand, kind, might, new_game,
-                      play, set_hand, settle, side)
-from deck_checks import random_games
-from scenario import tokens, destroyed, deck_could_hold
 
 KNI = "Knights of the Round Table"
 CAT = catalog_with("knights.yaml")
@@ -220,13 +231,3 @@ def test_king_arthur_gains_for_knights_here_and_strengthens_each_knight_revealed
     assert might(g, "P1:B1Z2") == 6 + 1  # one other Knight here when revealed
     assert might(g, "P1:B1Z3") == 1 + 2 + 1  # Kay: Bors and Arthur here, then Arthur's +1
     assert might(g, "P1:B2Z1") == 4  # Tristan is on another battlefield
-
-
-def test_knights_texts_name_their_keywords():
-    raw = yaml.safe_load((NEXT_ROOT / "decks" / "knights.yaml").read_text(encoding="utf-8"))
-    assert_texts_name_keywords(raw)
-
-
-# ------------------------------------------------------------------ random play
-def test_random_play_knights_games_finish_and_replay_valid():
-    random_games(CAT, KNI, 200, 0)

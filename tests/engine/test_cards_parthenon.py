@@ -1,18 +1,32 @@
-"""Card tests for Legends of the Parthenon (catalog 2026.2): every card's ability resolves as its text
-says, on a real game driven by real decisions (scenario.py's helpers; recorded chance), plus a
-random-play smoke test whose logs replay valid."""
+"""Card tests for Legends of the Parthenon (catalog 2026.2): every card's ability resolves as its
+text says, on a real game driven by real decisions (scenario.py's helpers; recorded chance); its
+deck-level checks are in test_decks.py."""
 
 from __future__ import annotations
 
-import yaml
+from scenario import (
+    CAV,
+    SPE,
+    Events,
+    at,
+    catalog_with,
+    deck_could_hold,
+    default_answer,
+    deploy_round,
+    finish_round,
+    hand,
+    kind,
+    might,
+    new_game,
+    piles,
+    play,
+    set_hand,
+    side,
+    tokens,
+)
 
 from engine.decisions import Kind
 from engine.game import Game
-
-from scenario import (CAV, NEXT_ROOT, SPE, Events, at, catalog_with, default_answer, deploy_round,
-                      finish_round, hand, kind, might, new_game, play, set_hand, side)
-from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
-from scenario import tokens, piles, deck_could_hold
 
 G = catalog_with("parthenon.yaml")
 PAR = "Legends of the Parthenon"
@@ -253,17 +267,3 @@ def test_hermes_applies_one_might_to_each_ally_moved_and_gains_when_he_moves():
     to_command(g, 1)  # round 2: Hermes's affixed Move token
     play(g, "P1 move P1:B1Z1 to B2")
     assert side(g, 1, 2) == ["Argo", "Hermes"] and might(g, "P1:B2Z2") == 4 + 1
-
-
-# ============================================================================ the deck
-def test_every_parthenon_card_is_exercised_by_a_test_here():
-    assert_every_card_has_a_test(__file__, yaml.safe_load(
-        (NEXT_ROOT / "decks" / "parthenon.yaml").read_text(encoding="utf-8")))
-
-
-def test_parthenon_random_play_smoke_200_games_replay_valid():
-    random_games(G, PAR, 200, 9300)
-
-
-def test_parthenon_card_texts_name_their_keywords():
-    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "parthenon.yaml").read_text(encoding="utf-8")))

@@ -1,18 +1,31 @@
 """Card tests for Samurai of the Sengoku (catalog 2026.2): every card's ability resolves as its text
-says, on a real game driven by real decisions (scenario.py's helpers; recorded chance), plus a
-random-play smoke test whose logs replay valid."""
+says, on a real game driven by real decisions (scenario.py's helpers; recorded chance); its
+deck-level checks are in test_decks.py."""
 
 from __future__ import annotations
 
-import yaml
+from scenario import (
+    SPE,
+    VAM,
+    Events,
+    at,
+    catalog_with,
+    default_answer,
+    deploy_round,
+    finish_round,
+    hand,
+    kind,
+    might,
+    new_game,
+    piles,
+    play,
+    set_hand,
+    side,
+    tokens,
+)
 
 from engine.decisions import Kind
 from engine.game import Game
-
-from scenario import (NEXT_ROOT, SPE, VAM, Events, at, catalog_with, default_answer, deploy_round,
-                      finish_round, hand, kind, might, new_game, play, set_hand, side)
-from deck_checks import assert_every_card_has_a_test, assert_texts_name_keywords, random_games
-from scenario import tokens, piles
 
 G = catalog_with("samurai.yaml")
 SAM = "Samurai of the Sengoku"
@@ -319,16 +332,7 @@ def test_shogun_gains_one_might_per_card_in_the_discard_pile():
     assert might(g, "P1:B2Z1") == 7 + 2
 
 
-# ============================================================================ the deck
-def test_every_samurai_card_is_exercised_by_a_test_here():
-    assert_every_card_has_a_test(__file__, yaml.safe_load(
-        (NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8")))
-
-
-def test_samurai_random_play_smoke_200_games_replay_valid():
-    random_games(G, SAM, 200, 7100)
-
-
+# ============================================================================ against other decks
 def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
     """An opponent's discard is still a discard: Baroness of Ash makes the Samurai discard an
     Ashigaru, which deploys itself (its owner decides)."""
@@ -338,7 +342,3 @@ def test_vampires_make_samurai_discard_and_the_ashigaru_answer():
     assert kind(g) == Kind.MAY and g.pending.player == 1
     play(g, "P1 yes", "P1 choose B3")
     assert side(g, 1, 3) == ["Ashigaru"] and might(g, "P1:B3Z1") == 2
-
-
-def test_samurai_card_texts_name_their_keywords():
-    assert_texts_name_keywords(yaml.safe_load((NEXT_ROOT / "decks" / "samurai.yaml").read_text(encoding="utf-8")))
