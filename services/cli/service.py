@@ -53,10 +53,10 @@ def reprocess(event_id: int | None) -> None:
     """Replay every stored game again (e.g. after an engine or catalog update), on the bulk lane.
 
     Uses DATABASE_URL and REDIS_URL, or the servers of the `empyrean up` running in EMPYREAN_DATA_DIR."""
-    from services.games.reprocess import reprocess as reprocess_games
+    from services.games.dispatch import reprocess as reprocess_games
     from services.platform.launcher import running_service_urls
     from services.platform.pool import create_pool
-    from workers.celery_app import make_celery
+    from services.platform.broker import make_celery
 
     config = _config()
     if not (config.database_url and config.redis_url):

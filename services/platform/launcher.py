@@ -166,7 +166,7 @@ class ServiceLauncher:
 
         logs = data_dir / "logs"
         logs.mkdir(parents=True, exist_ok=True)
-        from workers.celery_app import worker_command
+        from services.platform.broker import worker_command
 
         self._spawn("worker", worker_command(config, beat=True), logs / "worker.log")
         self._spawn("api", api_command(config), logs / "api.log")
@@ -246,7 +246,8 @@ class ServiceLauncher:
     def _ping_worker(self) -> None:
         from celery.exceptions import TimeoutError as CeleryTimeout
 
-        from workers.celery_app import PING_TASK, make_celery
+        from services.games.queues import PING_TASK
+        from services.platform.broker import make_celery
 
         app = make_celery(self.config)
         try:
