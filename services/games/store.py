@@ -130,8 +130,8 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
                RETURNING content_hash, id""",
             {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
              "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
-             **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "winners",
-                         "claims"), (list(column) for column in zip(*(row[:10] for row in rows)))))}).fetchall())
+             **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "claims",
+                         "winners"), (list(column) for column in zip(*(row[:10] for row in rows)))))}).fetchall())
         judged = [(inserted[row[0]], row[10]) for row in rows if row[10] is not None and row[0] in inserted]
         if judged:
             with conn.cursor() as cur:

@@ -240,7 +240,7 @@ def test_an_interruption_leaves_the_games_replaying_for_the_sweeper(db, pool, mo
     def out_of_time(conn, games, **kwargs):
         raise OutOfTime
 
-    ids = store(db, [self_play(7800 + i) for i in range(3)])
+    ids = store(db, [self_play(7820 + i) for i in range(3)])
     monkeypatch.setattr(services.games.replay, "copy_record_rows", out_of_time)
     with pytest.raises(OutOfTime):
         replay_stored_games(pool, ids, interruptions=(OutOfTime,))
