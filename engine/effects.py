@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Callable
 
+from . import board
 from .decisions import Kind
 from .game import Ctx, Game
 from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardDef, CardInst
@@ -166,16 +167,15 @@ def compile_selector(spec: Any, field: str) -> Selector:
             sides = [q for q in range(g.n) if q != me - 1]
         else:
             sides = list(range(g.n))
-        board = g.board
         pool: list[CardInst]
         if where == "adjacent":  # only the (at most four) neighbours need testing, not the board
             if src is None or src.loc != AT_BOARD or src.owner - 1 not in sides:
                 return []
-            pool = g.neighbours(src)
+            pool = board.neighbours(g, src)
         elif len(bfs) == 1 and len(sides) == 1:
-            pool = board[bfs[0]][sides[0]]  # the common "ally/opponent here": no copy needed
+            pool = g.board[bfs[0]][sides[0]]  # the common "ally/opponent here": no copy needed
         else:
-            pool = [c for b in bfs for q in sides for c in board[b][q]]
+            pool = [c for b in bfs for q in sides for c in g.board[b][q]]
         for c in pool:
             if not c.face_up or c.leaving:
                 continue
@@ -222,10 +222,10 @@ def _below_subject(g: Game, ctx: Ctx) -> CardInst | None:
 
 def _is_between(g: Game, c, names: frozenset | None, types: frozenset | None = None) -> bool:
     """Between two face-up cards of c's owner named ``names`` or (between_type) typed ``types``."""
-    allies = [x for x in g.board_cards() if x.owner == c.owner and x.face_up and x is not c
+    allies = [x for x in board.board_cards(g) if x.owner == c.owner and x.face_up and x is not c
               and ((names is not None and x.cdef.name in names)
                    or (types is not None and x.cdef.type in types))]
-    return any(g.between(c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
+    return any(board.between(g, c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
 
 
 def _choose_each(g: Game, ctx: Ctx, sel: Selector, prompt: str, fn: Callable[[CardInst], object]) -> None:
@@ -432,7 +432,7 @@ def _gain(val: Any, spec: dict[str, Any], field: str) -> Action:
 
     def act(g: Game, ctx: Ctx) -> None:
         if ctx.source is not None:
-            g.gain_might(ctx.source, amt(g, ctx), ctx)
+            board.gain_might(g, ctx.source, amt(g, ctx), ctx)
     return act
 
 
@@ -447,7 +447,7 @@ def _might(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         _choose_each(g, ctx, sel, f"{'add' if gain else 'remove'} {n} might: which card",
-                     (lambda c: g.gain_might(c, n, ctx)) if gain else (lambda c: g.lose_might(c, n, ctx)))
+                     (lambda c: board.gain_might(g, c, n, ctx)) if gain else (lambda c: board.lose_might(g, c, n, ctx)))
     return act
 
 
@@ -466,7 +466,7 @@ def _essence(val: Any, spec: dict[str, Any], field: str) -> Action:
         n = sign * amt(g, ctx)
         for q in range(1, g.n + 1):
             if who == "each" or (who == "self") == (q == ctx.player):
-                g.add_essence(q, n, when == "now")
+                board.add_essence(g, q, n, when == "now")
     return act
 
 
@@ -483,9 +483,9 @@ def _token(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         if applying:
-            _choose_each(g, ctx, sel, f"apply a {tok} token: which card", lambda c: g.apply_token(c, tok, n))
+            _choose_each(g, ctx, sel, f"apply a {tok} token: which card", lambda c: board.apply_token(g, c, tok, n))
         else:
-            _choose_each(g, ctx, sel, f"remove a {tok} token: which card", lambda c: g.remove_token(c, tok, n))
+            _choose_each(g, ctx, sel, f"remove a {tok} token: which card", lambda c: board.remove_token(g, c, tok, n))
     return act
 
 
@@ -497,10 +497,10 @@ def _stop(val: Any, spec: dict[str, Any], field: str) -> Action:
 
     def act(g: Game, ctx: Ctx) -> None:
         if where == "here" and ctx.bf is not None:
-            g.place_stop(ctx.player, ctx.bf)
+            board.place_stop(g, ctx.player, ctx.bf)
         else:
             g.ask_bf(ctx.player, "place a stop token on which battlefield", list(range(g.nbf)),
-                     lambda b: g.place_stop(ctx.player, b))
+                     lambda b: board.place_stop(g, ctx.player, b))
     return act
 
 
@@ -515,10 +515,10 @@ def _destroy(val: Any, spec: dict[str, Any], field: str) -> Action:
         cands, pick = sel
         cs = [c for c in cands(g, ctx)]
         if pick == "all":
-            g.destroy(cs, ctx, each, shift)
+            board.destroy(g, cs, ctx, each, shift)
         else:
             g.ask_card(ctx.player, Kind.TARGET_CARD, "destroy which card", cs,
-                       lambda c: g.destroy([c], ctx, each, shift))
+                       lambda c: board.destroy(g, [c], ctx, each, shift))
     return act
 
 
@@ -531,8 +531,8 @@ def _simple_target_verb(name: str, prompt: str, act_on: Callable[[Game, CardInst
     VERBS[name] = compile_
 
 
-_simple_target_verb("banish", "banish which card", lambda g, c: g.banish(c))
-_simple_target_verb("shift", "shift which card", lambda g, c: g.shift(c))
+_simple_target_verb("banish", "banish which card", lambda g, c: board.banish(g, c))
+_simple_target_verb("shift", "shift which card", lambda g, c: board.shift(g, c))
 
 
 @verb("return")
@@ -544,7 +544,7 @@ def _return(val: Any, spec: dict[str, Any], field: str) -> Action:
     def returnable(g, ctx):  # anchored cards cannot return, so they are never offered
         return [c for c in cands(g, ctx) if not c.tokens.get("anchor")]
     return lambda g, ctx: _choose_each(g, ctx, (returnable, pick), "return which card to its owner's hand",
-                                       lambda c: g.return_to_hand(c, ctx))
+                                       lambda c: board.return_to_hand(g, c, ctx))
 
 
 @verb("move")
@@ -561,11 +561,11 @@ def _move(val: Any, spec: dict[str, Any], field: str) -> Action:
         if pick == "all":
             # Several cards move one at a time; each may go to a different battlefield.
             for c in reversed(cs):
-                g.push(Game.move_choice, c, ctx)
+                g.push(board.move_choice, c, ctx)
         else:
             def move_chosen(c: CardInst) -> None:
                 ctx.target = c
-                g.move_choice(c, ctx)
+                board.move_choice(g, c, ctx)
             g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs, move_chosen)
     return act
 
@@ -586,7 +586,7 @@ def _stack(val: Any, spec: dict[str, Any], field: str) -> Action:
             top_opts = [me, base]
 
             def pick_top(card):
-                g.stack_onto(me, base, card is me)
+                board.stack_onto(g, me, base, card is me)
             g.ask_card(me.owner, Kind.STACK_TOP, "which card goes on top of the stack", top_opts, pick_top)
         cands, _ = sel
         g.ask_card(ctx.player, Kind.TARGET_CARD, "stack onto which card",
@@ -618,7 +618,7 @@ def _swap(val: Any, spec: dict[str, Any], field: str) -> Action:
             ps = g.players[old.owner - 1]
             pool = ps.hand if src == "hand" else ps.deck.cards()
             g.ask_pile_card(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card", old.owner, pool,
-                            lambda cd: ok(cd) and cd.name != old.cdef.name, lambda new: g.swap(old, new, ctx),
+                            lambda cd: ok(cd) and cd.name != old.cdef.name, lambda new: board.swap(g, old, new, ctx),
                             hidden=False)
         _choose_each(g, ctx, sel, "swap which card", with_card)
     return act
@@ -635,7 +635,7 @@ def _discard(val: Any, spec: dict[str, Any], field: str) -> Action:
         n = amt(g, ctx)
         for q in range(g.n, 0, -1):
             if (q == ctx.player) == (who == "self"):
-                g.discard(q, n, ctx)
+                board.discard(g, q, n, ctx)
     return act
 
 
@@ -655,7 +655,7 @@ def _acquire(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         wanted = frozenset(c.name for c in g.deck_lists[ctx.player - 1]
                            if (names and c.name in names) or (types and c.type in types))
-        g.acquire(ctx.player, wanted, ctx)
+        board.acquire(g, ctx.player, wanted, ctx)
     return act
 
 
@@ -675,7 +675,7 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
 
         def place(card):
             def at(b):
-                g.deploy(card, b, Ctx(card.owner, card, b), by_ability=True)
+                board.deploy(g, card, b, Ctx(card.owner, card, b), by_ability=True)
             if to == "here" and ctx.bf is not None:
                 at(ctx.bf)
             else:
@@ -708,8 +708,8 @@ def _bite(val: Any, spec: dict[str, Any], field: str) -> Action:
                 return
             ps.essence -= cost
             ps.spent += cost
-            taken = g.lose_might(victim, amount, ctx)
-            g.gain_might(ctx.source, taken, ctx)
+            taken = board.lose_might(g, victim, amount, ctx)
+            board.gain_might(g, ctx.source, taken, ctx)
             g.emit("bite", ctx.source, victim, taken)
         _choose_each(g, ctx, sel, f"bite which card (costs {cost} essence)", bite)
     return act
@@ -755,7 +755,7 @@ def _repeat(val: Any, spec: dict[str, Any], field: str) -> Action:
 
     def act(g: Game, ctx: Ctx) -> None:
         _choose_each(g, ctx, sel, "resolve which card's ability again",
-                     lambda c: g._fire_card(c, "reveal", None))
+                     lambda c: board.fire_card(g, c, "reveal", None))
     return act
 
 
@@ -797,8 +797,8 @@ def _raid(val: Any, spec: dict[str, Any], field: str) -> Action:
         n = amt(g, ctx)
 
         def plunder(victim: CardInst) -> None:
-            taken = g.lose_might(victim, n, ctx)
-            g.gain_might(src, taken, ctx)
+            taken = board.lose_might(g, victim, n, ctx)
+            board.gain_might(g, src, taken, ctx)
         g.ask_card(ctx.player, Kind.TARGET_CARD, f"Viking Raid {n}: which opponent card here", victims(g, ctx),
                    plunder)
     return act

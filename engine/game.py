@@ -6,9 +6,9 @@ chance player) must decide, it stops with ``pending`` set to a ``DecisionPoint``
 answer and runs on to the next decision point. A decision point with exactly one legal answer is
 taken by the engine itself and never asked (so it never appears in a log).
 
-The mutation points are the primitives at the bottom of this module (deploy, reveal, gain/lose
-might, destroy, move, return, shift, stack, swap, discard, draw, acquire, banish, tokens, essence);
-compiled card effects call only those.
+The mutation points (deploy, reveal, gain/lose might, destroy, move, return, shift, stack, swap,
+discard, acquire, banish, tokens, essence) and the triggers they fire are engine.board's functions
+of the game; compiled card effects change the game only through those and ``Game.draw``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Callable, Iterator, NamedTuple
 
-from .board import Board
+from . import board
 from .decisions import CHANCE, NOTHING, UNSEEN_NAME, Decision, Kind, Pos
 from .hidden import Knowledge
 from .rng import SplitMix64
@@ -36,8 +36,8 @@ from .state import (
     PH_OVER,
     PH_REVEAL,
     PH_SETUP,
-    STUN,
     UNSEEN,
+    BattlefieldDef,
     CardDef,
     CardInst,
     Ctx,
@@ -143,7 +143,7 @@ def _bfname(b: int) -> str:
     return f"B{b + 1}"
 
 
-class Game(Board):
+class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
                  observers: list | None = None, track_rounds: bool = False, view: int | None = None,
@@ -158,7 +158,7 @@ class Game(Board):
         self.n = len(decks)
         if self.n not in ROUNDS:
             raise ValueError("a game has 2 or 3 players")
-        self.bfs = list(battlefields)
+        self.bfs: list[BattlefieldDef] = list(battlefields)
         self.nbf = len(self.bfs)
         if self.nbf != BATTLEFIELDS[self.n]:
             raise ValueError(f"a {self.n}-player game is played on {BATTLEFIELDS[self.n]} battlefields, "
@@ -406,7 +406,7 @@ class Game(Board):
                     self._to_hand_drawn(p, p.deck.top.pop(0), "setup")
         else:
             for p in reversed(self.players):
-                self.push(Game._draw_n, p.num, HAND_SIZE, "setup")
+                self.push(Game.draw, p.num, HAND_SIZE, "setup")
 
     def _order(self) -> list[int]:
         return [(self.first - 1 + i) % self.n + 1 for i in range(self.n)]
@@ -459,21 +459,21 @@ class Game(Board):
         """Card effects first (first-player order, then battlefield and zone), then battlefields."""
         frames = []
         for p in self.order:
-            for card in self._listeners(p, trigger):
-                frames.append((Game._fire_card, card, trigger, None))
-        # Battlefields resolve last, so they go on the stack first (in reverse order; _fire_bf
+            for card in board.listeners(self, p, trigger):
+                frames.append((board.fire_card, card, trigger, None))
+        # Battlefields resolve last, so they go on the stack first (in reverse order; fire_bf
         # only queues, it reads no state), then the cards' frames on top of them.
         for b in reversed(range(self.nbf)):
             if trigger in self.bfs[b].effects:
                 for p in reversed(self.order):
-                    self._fire_bf(b, trigger, p, None)
+                    board.fire_bf(self, b, trigger, p, None)
         self.stack.extend(reversed(frames))
 
     def _push_bf_player(self, trigger: str, p: int) -> None:
         """One player's battlefield effects for ``trigger``, battlefield 1 first."""
         for b in reversed(range(self.nbf)):
             if trigger in self.bfs[b].effects:
-                self._fire_bf(b, trigger, p, None)
+                board.fire_bf(self, b, trigger, p, None)
 
     def _end_round(self) -> None:
         if self.round_might is not None:
@@ -508,7 +508,7 @@ class Game(Board):
         if n == 0:
             return  # empty deck: skip the draft
         if n == 1:
-            self.push(Game._draw_n, p, 1, "draft")  # a deck of one: just draw it
+            self.push(Game.draw, p, 1, "draft")  # a deck of one: just draw it
             return
         self.push(Game._draft_keep, p)
         if len(ps.deck.top) >= 2:  # known order (seeded chance): no chance decision needed
@@ -516,7 +516,7 @@ class Game(Board):
             self._to_hand_drawn(ps, top.pop(0), "drafted")
             self._to_hand_drawn(ps, top.pop(0), "drafted")
             return
-        self.push(Game._draw_n, p, 2, "drafted")
+        self.push(Game.draw, p, 2, "drafted")
 
     def _draft_keep(self, p: int) -> None:
         ps = self.players[p - 1]
@@ -579,10 +579,13 @@ class Game(Board):
         is unseen unless the log says otherwise (the default of such a private point)."""
         return self.view is not None and seat != self.view
 
-    def _draw_n(self, p: int, n: int, why: str) -> None:
+    def draw(self, p: int, n: int, why: str = "draw") -> None:
+        """Player p draws n cards, one at a time (each may wait for a chance decision). ``why``
+        (setup, draft, drafted, draw) says what for: "drafted" cards wait in the hand to be kept
+        or put back."""
         if n <= 0:
             return
-        self.push(Game._draw_n, p, n - 1, why)
+        self.push(Game.draw, p, n - 1, why)
         self.push(Game._draw_one, p, why)
 
     def _draw_one(self, p: int, why: str) -> None:
@@ -658,8 +661,8 @@ class Game(Board):
     # ------------------------------------------------------------------ command phase
     def _command_actions(self, p: int) -> tuple[list[CardInst], list[CardInst]]:
         """Cards that may use a command ability, and cards that may move with a move token."""
-        cmd = [c for c in self._listeners(p, "command")
-               if c.used_round != self.round and self._can_trigger(c)]
+        cmd = [c for c in board.listeners(self, p, "command")
+               if c.used_round != self.round and board.can_trigger(c)]
         movers = self.movers[p]
         for c in list(movers):
             if c.loc != AT_BOARD or not c.face_up or not (c.tokens.get(MOVE) or MOVE in c.cdef.affixed):
@@ -728,14 +731,14 @@ class Game(Board):
                 card.used_round = self.round
                 if self.observers:
                     self.emit("command", card)
-                self._fire_card(card, "command", None)
+                board.fire_card(self, card, "command", None)
             else:
                 if card.has(MOVE):
                     card.tokens[MOVE] -= 1
                 else:
                     card.used_round = self.round
                 assert d.bf is not None
-                self.move(card, d.bf - 1, Ctx(p, card, card.bf))
+                board.move(self, card, d.bf - 1, Ctx(p, card, card.bf))
 
         self.pending = DecisionPoint(p, Kind.COMMAND, "use a command ability, move a card with a "
                                      "move token, or pass", options, check, take)
@@ -837,7 +840,7 @@ class Game(Board):
             cost = self.cost_of(card, b)
             ps.essence -= cost
             ps.spent += cost
-            self.deploy(card, b, Ctx(p, card, b))
+            board.deploy(self, card, b, Ctx(p, card, b))
 
         self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
                                      "left) or pass", options, check, take)
@@ -857,7 +860,7 @@ class Game(Board):
         self.push(Game._reveal_turn, p, i + 1)
         card = order[i]
         if card.loc == AT_BOARD and not card.face_up:
-            self.reveal(card)
+            board.reveal(self, card)
 
     def _reveal_late(self) -> None:
         """The end of the reveal phase: cards an ability deployed after their owner's reveal turn
@@ -867,69 +870,7 @@ class Game(Board):
         card = self.late.pop(0)
         self.push(Game._reveal_late)
         if card.loc == AT_BOARD and not card.face_up:
-            self.reveal(card)
-
-    # ------------------------------------------------------------------ triggers
-    def _can_trigger(self, card: CardInst) -> bool:
-        """Stun tokens stop conditional abilities for the rest of the game."""
-        return not (card.cdef.ability == "conditional" and card.has(STUN))
-
-    def _listeners(self, p: int, trigger: str) -> list[CardInst]:
-        lst = self.listen[p].get(trigger)
-        if not lst:
-            return []
-        if len(lst) > 1:
-            return sorted(lst, key=lambda c: (c.bf, self.board[c.bf][c.owner - 1].index(c)))
-        return list(lst)
-
-    def _activate(self, card: CardInst) -> None:
-        if MOVE in card.cdef.affixed or card.tokens.get(MOVE):
-            self.movers[card.owner].add(card)
-        reg = self.listen[card.owner]
-        for trig in card.cdef.listens:
-            reg.setdefault(trig, []).append(card)
-
-    def _deactivate(self, card: CardInst) -> None:
-        reg = self.listen[card.owner]
-        for trig in card.cdef.listens:
-            lst = reg.get(trig)
-            if lst and card in lst:
-                lst.remove(card)
-
-    def _fire_card(self, card: CardInst, trigger: str, subject: CardInst | None) -> None:
-        effects = card.cdef.effects.get(trigger)
-        if not effects or not self._can_trigger(card):
-            return
-        for eff in reversed(effects):
-            ctx = Ctx(card.owner, card, card.bf, subject)
-            if eff.cond is None and eff.once is None:
-                self.run_actions(ctx, eff.actions)  # nothing to check when its turn comes
-            else:
-                key = ("card", card.uid, eff.index, card.owner) if eff.once else None
-                self.stack.append((Game._run_effect, eff, ctx, key))
-
-    def _run_effect(self, eff, ctx: Ctx, key) -> None:
-        """Conditions are checked when the effect's turn comes, not when it was queued."""
-        if key is not None:
-            if key in self.fired:
-                return
-        if eff.applies(self, ctx):
-            if key is not None:
-                self.fired.add(key)
-            self.run_actions(ctx, eff.actions)
-
-    def _fire_bf(self, b: int, trigger: str, p: int, subject: CardInst | None) -> None:
-        for eff in reversed(self.bfs[b].effects.get(trigger, ())):
-            ctx = Ctx(p, None, b, subject, from_bf=True)
-            if eff.cond is None and eff.once is None:
-                self.run_actions(ctx, eff.actions)
-            else:
-                self.stack.append((Game._run_effect, eff, ctx, eff.milestone_key(b, p)))
-
-    def _fire_allies(self, p: int, trigger: str, subject: CardInst) -> None:
-        for card in reversed(self._listeners(p, trigger)):
-            if card is not subject:
-                self.push(Game._fire_card, card, trigger, subject)
+            board.reveal(self, card)
 
     # ------------------------------------------------------------------ questions
     def ask(self, player: int, kind: Kind, prompt: str, options: Callable[[], Iterator[Decision]],

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .board import board_cards
+
 if TYPE_CHECKING:  # the game imports nothing of this module; only the type checker needs these
     from .game import Game
     from .state import CardInst
@@ -128,7 +130,7 @@ class RecordBuilder:
         if g.winner is not None:
             mine = sum(final[g.winner - 1])
             rec.margin = mine - max(sum(r) for i, r in enumerate(final) if i != g.winner - 1)
-        for card in g.board_cards():
+        for card in board_cards(g):
             st = self._stats(card)
             st.final_might += card.might
             st.on_board_at_end += 1

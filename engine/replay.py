@@ -14,6 +14,7 @@ from enum import StrEnum
 from itertools import islice
 from typing import Any
 
+from .board import describe
 from .catalog import Catalog, available_versions, load_catalog
 from .decisions import CHANCE, format_decision, parse_decision
 from .game import End, Game
@@ -209,7 +210,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
         verdict = Verdict(
             VerdictStatus.ILLEGAL, f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, {pt['phase']} "
             f"phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
-            legal=_alternatives(g), board=g.describe(), **pt)
+            legal=_alternatives(g), board=describe(g), **pt)
         return _result(log, g, attempt, keep_game, verdict)
 
     result = log.result
@@ -225,7 +226,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
         rule = f"the log ends before the game is over: {who} still had to decide ({pend.kind.value}: {pend.prompt})"
         return _result(log, g, attempt, keep_game, Verdict(
             VerdictStatus.ILLEGAL, rule, index=len(log.decisions), decision=None, rule=rule,
-            legal=_alternatives(g), board=g.describe(), **pt))
+            legal=_alternatives(g), board=describe(g), **pt))
 
     mismatches = attempt.mismatches
     for rnd, (i, _) in attempt.checkpoints.items():

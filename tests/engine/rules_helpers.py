@@ -23,6 +23,7 @@ from typing import Callable, Iterable
 import yaml
 
 import engine.catalog as _catalog_mod
+from engine import board
 from engine.catalog import (BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card,
                             load_deck_file)
 from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
@@ -196,11 +197,11 @@ def place_revealed(g: Game, player: int, what: str | CardDef, bf: int, *, might:
         else:
             c = CardInst(player * 100 + len(ps.cards), player, what)
             ps.cards.append(c)
-    assert g._place(c, bf - 1), f"battlefield {bf} is full"
+    assert board._place(g, c, bf - 1), f"battlefield {bf} is full"
     c.face_up = True
     c.might = c.cdef.might if might is None else might
     c.tokens = dict(tokens or {})
-    g._activate(c)
+    board.activate(g, c)
     return c
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine import board
 from engine.catalog import CatalogError
 from engine.decisions import CHANCE, Decision
 from engine.game import forced_choice
@@ -679,7 +680,7 @@ def test_token_anchor_card_cannot_move_or_return():
     g = hands_game([[SHOVE, F1], [F3]])
     a = place_revealed(g, 1, "Filler 1", 1, tokens={ANCHOR: 1})
     ctx = Ctx(1, None, None)
-    assert not g.move(a, 2, ctx) and not g.return_to_hand(a, ctx)
+    assert not board.move(g, a, 2, ctx) and not board.return_to_hand(g, a, ctx)
 
 
 def test_token_anchor_card_is_not_offered_as_a_return_target():
@@ -739,7 +740,7 @@ def test_token_captive_tokens_accumulate_with_no_effect_of_their_own():
     advance(g, lambda g: g.round == 2)
     j = find(g, 1, "Jailer")
     assert j.tokens[CAPTIVE] == 2 and j.might == 1 + 2  # an ability counted them
-    g.apply_token(j, CAPTIVE)
+    board.apply_token(g, j, CAPTIVE)
     assert j.tokens[CAPTIVE] == 3 and j.might == 3  # a captive token by itself does nothing
 
 
