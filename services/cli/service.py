@@ -54,9 +54,9 @@ def reprocess(event_id: int | None) -> None:
 
     Uses DATABASE_URL and REDIS_URL, or the servers of the `empyrean up` running in EMPYREAN_DATA_DIR."""
     from services.games.dispatch import reprocess as reprocess_games
+    from services.platform.broker import make_celery
     from services.platform.launcher import running_service_urls
     from services.platform.pool import create_pool
-    from services.platform.broker import make_celery
 
     config = _config()
     if not (config.database_url and config.redis_url):
