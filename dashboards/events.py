@@ -1,17 +1,17 @@
 """Events and disputes: per event its games by verdict and its disputes, each side of a dispute and
 each flagged game linked to the replay viewer.
 
-Counts come from agg_event_games (kept by triggers) via services.games.events; an event's page
-reads its disputes (a handful of rows) and its flagged games through a partial index (migration
-0003), never the event's valid games.
+Everything shown is read by services.games.views (the reads the events API makes too): counts by
+status from the per-event aggregate, an event's disputes (a handful of rows) and its flagged games
+(through a partial index), never the event's valid games.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, url_for
-from psycopg.rows import dict_row
 
-from services.games.events import load_events
+from services.games import views
+from services.games.status import FINISHED, PENDING, GameStatus
 
 from . import figures
 from .datasets import to_csv
@@ -19,10 +19,8 @@ from .panels import Link, Panel, Table
 
 blueprint = Blueprint("events", __name__, template_folder="templates")
 
-PENDING = ("received", "queued", "replaying")
-VERDICTS = ("valid", "illegal", "mismatch", "malformed", "error")
+VERDICTS = tuple(str(s) for s in GameStatus if s in FINISHED)  # valid, illegal, mismatch, malformed, error
 MAX_FLAGGED = 200
-MAX_BIGINT = 2**63 - 1
 
 
 def replay_path(game_id: int) -> str:
@@ -36,10 +34,9 @@ def _verdicts(counts: dict[str, int]) -> dict[str, int]:
     return out
 
 
-def _summaries(cur, event_id: int | None = None) -> list[dict]:
-    return [{"id": row["id"], "name": row["name"], "starts_on": row["starts_on"], "ends_on": row["ends_on"],
-             "games": sum(counts.values()), "verdicts": _verdicts(counts), "open_disputes": disputes}
-            for row, counts, disputes in load_events(cur, event_id)]
+def _summary(e: views.EventSummary) -> dict:
+    return {"id": e.id, "name": e.name, "starts_on": e.starts_on, "ends_on": e.ends_on,
+            "games": sum(e.games.values()), "verdicts": _verdicts(e.games), "open_disputes": e.open_disputes}
 
 
 def _pool():
@@ -48,7 +45,7 @@ def _pool():
 
 def _all_summaries() -> list[dict]:
     with _pool().connection() as conn:
-        return _summaries(conn.cursor(row_factory=dict_row))
+        return [_summary(e) for e in views.event_summaries(conn)]
 
 
 @blueprint.get("/events")
@@ -82,26 +79,19 @@ def _dates(e: dict) -> str:
     return str(e["starts_on"] or e["ends_on"] or "")
 
 
-def _event_detail(event_id: int) -> tuple[dict, list[dict], list[dict]] | None:
-    """(summary, disputes, flagged games) of one event; None when there is no such event."""
+def _event_detail(event_id: int) -> tuple[dict, list[views.DisputeSummary], list[dict]] | None:
+    """(summary, disputes with the open ones first, flagged games) of one event; None when there is
+    no such event."""
+    if event_id > views.MAX_ID:
+        return None
     with _pool().connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        found = _summaries(cur, event_id) if event_id <= MAX_BIGINT else []
+        found = views.event_summaries(conn, event_id)
         if not found:
             return None
-        disputes = cur.execute(
-            """SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, m.round, m.table_label, m.players,
-                      coalesce(array_agg(g.id ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL), '{}') AS games,
-                      coalesce(array_agg(g.status ORDER BY g.id) FILTER (WHERE g.id IS NOT NULL), '{}') AS statuses
-               FROM disputes d JOIN event_matches m ON m.id = d.match_id
-               LEFT JOIN games g ON g.match_id = m.id
-               WHERE m.event_id = %s
-               GROUP BY d.id, m.id ORDER BY d.status = 'open' DESC, d.id DESC""", (event_id,)).fetchall()
-        flagged = cur.execute(
-            """SELECT g.id, g.status, g.status_message, g.uploader, g.received_at
-               FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
-               ORDER BY g.id LIMIT %s""", (event_id, MAX_FLAGGED)).fetchall()
-    return found[0], disputes, flagged
+        disputes = views.dispute_summaries(conn, event_id=event_id)
+        flagged = views.flagged_games(conn, event_id, MAX_FLAGGED)
+    disputes.sort(key=lambda d: d.status != "open")  # stable: newest first within open, then resolved
+    return _summary(found[0]), disputes, flagged
 
 
 def _not_found(event_id: int):
@@ -117,18 +107,20 @@ def event(event_id: int):
     summary, disputes, flagged = detail
     dispute_table = Table(
         ["dispute", "status", "round", "table", "players", "why", "uploads (replay)"],
-        [[Link(f"#{d['id']}", f"/api/v1/disputes/{d['id']}"), d["status"], d["round"], d["table_label"],
-          ", ".join(d["players"]), d["reason"],
-          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d["games"], d["statuses"])]]
+        [[Link(f"#{d.id}", f"/api/v1/disputes/{d.id}"), d.status, d.round, d.table_label,
+          ", ".join(d.players), d.reason,
+          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
          for d in disputes], numeric={2})
     flagged_table = Table(
         ["game", "verdict", "why", "uploader", "received"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"], g["uploader"] or "",
           g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged])
-    csv = lambda table: url_for("events.event_csv", event_id=event_id, table=table)  # noqa: E731
+    def csv(table: str) -> str:
+        return url_for("events.event_csv", event_id=event_id, table=table)
+
     panels = [
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
-        Panel("disputes", f"Disputes ({sum(d['status'] == 'open' for d in disputes)} open)", table=dispute_table,
+        Panel("disputes", f"Disputes ({sum(d.status == 'open' for d in disputes)} open)", table=dispute_table,
               note="Open disputes first. Each upload of the match links to its replay.", csv_url=csv("disputes")),
         Panel("flagged", "Games that are not valid", table=flagged_table, csv_url=csv("flagged"),
               note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
@@ -143,9 +135,9 @@ def event_csv(event_id: int, table: str):
         return _not_found(event_id)
     _, disputes, flagged = detail
     if table == "disputes":
-        rows = [{"dispute": d["id"], "status": d["status"], "round": d["round"], "table": d["table_label"],
-                 "players": ", ".join(d["players"]), "reason": d["reason"], "resolution": d["resolution"],
-                 "games": " ".join(map(str, d["games"])), "statuses": " ".join(d["statuses"])} for d in disputes]
+        rows = [{"dispute": d.id, "status": d.status, "round": d.round, "table": d.table_label,
+                 "players": ", ".join(d.players), "reason": d.reason, "resolution": d.resolution,
+                 "games": " ".join(map(str, d.games)), "statuses": " ".join(d.statuses)} for d in disputes]
     else:
         rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"], "uploader": g["uploader"],
                  "received_at": g["received_at"].isoformat()} for g in flagged]

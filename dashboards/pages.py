@@ -1,7 +1,7 @@
 """The meta dashboards: one GET per page, the query string is the filter state (shareable URLs).
 
 Every page reads only the aggregate statistics (services.stats.queries, on one read-only snapshot)
-and the small events table for the filter form; a bad filter is the page again with a 400 and the
+and the public events for the filter form (services.games.views); a bad filter is the page again with a 400 and the
 parameter named, never a 500. Each panel links its CSV (GET /download/<dataset>.csv?<same query>).
 """
 
@@ -9,10 +9,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from werkzeug.datastructures import MultiDict
 
 from engine.catalog import available_versions, load_catalog
+from services.games import views
 from services.stats import queries
 from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
 
@@ -60,12 +69,6 @@ def form_filters() -> Filters:
     return parse_filters(MultiDict([(k, v) for k, v in request.args.items(multi=True) if v.strip()]))
 
 
-def _event_options(conn) -> list[tuple[int, str]]:
-    # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one
-    return conn.execute("SELECT id, name FROM events WHERE visibility = 'public' ORDER BY id DESC LIMIT %s",
-                        (MAX_EVENT_OPTIONS,)).fetchall()
-
-
 def _render(page_title: str, intro: str, compute, status: int = 200):
     """Parse the filters, run ``compute(conn, filters) -> list[Panel]`` on one snapshot, render."""
     error = None
@@ -75,7 +78,8 @@ def _render(page_title: str, intro: str, compute, status: int = 200):
         error, filters, status = exc, Filters(), 400
     with _pool().connection() as conn:
         queries.read_snapshot(conn)
-        events = _event_options(conn)
+        # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one
+        events = views.public_event_names(conn, MAX_EVENT_OPTIONS)
         panels = [] if error else compute(conn, filters)
     decks, battlefields = catalog_names()
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,

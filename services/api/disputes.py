@@ -16,10 +16,11 @@ disputes of unlisted events unless ``event`` names the event (docs/security.md, 
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, current_app, jsonify, request, url_for
-from psycopg.rows import dict_row
+
+from services.games import views
+from services.games.disputes import lock_dispute, resolve
+from services.games.status import GameStatus
 
 from .access import current_token, may_manage_event, not_your_event, require
 from .errors import error_response
@@ -52,121 +53,67 @@ def list_disputes():
     status = request.args.get("status", "open")
     if status not in _STATUSES:
         return _bad("status", f"expected one of {', '.join(_STATUSES)}, got {status!r}")
-    event, err = _int_param("event", None, 1, 2**63 - 1)
+    event, err = _int_param("event", None, 1, views.MAX_ID)
     if err:
         return err
     limit, err = _int_param("limit", 100, 1, MAX_LIMIT)
     if err:
         return err
-    before, err = _int_param("before", None, 1, 2**63 - 1)
+    before, err = _int_param("before", None, 1, views.MAX_ID)
     if err:
         return err
-    sql = """
-        SELECT d.id, d.status, d.reason, d.opened_at, d.resolved_at,
-               m.event_id, e.name AS event_name, m.round, m.table_label, m.players,
-               (SELECT count(*) FROM games g WHERE g.match_id = m.id) AS games
-        FROM disputes d
-        JOIN event_matches m ON m.id = d.match_id
-        JOIN events e ON e.id = m.event_id
-        WHERE (%(status)s = 'all' OR d.status = %(status)s)
-          AND (%(event)s::bigint IS NULL AND e.visibility = 'public' OR m.event_id = %(event)s)
-          AND (%(before)s::bigint IS NULL OR d.id < %(before)s)
-        ORDER BY d.id DESC
-        LIMIT %(limit)s
-    """
-    params = {"status": status, "event": event, "before": before, "limit": limit}
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
-        rows = conn.cursor(row_factory=dict_row).execute(sql, params).fetchall()
-    disputes = [_summary(r) for r in rows]
+        found = views.dispute_summaries(conn, status=status, event_id=event, before=before, limit=limit)
     body = {"filters": {"status": status, "event": event, "limit": limit, "before": before},
-            "disputes": disputes}
-    if len(rows) == limit:
-        body["next"] = f"/api/v1/disputes?status={status}&limit={limit}&before={rows[-1]['id']}" + (
+            "disputes": [_summary(d) for d in found]}
+    if len(found) == limit:
+        body["next"] = f"/api/v1/disputes?status={status}&limit={limit}&before={found[-1].id}" + (
             f"&event={event}" if event else "")
     return jsonify(body)
 
 
-def _summary(r: dict) -> dict:
+def _summary(d: views.DisputeSummary) -> dict:
     return {
-        "id": r["id"], "status": r["status"], "reason": r["reason"],
-        "opened_at": r["opened_at"].isoformat(),
-        "resolved_at": r["resolved_at"].isoformat() if r["resolved_at"] else None,
-        "match": {"event": {"id": r["event_id"], "name": r["event_name"]}, "round": r["round"],
-                  "table": r["table_label"], "players": r["players"]},
-        "games": r["games"],
-        "url": f"/api/v1/disputes/{r['id']}",
+        "id": d.id, "status": d.status, "reason": d.reason,
+        "opened_at": d.opened_at.isoformat(),
+        "resolved_at": d.resolved_at.isoformat() if d.resolved_at else None,
+        "match": {"event": {"id": d.event_id, "name": d.event_name}, "round": d.round,
+                  "table": d.table_label, "players": d.players},
+        "games": len(d.games),
+        "url": f"/api/v1/disputes/{d.id}",
     }
 
 
 @blueprint.get("/disputes/<int:dispute_id>")
 def get_dispute(dispute_id: int):
-    if dispute_id > 2**63 - 1:
+    if dispute_id > views.MAX_ID:
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
-        cur = conn.cursor(row_factory=dict_row)
-        head = cur.execute("""
-            SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id,
-                   m.event_id, e.name AS event_name, m.round, m.table_label, m.players,
-                   (SELECT count(*) FROM games g WHERE g.match_id = m.id) AS games
-            FROM disputes d
-            JOIN event_matches m ON m.id = d.match_id
-            JOIN events e ON e.id = m.event_id
-            WHERE d.id = %s""", (dispute_id,)).fetchone()
-        if head is None:
-            return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
-        sides = cur.execute("""
-            SELECT g.id, g.uploader, g.received_at, g.status, g.status_message, g.raw_log,
-                   v.status AS verdict_status, v.message AS verdict_message, v.decision_index,
-                   v.round AS verdict_round, v.phase, v.player, v.decision, v.rule, v.legal,
-                   v.errors, r.winner, r.margin
-            FROM games g
-            LEFT JOIN verdicts v ON v.game_id = g.id
-            LEFT JOIN game_records r ON r.game_id = g.id
-            WHERE g.match_id = %s
-            ORDER BY g.received_at, g.id""", (head["match_id"],)).fetchall()
-        might = _final_might(cur, [s["id"] for s in sides])
-    body = _summary(head)
-    body["resolution"] = head["resolution"]
-    body["sides"] = [_side(s, might.get(s["id"])) for s in sides]
+        found = views.dispute_view(conn, dispute_id)
+    if found is None:
+        return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
+    body = _summary(found.dispute)
+    body["resolution"] = found.dispute.resolution
+    body["sides"] = [_side(s) for s in found.sides]
     return jsonify(body)
 
 
-def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
-    """Each game's final might per seat (total over the battlefields), by the rules."""
-    if not game_ids:
-        return {}
-    rows = cur.execute("""
-        SELECT game_id, array_agg(final_might ORDER BY seat) AS might
-        FROM game_players WHERE game_id = ANY(%s) GROUP BY game_id""", (game_ids,)).fetchall()
-    return {r["game_id"]: r["might"] for r in rows}
-
-
-def _claimed_result(raw: bytes) -> dict | None:
-    """The result the uploaded log claims, if it can be read at all (a malformed log may not)."""
-    try:
-        log = json.loads(bytes(raw))
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return None
-    result = log.get("result") if isinstance(log, dict) else None
-    return result if isinstance(result, dict) else None
-
-
-def _side(s: dict, might: list[int] | None) -> dict:
+def _side(s: dict) -> dict:
     verdict = None
     if s["verdict_status"] is not None:
         verdict = {"status": s["verdict_status"], "message": s["verdict_message"]}
-        if s["verdict_status"] == "illegal":
+        if s["verdict_status"] == GameStatus.ILLEGAL:
             verdict.update(index=s["decision_index"], round=s["verdict_round"], phase=s["phase"],
                            player=s["player"], decision=s["decision"], rule=s["rule"], legal=s["legal"])
         elif s["errors"]:
             verdict["errors"] = s["errors"]
     by_rules = None
-    if s["verdict_status"] in ("valid", "mismatch"):
-        by_rules = {"winner": s["winner"], "margin": s["margin"], "final_might": might}
+    if s["verdict_status"] in (GameStatus.VALID, GameStatus.MISMATCH):
+        by_rules = {"winner": s["winner"], "margin": s["margin"], "final_might": s["final_might"]}
     return {
         "game": s["id"], "uploader": s["uploader"], "received_at": s["received_at"].isoformat(),
         "status": s["status"], "status_message": s["status_message"],
-        "claimed_result": _claimed_result(s["raw_log"]),
+        "claimed_result": s["claimed_result"],
         "verdict": verdict, "result_by_rules": by_rules, "links": _game_links(s["id"]),
         # the board at each decision (for an illegal side it opens at the illegal one)
         "replay_url": url_for("replay.replay_page", game_id=s["id"]),
@@ -191,19 +138,15 @@ def resolve_dispute(dispute_id: int):
     if not isinstance(resolution, str) or not 1 <= len(resolution.strip()) <= MAX_RESOLUTION_CHARS:
         return error_response(400, "Bad Request", f"resolution must be text of 1 to {MAX_RESOLUTION_CHARS} "
                               "characters: the ruling, in words", pointer="/resolution")
-    if dispute_id > 2**63 - 1:
+    if dispute_id > views.MAX_ID:
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     with current_app.extensions["empyrean"].db_pool.connection() as conn, conn.transaction():
-        cur = conn.cursor(row_factory=dict_row)
-        row = cur.execute("""SELECT d.status, m.event_id, e.organiser FROM disputes d
-                             JOIN event_matches m ON m.id = d.match_id JOIN events e ON e.id = m.event_id
-                             WHERE d.id = %s FOR UPDATE OF d""", (dispute_id,)).fetchone()
-        if row is None:
+        found = lock_dispute(conn, dispute_id)
+        if found is None:
             return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
-        if not may_manage_event(current_token(), row["organiser"]):
-            return not_your_event(row["event_id"])
-        if row["status"] == "resolved":
+        if not may_manage_event(current_token(), found.organiser):
+            return not_your_event(found.event_id)
+        if found.status == "resolved":
             return error_response(409, "Conflict", f"dispute {dispute_id} is already resolved")
-        cur.execute("""UPDATE disputes SET status = 'resolved', resolution = %s, resolved_at = now(),
-                                           updated_at = now() WHERE id = %s""", (resolution.strip(), dispute_id))
+        resolve(conn, dispute_id, resolution.strip())
     return get_dispute(dispute_id)

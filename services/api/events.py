@@ -21,19 +21,25 @@ from __future__ import annotations
 import datetime as dt
 
 from flask import Blueprint, current_app, jsonify, request, url_for
-from psycopg.rows import dict_row
 
+from services.games import views
 from services.games.bundles import BundleError, BundleLimits, read_bundle
-from services.games.dispatch import enqueue_bundle
-from services.games.events import load_events
+from services.games.dispatch import enqueue_bundle, reprocess
+from services.games.events import (
+    EVENT_FIELDS,
+    VISIBILITIES,
+    DatesOutOfOrder,
+    NameTaken,
+    event_owner,
+)
+from services.games.events import create_event as store_event
+from services.games.events import edit_event as change_event
+from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
-from services.games.store import NotAnObject, Parsed, find_or_create_event, parse_upload, store_batch
-
-from services.games.reprocess import reprocess
 
 from .access import current_token, forbidden, may_manage_event, not_your_event, require
 from .errors import error_response
-from .games import DB_TIMEOUT_S, MAX_BIGINT, MAX_UPLOADER_CHARS, VISIBILITIES, visibility_param
+from .games import DB_TIMEOUT_S, uploader_header, visibility_param
 
 blueprint = Blueprint("events", __name__)
 
@@ -47,16 +53,16 @@ def _resources():
     return current_app.extensions["empyrean"]
 
 
-def _event_body(row: dict, counts: dict[str, int], open_disputes: int) -> dict:
+def _event_body(e: views.EventSummary) -> dict:
     return {
-        "id": row["id"], "name": row["name"],
-        "starts_on": row["starts_on"].isoformat() if row["starts_on"] else None,
-        "ends_on": row["ends_on"].isoformat() if row["ends_on"] else None,
-        "created_at": row["created_at"].isoformat(),
-        "visibility": row["visibility"], "organiser": row["organiser"],
-        "games": counts, "open_disputes": open_disputes,
-        "url": url_for("api_v1.events.get_event", event_id=row["id"]),
-        "games_url": url_for("api_v1.events.upload_bundle", event_id=row["id"]),
+        "id": e.id, "name": e.name,
+        "starts_on": e.starts_on.isoformat() if e.starts_on else None,
+        "ends_on": e.ends_on.isoformat() if e.ends_on else None,
+        "created_at": e.created_at.isoformat(),
+        "visibility": e.visibility, "organiser": e.organiser,
+        "games": e.games, "open_disputes": e.open_disputes,
+        "url": url_for("api_v1.events.get_event", event_id=e.id),
+        "games_url": url_for("api_v1.events.upload_bundle", event_id=e.id),
     }
 
 
@@ -69,9 +75,6 @@ def _date(body: dict, field: str):
     except (TypeError, ValueError):
         return None, error_response(400, "Bad Request", f"{field} must be a date like 2026-05-30, got {value!r}",
                                     pointer=f"/{field}")
-
-
-EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")
 
 
 def _event_fields(body, *, creating: bool):
@@ -127,36 +130,27 @@ def create_event():
     token = current_token()
     owner = None if token.is_admin else token.owner
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
-        cur = conn.cursor(row_factory=dict_row)
-        created = cur.execute(
-            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser) VALUES (%s, %s, %s, %s, %s)
-               ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
-            (fields["name"], starts, ends, fields.get("visibility", "public"), owner)).fetchone() is not None
-        event_id = find_or_create_event(conn, fields["name"])
-        if not created:
-            organiser = cur.execute("SELECT organiser FROM events WHERE id = %s FOR UPDATE",
-                                    (event_id,)).fetchone()["organiser"]
-            if organiser is None and owner is not None:
-                cur.execute("UPDATE events SET organiser = %s WHERE id = %s", (owner, event_id))
-            elif not may_manage_event(token, organiser):
-                return not_your_event(event_id)
-        [(row, counts, disputes)] = load_events(cur, event_id)
-    response = jsonify(_event_body(row, counts, disputes) | {"created": created})
+        event_id, created, found = store_event(conn, fields["name"], starts, ends, fields.get("visibility", "public"),
+                                               owner)
+        if not created and not may_manage_event(token, found.organiser):
+            return not_your_event(event_id)
+        [summary] = views.event_summaries(conn, event_id)
+    response = jsonify(_event_body(summary) | {"created": created})
     response.status_code = 201 if created else 200
     response.headers["Location"] = url_for("api_v1.events.get_event", event_id=event_id)
     return response
 
 
 def _owned_event(conn, event_id: int):
-    """(organiser, None) when the request's token may manage event ``event_id``, else (None, 404/403)."""
-    if event_id > MAX_BIGINT:
-        return None, _no_event(event_id)
-    row = conn.execute("SELECT organiser FROM events WHERE id = %s", (event_id,)).fetchone()
-    if row is None:
-        return None, _no_event(event_id)
-    if not may_manage_event(current_token(), row[0]):
-        return None, not_your_event(event_id)
-    return row[0], None
+    """None when the request's token may manage event ``event_id``, else the 404/403 answer."""
+    if event_id > views.MAX_ID:
+        return _no_event(event_id)
+    owner = event_owner(conn, event_id)
+    if owner is None:
+        return _no_event(event_id)
+    if not may_manage_event(current_token(), owner.organiser):
+        return not_your_event(event_id)
+    return None
 
 
 @blueprint.patch("/events/<int:event_id>")
@@ -167,35 +161,27 @@ def edit_event(event_id: int):
     if err:
         return err
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
-        _, err = _owned_event(conn, event_id)
+        err = _owned_event(conn, event_id)
         if err:
             return err
-        cur = conn.cursor(row_factory=dict_row)
-        current = cur.execute("SELECT starts_on, ends_on FROM events WHERE id = %s FOR UPDATE",
-                              (event_id,)).fetchone()
-        starts = fields.get("starts_on", current["starts_on"])
-        ends = fields.get("ends_on", current["ends_on"])
-        if starts and ends and ends < starts:
+        try:
+            change_event(conn, event_id, fields)
+        except DatesOutOfOrder:
             return error_response(400, "Bad Request", "ends_on is before starts_on", pointer="/ends_on")
-        if "name" in fields and cur.execute("SELECT 1 FROM events WHERE name = %s AND id <> %s",
-                                            (fields["name"], event_id)).fetchone():
+        except NameTaken:
             return error_response(409, "Conflict", f"another event is already called {fields['name']!r}",
                                   pointer="/name")
-        if fields:
-            # column names come from EVENT_FIELDS only, never from the request
-            sets = ", ".join(f"{f} = %({f})s" for f in fields)
-            cur.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**fields, "id": event_id})
-        [(row, counts, disputes)] = load_events(cur, event_id)
-    return jsonify(_event_body(row, counts, disputes))
+        [summary] = views.event_summaries(conn, event_id)
+    return jsonify(_event_body(summary))
 
 
 @blueprint.post("/events/<int:event_id>/reprocess")
 @require("organiser")
 def reprocess_event(event_id: int):
-    """Replay every finished game of the event again, on the bulk lane (services.games.reprocess)."""
+    """Replay every finished game of the event again, on the bulk lane (services.games.dispatch.reprocess)."""
     resources = _resources()
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        _, err = _owned_event(conn, event_id)
+        err = _owned_event(conn, event_id)
     if err:
         return err
     marked, sent = reprocess(resources.db_pool, resources.celery, event_id=event_id)
@@ -206,19 +192,19 @@ def reprocess_event(event_id: int):
 @blueprint.get("/events")
 def list_events():
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        events = [_event_body(*e) for e in load_events(conn.cursor(row_factory=dict_row))]
+        events = [_event_body(e) for e in views.event_summaries(conn)]
     return jsonify({"events": events})
 
 
 @blueprint.get("/events/<int:event_id>")
 def get_event(event_id: int):
-    if event_id > MAX_BIGINT:
+    if event_id > views.MAX_ID:
         return _no_event(event_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        found = load_events(conn.cursor(row_factory=dict_row), event_id)
+        found = views.event_summaries(conn, event_id)
     if not found:
         return _no_event(event_id)
-    return jsonify(_event_body(*found[0]))
+    return jsonify(_event_body(found[0]))
 
 
 def _no_event(event_id: int):
@@ -230,28 +216,27 @@ def _no_event(event_id: int):
 def upload_bundle(event_id: int):
     resources = _resources()
     token = current_token()
-    if token.role == "uploader":  # only into the event it is bound to (an unbound one: POST /games)
-        if token.event_id != event_id:
-            return forbidden(f"this uploader token may not upload bundles into event {event_id}"
-                             + (f"; it is bound to event {token.event_id}" if token.event_id else
-                                "; it is bound to no event, so it uploads single games (POST /games)"))
-    if event_id > MAX_BIGINT:
+    # an uploader token uploads only into the event it is bound to (an unbound one: POST /games)
+    if token.role == "uploader" and token.event_id != event_id:
+        return forbidden(f"this uploader token may not upload bundles into event {event_id}"
+                         + (f"; it is bound to event {token.event_id}" if token.event_id else
+                            "; it is bound to no event, so it uploads single games (POST /games)"))
+    if event_id > views.MAX_ID:
         return _no_event(event_id)
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         if token.role == "uploader":
-            if conn.execute("SELECT 1 FROM events WHERE id = %s", (event_id,)).fetchone() is None:
+            if event_owner(conn, event_id) is None:
                 return _no_event(event_id)
         else:
-            _, err = _owned_event(conn, event_id)
+            err = _owned_event(conn, event_id)
             if err:
                 return err
     visibility, err = visibility_param()
     if err:
         return err
-    uploader = (request.headers.get("X-Uploader") or "").strip() or None
-    if uploader is not None and len(uploader) > MAX_UPLOADER_CHARS:
-        return error_response(400, "Bad Request", f"the X-Uploader header is longer than "
-                              f"{MAX_UPLOADER_CHARS} characters", header="X-Uploader")
+    uploader, err = uploader_header()
+    if err:
+        return err
     limits = BundleLimits(max_body_bytes=resources.config.max_bundle_bytes,
                           max_game_bytes=resources.config.max_upload_bytes)
     if request.content_length is not None and request.content_length > limits.max_body_bytes:

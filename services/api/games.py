@@ -13,8 +13,10 @@ a JSON object that is not a valid log is stored, as ``malformed`` with the engin
 from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
-from psycopg.rows import dict_row
 
+from services.games import views
+from services.games.events import VISIBILITIES, event_name
+from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
 from .access import current_token, forbidden, require
@@ -24,8 +26,6 @@ blueprint = Blueprint("games", __name__)
 
 DB_TIMEOUT_S = 5.0  # an upload answers 503 rather than hang when PostgreSQL is away
 MAX_UPLOADER_CHARS = 200
-MAX_BIGINT = 2**63 - 1
-VISIBILITIES = ("public", "unlisted")
 
 
 def visibility_param():
@@ -37,10 +37,14 @@ def visibility_param():
     return value, None
 
 
-def mark_unlisted(conn, game_ids: list[int]) -> None:
-    """Games uploaded with ?visibility=unlisted (new ones only: a duplicate keeps its own)."""
-    if game_ids:
-        conn.execute("UPDATE games SET visibility = 'unlisted' WHERE id = ANY(%s)", (game_ids,))
+def uploader_header():
+    """The ``X-Uploader`` header of an upload (who recorded it, in words; optional): (value or None,
+    None) or (None, a 400 answer)."""
+    uploader = (request.headers.get("X-Uploader") or "").strip() or None
+    if uploader is not None and len(uploader) > MAX_UPLOADER_CHARS:
+        return None, error_response(400, "Bad Request", f"the X-Uploader header is longer than "
+                                    f"{MAX_UPLOADER_CHARS} characters", header="X-Uploader")
+    return uploader, None
 
 
 def _resources():
@@ -72,10 +76,9 @@ def upload_game():
     if not raw.strip():
         return error_response(400, "Bad Request", "the body is empty: send one game log (a JSON object)",
                               pointer="")
-    uploader = (request.headers.get("X-Uploader") or "").strip() or None
-    if uploader is not None and len(uploader) > MAX_UPLOADER_CHARS:
-        return error_response(400, "Bad Request", f"the X-Uploader header is longer than "
-                              f"{MAX_UPLOADER_CHARS} characters", header="X-Uploader")
+    uploader, err = uploader_header()
+    if err:
+        return err
     try:
         parsed = parse_upload(raw)
     except NotAnObject as exc:
@@ -83,22 +86,19 @@ def upload_game():
 
     resources = _resources()
     token = current_token()
-    with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        with conn.transaction():
-            bound = None
-            if token.event_id is not None:  # an uploader token bound to one event uploads into it only
-                bound = token.event_id
-                name = conn.execute("SELECT name FROM events WHERE id = %s", (bound,)).fetchone()[0]
-                claimed = parsed.log.meta.get("event") if parsed.log is not None else None
-                if claimed is not None and claimed != name:
-                    return forbidden(f"this token may only upload games of event {bound} ({name!r}); "
-                                     f"the log's meta.event is {claimed!r}")
-            stored = store_upload(conn, parsed, uploader, event_id=bound)
-            if visibility == "unlisted" and not stored.duplicate:
-                mark_unlisted(conn, [stored.id])
+    with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
+        bound = None
+        if token.event_id is not None:  # an uploader token bound to one event uploads into it only
+            bound = token.event_id
+            name = event_name(conn, bound)
+            claimed = parsed.log.meta.get("event") if parsed.log is not None else None
+            if claimed is not None and claimed != name:
+                return forbidden(f"this token may only upload games of event {bound} ({name!r}); "
+                                 f"the log's meta.event is {claimed!r}")
+        stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility)
     # Committed: only now may a worker hear of it (services.games.dispatch).
     status = stored.status
-    if not stored.duplicate and status == "queued":
+    if not stored.duplicate and status == GameStatus.QUEUED:
         resources.sender.submit(stored.id)  # sent within ReplaySender.LINGER_S, with its neighbours
     status_url = url_for("api_v1.games.get_game", game_id=stored.id)
     body = {"id": stored.id, "status": status, "duplicate": stored.duplicate, "status_url": status_url,
@@ -119,83 +119,37 @@ def _too_large(limit: int):
 
 @blueprint.get("/games/<int:game_id>")
 def get_game(game_id: int):
-    if game_id > MAX_BIGINT:
+    if game_id > views.MAX_ID:
         return _no_game(game_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        # a cursor's row factory, not the connection's: pooled connections are shared by requests
-        cur = conn.cursor(row_factory=dict_row)
-        game = cur.execute(
-            """SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, g.event_id, e.name AS event,
-                      g.match_id, g.catalog_version, g.engine_version, g.played_on, g.attempts,
-                      g.received_at, g.queued_at, g.replay_started_at, g.finished_at, d.id AS dispute_id
-               FROM games g LEFT JOIN events e ON e.id = g.event_id
-                            LEFT JOIN disputes d ON d.match_id = g.match_id
-               WHERE g.id = %s""", (game_id,)).fetchone()
-        if game is None:
-            return _no_game(game_id)
-        verdict = cur.execute(
-            """SELECT status, message, decision_index, round, phase, player, decision, rule, legal, errors,
-                      board, unseen, engine_version, catalog_version, replayed_at
-               FROM verdicts WHERE game_id = %s""", (game_id,)).fetchone()
-        record = _record(cur, game_id)
+        game = views.game_view(conn, game_id, record=True)
+    if game is None:
+        return _no_game(game_id)
     body = {
-        "id": game["id"], "status": game["status"], "message": game["status_message"],
+        "id": game.id, "status": str(game.status), "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
-        **{k: game[k] for k in ("content_hash", "uploader", "event_id", "event", "match_id", "dispute_id",
-                                "catalog_version", "engine_version", "played_on", "attempts", "received_at",
-                                "queued_at", "replay_started_at", "finished_at")},
-        "verdict": verdict, "record": record,
+        **{k: getattr(game, k) for k in ("content_hash", "uploader", "event_id", "event", "match_id", "dispute_id",
+                                         "catalog_version", "engine_version", "played_on", "attempts",
+                                         "received_at", "queued_at", "replay_started_at", "finished_at")},
+        "verdict": game.verdict, "record": game.record,
     }
     return jsonify(_jsonable(body))
 
 
 @blueprint.get("/games/<int:game_id>/log")
 def get_log(game_id: int):
-    if game_id > MAX_BIGINT:
+    if game_id > views.MAX_ID:
         return _no_game(game_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        row = conn.execute("SELECT raw_log FROM games WHERE id = %s", (game_id,)).fetchone()
-    if row is None:
+        raw = views.game_log(conn, game_id)
+    if raw is None:
         return _no_game(game_id)
-    return Response(bytes(row[0]), mimetype="application/json")
+    return Response(raw, mimetype="application/json")
 
 
 def _no_game(game_id: int):
     return error_response(404, "Not Found", f"there is no game {game_id}")
-
-
-def _record(cur, game_id: int) -> dict | None:
-    rec = cur.execute(
-        """SELECT players, battlefields, first_player, winner, margin, decisions, end_reason, conceded_by,
-                  played_on, event_id, counted
-           FROM game_records WHERE game_id = %s""", (game_id,)).fetchone()
-    if rec is None:
-        return None
-    seats = cur.execute(
-        """SELECT seat, player_name, deck, is_first_player, won, final_might, battlefields_won, unseen
-           FROM game_players WHERE game_id = %s ORDER BY seat""", (game_id,)).fetchall()
-    by_seat = {s["seat"]: {**s, "battlefields": [], "cards": []} for s in seats}
-    for bf in cur.execute(
-            """SELECT seat, position, battlefield, might, won FROM game_player_battlefields
-               WHERE game_id = %s ORDER BY seat, position""", (game_id,)):
-        by_seat[bf.pop("seat")]["battlefields"].append(bf)
-    for card in cur.execute(
-            """SELECT seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned,
-                      might_gained, might_at_end, on_board_at_end
-               FROM game_player_cards WHERE game_id = %s ORDER BY seat, card""", (game_id,)):
-        by_seat[card.pop("seat")]["cards"].append(card)
-    rounds: dict[int, dict] = {}
-    for r in cur.execute(
-            """SELECT round, seat, is_first_player, essence_available, essence_spent, essence_unspent, might
-               FROM game_player_rounds WHERE game_id = %s ORDER BY round, seat""", (game_id,)):
-        entry = rounds.setdefault(r["round"], {"round": r["round"], "first_player": None, "seats": []})
-        if r["is_first_player"]:
-            entry["first_player"] = r["seat"]
-        entry["seats"].append({"seat": r["seat"], "essence_available": r["essence_available"],
-                               "essence_spent": r["essence_spent"], "essence_unspent": r["essence_unspent"],
-                               "might": r["might"]})
-    return {**rec, "seats": list(by_seat.values()), "rounds": list(rounds.values())}
 
 
 def _jsonable(value):

@@ -3,10 +3,13 @@
 Games are unique by content hash, so two games of one match are always two different logs: any
 second upload of a match opens a dispute. The reason says, in words, what the uploads disagree on
 — the log alone, the claimed winner, the engine's verdict — and is rewritten each time a game of
-the match gets a verdict. A resolved dispute stays resolved (an organiser decided it).
+the match gets a verdict. A resolved dispute stays resolved (an organiser decided it):
+``lock_dispute`` and ``resolve`` close it with the organiser's ruling.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from psycopg import Connection
 
@@ -91,3 +94,27 @@ def describe(sides: list[tuple[int, str, str | None]]) -> str:
     if len(parts) == 1:
         parts.append("they agree on the result and the verdict but not on the decisions or details")
     return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Locked:
+    """A dispute about to be resolved, and whose event it belongs to."""
+
+    id: int
+    status: str  # open | resolved
+    event_id: int
+    organiser: str | None  # the event's owner (services.games.events)
+
+
+def lock_dispute(conn: Connection, dispute_id: int) -> Locked | None:
+    """The dispute, its row locked until the caller's transaction ends; None when there is none."""
+    row = conn.execute("""SELECT d.status, m.event_id, e.organiser FROM disputes d
+                          JOIN event_matches m ON m.id = d.match_id JOIN events e ON e.id = m.event_id
+                          WHERE d.id = %s FOR UPDATE OF d""", (dispute_id,)).fetchone()
+    return None if row is None else Locked(dispute_id, *row)
+
+
+def resolve(conn: Connection, dispute_id: int, resolution: str) -> None:
+    """Close the dispute (locked by lock_dispute, open) with the organiser's ruling, in words."""
+    conn.execute("""UPDATE disputes SET status = 'resolved', resolution = %s, resolved_at = now(),
+                                        updated_at = now() WHERE id = %s""", (resolution, dispute_id))

@@ -1,0 +1,315 @@
+"""What readers see of the stored games: one function a view, each taking a connection and giving
+plain values (dataclasses and dicts of the rows), so that the API (services/api) serialises them and
+the dashboards (dashboards/) draw them from the same reads. No writes here.
+
+- ``game_view``: one game with its event, its match's dispute, its verdict (and on request its
+  stored log and its record); ``replay_of`` reads that log once into the replay viewer's timeline.
+- ``game_log``: the stored bytes of one game.
+- ``event_summaries``: events with their game counts by status and open disputes;
+  ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
+  events.
+- ``dispute_summaries`` and ``dispute_view``: disputes, listed or one with every side.
+
+Ids above ``MAX_ID`` (PostgreSQL's bigint) name nothing; the callers answer "not found" for them
+before they ask for a connection.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import Connection
+from psycopg.rows import dict_row
+
+from engine.log import LogFormatError, parse_log
+from engine.replay import malformed
+from engine.timeline import Timeline, timeline
+
+from .status import PENDING, GameStatus
+
+MAX_ID = 2**63 - 1  # ids are bigint
+
+
+def _cursor(conn: Connection):
+    # a cursor's row factory, not the connection's: pooled connections are shared by requests
+    return conn.cursor(row_factory=dict_row)
+
+
+# --- games -----------------------------------------------------------------------------------------
+
+# the verdicts row as GET /api/v1/games/{id} shows it, in this order
+VERDICT_COLUMNS = ("status", "message", "decision_index", "round", "phase", "player", "decision", "rule", "legal",
+                   "errors", "board", "unseen", "engine_version", "catalog_version", "replayed_at")
+
+
+@dataclass(frozen=True)
+class GameView:
+    """One stored game: where it is in the pipeline, its event and its match's dispute, the verdict."""
+
+    id: int
+    status: GameStatus
+    status_message: str | None
+    content_hash: str
+    uploader: str | None
+    event_id: int | None
+    event: str | None  # the event's name
+    match_id: int | None
+    dispute_id: int | None  # the dispute of its match, if there is one
+    catalog_version: str | None
+    engine_version: str | None
+    played_on: dt.date | None
+    attempts: int
+    received_at: dt.datetime
+    queued_at: dt.datetime | None
+    replay_started_at: dt.datetime | None
+    finished_at: dt.datetime | None
+    verdict: dict[str, Any] | None  # VERDICT_COLUMNS; None until it is replayed
+    raw_log: bytes | None = None  # with log=True
+    record: dict[str, Any] | None = None  # with record=True: the game record, its seats and rounds
+
+    @property
+    def pending(self) -> bool:
+        return self.status in PENDING
+
+
+def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool = False) -> GameView | None:
+    """The game ``game_id`` (None when there is none): one statement, two more reads of the record's
+    tables with ``record``. ``log``: with the stored bytes (the replay viewer reads them)."""
+    cur = _cursor(conn)
+    verdict = ", ".join(f"v.{c} AS verdict_{c}" for c in VERDICT_COLUMNS)
+    row = cur.execute(
+        f"""SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, g.event_id, e.name AS event,
+                   g.match_id, d.id AS dispute_id, g.catalog_version, g.engine_version, g.played_on, g.attempts,
+                   g.received_at, g.queued_at, g.replay_started_at, g.finished_at,
+                   {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict}
+            FROM games g LEFT JOIN events e ON e.id = g.event_id
+                         LEFT JOIN disputes d ON d.match_id = g.match_id
+                         LEFT JOIN verdicts v ON v.game_id = g.id
+            WHERE g.id = %s""", (game_id,)).fetchone()
+    if row is None:
+        return None
+    facts = {k: v for k, v in row.items() if not k.startswith("verdict_") and k != "replayed"}
+    return GameView(**{**facts, "status": GameStatus(row["status"]),
+                       "raw_log": bytes(row["raw_log"]) if log else None},
+                    verdict={c: row[f"verdict_{c}"] for c in VERDICT_COLUMNS} if row["replayed"] else None,
+                    record=_record(cur, game_id) if record else None)
+
+
+def game_log(conn: Connection, game_id: int) -> bytes | None:
+    """The stored bytes of the game, exactly as uploaded; None when there is no such game."""
+    row = conn.execute("SELECT raw_log FROM games WHERE id = %s", (game_id,)).fetchone()
+    return None if row is None else bytes(row[0])
+
+
+def _record(cur, game_id: int) -> dict | None:
+    rec = cur.execute(
+        """SELECT players, battlefields, first_player, winner, margin, decisions, end_reason, conceded_by,
+                  played_on, event_id, counted
+           FROM game_records WHERE game_id = %s""", (game_id,)).fetchone()
+    if rec is None:
+        return None
+    seats = cur.execute(
+        """SELECT seat, player_name, deck, is_first_player, won, final_might, battlefields_won, unseen
+           FROM game_players WHERE game_id = %s ORDER BY seat""", (game_id,)).fetchall()
+    by_seat = {s["seat"]: {**s, "battlefields": [], "cards": []} for s in seats}
+    for bf in cur.execute(
+            """SELECT seat, position, battlefield, might, won FROM game_player_battlefields
+               WHERE game_id = %s ORDER BY seat, position""", (game_id,)):
+        by_seat[bf.pop("seat")]["battlefields"].append(bf)
+    for card in cur.execute(
+            """SELECT seat, card, deployed, first_deployed_round, revealed, moved, destroyed, returned,
+                      might_gained, might_at_end, on_board_at_end
+               FROM game_player_cards WHERE game_id = %s ORDER BY seat, card""", (game_id,)):
+        by_seat[card.pop("seat")]["cards"].append(card)
+    rounds: dict[int, dict] = {}
+    for r in cur.execute(
+            """SELECT round, seat, is_first_player, essence_available, essence_spent, essence_unspent, might
+               FROM game_player_rounds WHERE game_id = %s ORDER BY round, seat""", (game_id,)):
+        entry = rounds.setdefault(r["round"], {"round": r["round"], "first_player": None, "seats": []})
+        if r["is_first_player"]:
+            entry["first_player"] = r["seat"]
+        entry["seats"].append({"seat": r["seat"], "essence_available": r["essence_available"],
+                               "essence_spent": r["essence_spent"], "essence_unspent": r["essence_unspent"],
+                               "might": r["might"]})
+    return {**rec, "seats": list(by_seat.values()), "rounds": list(rounds.values())}
+
+
+# --- the replay viewer ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplayView:
+    """A game as the replay viewer shows it: its stored facts and what this engine makes of its log."""
+
+    game: GameView
+    timeline: Timeline
+    event: str | None  # the game's event, else the one its log names
+    date: str | None  # the day it was played (ISO), else the one its log names
+
+
+def replay_of(game: GameView) -> ReplayView:
+    """Read the game's stored log (``game_view(..., log=True)``) once: the engine's parse gives the
+    timeline and the meta shown beside it. A log the engine cannot read has no frames and the
+    malformed verdict; its meta is then read as plain JSON, if it is JSON at all, and shown as text."""
+    try:
+        log = parse_log(game.raw_log)
+    except LogFormatError as exc:
+        tl, meta = Timeline([], malformed(exc.errors).verdict), _json_meta(game.raw_log)
+    else:
+        tl, meta = timeline(log), log.meta
+    event = game.event or (meta.get("event") if isinstance(meta.get("event"), str) else None)
+    date = game.played_on.isoformat() if game.played_on else (
+        meta.get("date") if isinstance(meta.get("date"), str) else None)
+    return ReplayView(game, tl, event, date)
+
+
+def _json_meta(raw: bytes) -> dict[str, Any]:
+    try:
+        doc = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return {}
+    meta = doc.get("meta") if isinstance(doc, dict) else None
+    return meta if isinstance(meta, dict) else {}
+
+
+# --- events ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EventSummary:
+    id: int
+    name: str
+    starts_on: dt.date | None
+    ends_on: dt.date | None
+    created_at: dt.datetime
+    visibility: str
+    organiser: str | None
+    games: dict[str, int]  # games by status (the statuses it has games in, in the order of their names)
+    open_disputes: int
+
+
+def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000) -> list[EventSummary]:
+    """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
+    disputes: three set-based queries, whatever the number of events. An unlisted event is left out
+    of the list but found by its id (docs/security.md, "Visibility"). The counts come from
+    agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows."""
+    cur = _cursor(conn)
+    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser FROM events
+                          WHERE (%(id)s::bigint IS NULL AND visibility = 'public') OR id = %(id)s
+                          ORDER BY id DESC LIMIT %(limit)s""",
+                       {"id": event_id, "limit": limit}).fetchall()
+    ids = [r["id"] for r in rows]
+    counts: dict[int, dict[str, int]] = {i: {} for i in ids}
+    for r in cur.execute("""SELECT event_id, status, games AS n FROM agg_event_games
+                            WHERE event_id = ANY(%s) AND games <> 0 ORDER BY status""", (ids,)):
+        counts[r["event_id"]][r["status"]] = r["n"]
+    disputes = {r["event_id"]: r["n"] for r in cur.execute(
+        """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
+           WHERE m.event_id = ANY(%s) AND d.status = 'open' GROUP BY m.event_id""", (ids,))}
+    return [EventSummary(**r, games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0)) for r in rows]
+
+
+def flagged_games(conn: Connection, event_id: int, limit: int) -> list[dict]:
+    """The event's games that are not valid (illegal, mismatch, malformed, error), oldest first, read
+    through the partial index of migration 0003 (whose predicate this one repeats to the letter)."""
+    return _cursor(conn).execute(
+        """SELECT g.id, g.status, g.status_message, g.uploader, g.received_at
+           FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
+           ORDER BY g.id LIMIT %s""", (event_id, limit)).fetchall()
+
+
+def public_event_names(conn: Connection, limit: int) -> list[tuple[int, str]]:
+    """(id, name) of the newest ``limit`` public events (unlisted ones are not offered)."""
+    return conn.execute("SELECT id, name FROM events WHERE visibility = 'public' ORDER BY id DESC LIMIT %s",
+                        (limit,)).fetchall()
+
+
+# --- disputes --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DisputeSummary:
+    id: int
+    status: str  # open | resolved
+    reason: str
+    resolution: str | None
+    opened_at: dt.datetime
+    resolved_at: dt.datetime | None
+    match_id: int
+    event_id: int
+    event_name: str
+    round: int
+    table_label: str
+    players: list[str]
+    games: list[int]  # the match's games, by id
+    statuses: list[str]  # their statuses, in the same order
+
+
+_DISPUTES = """
+    SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id,
+           m.event_id, e.name AS event_name, m.round, m.table_label, m.players, g.games, g.statuses
+    FROM disputes d
+    JOIN event_matches m ON m.id = d.match_id
+    JOIN events e ON e.id = m.event_id
+    CROSS JOIN LATERAL (SELECT coalesce(array_agg(id ORDER BY id), '{}') AS games,
+                               coalesce(array_agg(status ORDER BY id), '{}') AS statuses
+                        FROM games WHERE match_id = m.id) g
+"""
+
+
+def dispute_summaries(conn: Connection, *, status: str = "all", event_id: int | None = None,
+                      before: int | None = None, limit: int | None = None) -> list[DisputeSummary]:
+    """Disputes, newest first: ``status`` open, resolved or all; those of one event, else of every
+    public event (an unlisted event's only when it is named); ids below ``before``; ``limit`` of them."""
+    rows = _cursor(conn).execute(
+        _DISPUTES + """
+        WHERE (%(status)s = 'all' OR d.status = %(status)s)
+          AND (%(event)s::bigint IS NULL AND e.visibility = 'public' OR m.event_id = %(event)s)
+          AND (%(before)s::bigint IS NULL OR d.id < %(before)s)
+        ORDER BY d.id DESC
+        LIMIT %(limit)s""", {"status": status, "event": event_id, "before": before, "limit": limit}).fetchall()
+    return [DisputeSummary(**r) for r in rows]
+
+
+@dataclass(frozen=True)
+class DisputeView:
+    """A dispute with every side: each game uploaded for its match, oldest first."""
+
+    dispute: DisputeSummary
+    # per game: id, uploader, received_at, status, status_message, claimed_result (what its log claims, as
+    # stored at its upload: services.games.store); the verdict (verdict_status,
+    # verdict_message, decision_index, verdict_round, phase, player, decision, rule, legal, errors); the
+    # result by the rules (winner, margin, final_might: per seat, None without a record)
+    sides: list[dict]
+
+
+def dispute_view(conn: Connection, dispute_id: int) -> DisputeView | None:
+    cur = _cursor(conn)
+    head = cur.execute(_DISPUTES + "WHERE d.id = %s", (dispute_id,)).fetchone()
+    if head is None:
+        return None
+    sides = cur.execute("""
+        SELECT g.id, g.uploader, g.received_at, g.status, g.status_message, g.claimed_result,
+               v.status AS verdict_status, v.message AS verdict_message, v.decision_index,
+               v.round AS verdict_round, v.phase, v.player, v.decision, v.rule, v.legal,
+               v.errors, r.winner, r.margin
+        FROM games g
+        LEFT JOIN verdicts v ON v.game_id = g.id
+        LEFT JOIN game_records r ON r.game_id = g.id
+        WHERE g.match_id = %s
+        ORDER BY g.received_at, g.id""", (head["match_id"],)).fetchall()
+    might = _final_might(cur, [s["id"] for s in sides])
+    return DisputeView(DisputeSummary(**head), [{**s, "final_might": might.get(s["id"])} for s in sides])
+
+
+def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
+    """Each game's final might per seat (total over the battlefields), by the rules."""
+    if not game_ids:
+        return {}
+    rows = cur.execute("""
+        SELECT game_id, array_agg(final_might ORDER BY seat) AS might
+        FROM game_players WHERE game_id = ANY(%s) GROUP BY game_id""", (game_ids,)).fetchall()
+    return {r["game_id"]: r["might"] for r in rows}
