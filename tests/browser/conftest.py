@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "services"))
 
 from service_fixtures import *  # noqa: E402,F401,F403  (the real servers, worker and app)
+from service_helpers import as_admin  # noqa: E402
 from tournament import load_tournament  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -32,7 +33,7 @@ def site(app):
     """The app over real HTTP on a free loopback port, with the tournament loaded: (base URL, facts)."""
     from werkzeug.serving import make_server
 
-    facts = load_tournament(app.test_client())
+    facts = load_tournament(as_admin(app))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from service_helpers import wait_final
+from service_helpers import as_admin, wait_final
 
 from engine.seats import as_recorded, hide, seat_view
 from engine.selfplay import self_play
@@ -24,7 +24,7 @@ WIDTHS = {"desktop": {"viewport": {"width": 1400, "height": 900}},
 
 
 def upload(app, log: dict) -> int:
-    client = app.test_client()
+    client = as_admin(app)
     response = client.post("/api/v1/games", data=json.dumps(log).encode(), content_type="application/json")
     assert response.status_code == 202, response.get_json()
     gid = response.get_json()["id"]

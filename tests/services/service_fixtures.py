@@ -12,22 +12,13 @@ import subprocess
 
 import psycopg
 import pytest
-from flask import Flask
-from service_helpers import AdminClient, child_env, create_fresh_database, drop_database, running_app, stop_process
+from service_helpers import as_admin, child_env, create_fresh_database, drop_database, running_app, stop_process
 
 from services.platform.config import Config
 from services.platform import migrate
 from services.platform.embedded import EmbeddedStack
-from workers.celery_app import QUEUES, make_celery, worker_command
-
-
-@pytest.fixture(scope="session", autouse=True)
-def admin_test_clients():
-    """Every ``app.test_client()`` sends an admin token (service_helpers.AdminClient)."""
-    before = Flask.test_client_class
-    Flask.test_client_class = AdminClient
-    yield
-    Flask.test_client_class = before
+from services.games.queues import QUEUES
+from services.platform.broker import make_celery, worker_command
 
 
 # Rate limits so high that no functional test meets them; tests/services/test_authz.py proves the
@@ -107,7 +98,14 @@ def app(ingest_config, worker):
 
 @pytest.fixture
 def client(app):
+    """A client that sends no token: what anyone may do (every read)."""
     return app.test_client()
+
+
+@pytest.fixture
+def admin_client(app):
+    """A client that sends an admin token: uploads, events, reprocessing, resolutions."""
+    return as_admin(app)
 
 
 @pytest.fixture

@@ -127,9 +127,9 @@ def ended_early(seed: int, meta: dict, rnd: int, result: dict, concede: str | No
 
 
 # --- API tokens in tests (docs/security.md) ----------------------------------------------------------
-# Every mutating route needs a token, so the tests' Flask client sends an admin token by default
-# (service_fixtures installs AdminClient as Flask's test client class for the session). A test that
-# needs no token or another role builds its client with anonymous_client / token_client.
+# Reads are public: app.test_client() sends no token. Every mutating route needs one, so a test that
+# writes says whose rights it uses: as_admin(app) (or the admin_client fixture), or token_client with
+# a token of the role it is about.
 
 from flask.testing import FlaskClient  # noqa: E402
 
@@ -144,7 +144,7 @@ def make_token(app, role: str = "admin", **kwargs) -> str:
 
 
 def anonymous_client(app) -> FlaskClient:
-    return FlaskClient(app, app.response_class, use_cookies=True)
+    return app.test_client()
 
 
 def token_client(app, token: str) -> FlaskClient:
@@ -153,18 +153,9 @@ def token_client(app, token: str) -> FlaskClient:
     return client
 
 
-class AdminClient(FlaskClient):
-    """The test client, sending an admin token of the app's database (made once per app). An app
-    whose database cannot hold one (unreachable, not migrated) gets a client without a token."""
-
-    def __init__(self, app, *args, **kwargs):
-        super().__init__(app, *args, **kwargs)
-        token = app.extensions.get("test_admin_token")
-        if token is None:
-            try:
-                token = make_token(app, "admin", name="tests")
-            except Exception:  # noqa: BLE001  (no usable database: the test is about that)
-                token = ""
-            app.extensions["test_admin_token"] = token
-        if token:
-            self.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {token}"
+def as_admin(app) -> FlaskClient:
+    """A test client sending an admin token of ``app``'s database (made once per app)."""
+    token = app.extensions.get("test_admin_token")
+    if token is None:
+        token = app.extensions["test_admin_token"] = make_token(app, "admin", name="tests")
+    return token_client(app, token)

@@ -12,6 +12,7 @@ import json
 import re
 
 import pytest
+from service_helpers import as_admin
 
 from tournament import NASTY, load_tournament
 
@@ -22,7 +23,7 @@ DATASETS = ["decks", "matchups", "trends", "battlefields", "battlefield-first-pl
 
 @pytest.fixture(scope="module")
 def tournament(app):
-    return load_tournament(app.test_client())
+    return load_tournament(as_admin(app))
 
 
 def figures_of(page: str) -> dict[str, dict]:

@@ -17,15 +17,10 @@ from engine.selfplay import self_play
 from services.cli import main as cli
 from services.platform.pool import create_pool
 from services.games.records import recount_differences
-from services.games.reprocess import reprocess
-from workers.celery_app import make_celery
+from services.games.dispatch import reprocess
+from services.platform.broker import make_celery
 
 BUNDLE_GAMES = 500
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def event_game_counts(db) -> dict:
@@ -39,28 +34,28 @@ def make_event(client, name: str) -> int:
     return response.get_json()["id"]
 
 
-def test_creating_an_event_twice_answers_the_same_event(client):
-    first = client.post("/api/v1/events", json={"name": "Spring Open", "starts_on": "2026-04-01"})
-    again = client.post("/api/v1/events", json={"name": "Spring Open"})
+def test_creating_an_event_twice_answers_the_same_event(admin_client):
+    first = admin_client.post("/api/v1/events", json={"name": "Spring Open", "starts_on": "2026-04-01"})
+    again = admin_client.post("/api/v1/events", json={"name": "Spring Open"})
     assert (first.status_code, again.status_code) == (201, 200)
     assert first.get_json()["id"] == again.get_json()["id"] and again.get_json()["created"] is False
     assert first.get_json()["starts_on"] == "2026-04-01"
     for body, pointer in (({"name": ""}, "/name"), ({"name": "x", "starts_on": "April"}, "/starts_on"),
                           ({"name": "x", "colour": 1}, "/colour"), ([1], "")):
-        response = client.post("/api/v1/events", json=body)
+        response = admin_client.post("/api/v1/events", json=body)
         assert response.status_code == 400 and response.get_json()["error"]["pointer"] == pointer
-    assert client.get("/api/v1/events/987654321").status_code == 404
+    assert admin_client.get("/api/v1/events/987654321").status_code == 404
 
 
-def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
-    event_id = make_event(client, "Bundle Cup")
+def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(admin_client, db):
+    event_id = make_event(admin_client, "Bundle Cup")
     logs = [self_play(seed, meta={"date": f"2026-05-{1 + seed % 28:02d}"}) for seed in range(BUNDLE_GAMES)]
     lines = [json.dumps(log) for log in logs]
     lines[10] = lines[3]  # the same game twice in one bundle: a duplicate
     lines += ['{"format": "empyrean-log"}', "[1, 2]", "not json at all"]
     body = gzip.compress(("\n".join(lines) + "\n").encode())
-    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
-                           headers={"Content-Encoding": "gzip"})
+    response = admin_client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                                 headers={"Content-Encoding": "gzip"})
     assert response.status_code == 202, response.get_json()
     report = response.get_json()
     assert (report["accepted"], report["duplicates"], report["malformed"], report["rejected"]) == (
@@ -72,7 +67,7 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
     assert games[-2]["status"] == "rejected" and "must be a JSON object, not an array" in games[-2]["error"]
     assert "not valid JSON" in games[-1]["error"]
 
-    summary = wait_event_done(client, event_id, BUNDLE_GAMES)
+    summary = wait_event_done(admin_client, event_id, BUNDLE_GAMES)
     assert summary["games"] == {"malformed": 1, "valid": BUNDLE_GAMES - 1}
 
     # the aggregates equal a recount from the game records of this event
@@ -96,13 +91,13 @@ def test_a_bundle_of_500_games_is_stored_replayed_and_counted_once(client, db):
         "SELECT event_id, status, count(*) FROM games GROUP BY event_id, status"))
 
     # the same bundle again: nothing new
-    again = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
-                        headers={"Content-Encoding": "gzip"}).get_json()
+    again = admin_client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                              headers={"Content-Encoding": "gzip"}).get_json()
     assert (again["accepted"], again["duplicates"]) == (0, BUNDLE_GAMES + 1)  # + the repeat inside it
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == BUNDLE_GAMES
 
 
-def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expected_counts(client):
+def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expected_counts(admin_client):
     """`empyrean simulate` output (flawed on purpose) through the real pipeline: the acceptance report,
     the verdicts and the disputes are exactly what the simulator says they must be."""
     from services.simulation.simulate import SimConfig, simulate
@@ -110,25 +105,25 @@ def test_a_simulated_event_loads_straight_into_the_bundle_endpoint_with_the_expe
     bundle = simulate(SimConfig(players=16, rounds=3, bot="random", flawed=0.5, seed=3))
     want = bundle.expected()["service"]
     assert all(bundle.flaws.values()), bundle.flaws  # every kind of flaw is in this bundle
-    event_id = make_event(client, "Simulated Open")
+    event_id = make_event(admin_client, "Simulated Open")
     body = gzip.compress("".join(json.dumps(log) + "\n" for log in bundle.uploads).encode())
-    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
-                           headers={"Content-Encoding": "gzip"})
+    response = admin_client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson",
+                                 headers={"Content-Encoding": "gzip"})
     assert response.status_code == 202, response.get_json()
     report = response.get_json()
     assert (report["accepted"], report["duplicates"]) == (want["accepted"], want["duplicate"])
-    summary = wait_event_done(client, event_id, want["accepted"])
+    summary = wait_event_done(admin_client, event_id, want["accepted"])
     assert summary["games"] == {k: want[k] for k in ("valid", "illegal", "mismatch") if want[k]}
     assert summary["open_disputes"] == want["disputes"]
 
 
-def test_bundles_refused_as_a_whole_store_nothing(client, db):
-    event_id = make_event(client, "Refusals")
+def test_bundles_refused_as_a_whole_store_nothing(admin_client, db):
+    event_id = make_event(admin_client, "Refusals")
     for data, ctype, status in ((b"[]", "text/csv", 415), (b"", "application/json", 400),
                                 (gzip.compress(b"[" + b" " * 30_000_000 + b"]"), "application/json", 413)):
-        response = client.post(f"/api/v1/events/{event_id}/games", data=data, content_type=ctype)
+        response = admin_client.post(f"/api/v1/events/{event_id}/games", data=data, content_type=ctype)
         assert response.status_code == status and response.get_json()["error"]["message"]
-    assert client.post("/api/v1/events/424242424/games", data=b"[]", content_type="application/json").status_code == 404
+    assert admin_client.post("/api/v1/events/424242424/games", data=b"[]", content_type="application/json").status_code == 404
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == 0
 
 
@@ -167,12 +162,12 @@ def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
     assert result.exit_code == 2 and "could not reach the API" in result.output
 
 
-def test_reprocessing_an_event_replays_its_games_and_counts_them_once(client, db, ingest_config):
-    event_id = make_event(client, "Reprocess Cup")
+def test_reprocessing_an_event_replays_its_games_and_counts_them_once(admin_client, db, ingest_config):
+    event_id = make_event(admin_client, "Reprocess Cup")
     body = "\n".join(json.dumps(self_play(seed)) for seed in range(700, 706)).encode()
-    response = client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson")
+    response = admin_client.post(f"/api/v1/events/{event_id}/games", data=body, content_type="application/x-ndjson")
     assert response.get_json()["accepted"] == 6
-    wait_event_done(client, event_id, 6)
+    wait_event_done(admin_client, event_id, 6)
     counted = "SELECT deck, sum(games), sum(wins) FROM agg_deck_results WHERE event_id = %s GROUP BY deck ORDER BY deck"
     before = db.execute(counted, (event_id,)).fetchall()
     first_replay = db.execute("SELECT max(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
@@ -186,7 +181,7 @@ def test_reprocessing_an_event_replays_its_games_and_counts_them_once(client, db
     finally:
         pool.close()
         celery.close()
-    assert wait_event_done(client, event_id, 6)["games"] == {"valid": 6}
+    assert wait_event_done(admin_client, event_id, 6)["games"] == {"valid": 6}
     replayed = db.execute("SELECT min(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
                           "WHERE g.event_id = %s", (event_id,)).fetchone()[0]
     assert replayed > first_replay

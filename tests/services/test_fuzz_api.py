@@ -17,13 +17,13 @@ def fuzz(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
 
 
-def test_ten_thousand_mutated_logs_never_get_a_server_error(client, db):
+def test_ten_thousand_mutated_logs_never_get_a_server_error(admin_client, db):
     seen: dict[int, int] = {}
 
     @fuzz(10_000)
     @given(mutated_bytes())
     def upload(data):
-        response = client.post("/api/v1/games", data=data, content_type="application/json")
+        response = admin_client.post("/api/v1/games", data=data, content_type="application/json")
         seen[response.status_code] = seen.get(response.status_code, 0) + 1
         assert response.status_code < 500, response.get_data(as_text=True)[:300]
         assert response.is_json
@@ -41,14 +41,14 @@ def test_ten_thousand_mutated_logs_never_get_a_server_error(client, db):
     assert seen.get(202, 0) > 1000, seen  # most mutated logs are objects: stored with their verdict
 
 
-def test_bundles_of_mutated_lines_are_judged_line_by_line(client):
-    event = client.post("/api/v1/events", json={"name": "Fuzz Bundles"}).get_json()["id"]
+def test_bundles_of_mutated_lines_are_judged_line_by_line(admin_client):
+    event = admin_client.post("/api/v1/events", json={"name": "Fuzz Bundles"}).get_json()["id"]
 
     @fuzz(200)
     @given(st.lists(mutated_bytes(), min_size=1, max_size=8))
     def upload(lines):
         body = b"\n".join(line.replace(b"\n", b" ") for line in lines) + b"\n"
-        response = client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson")
+        response = admin_client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson")
         assert response.status_code < 500, response.get_data(as_text=True)[:300]
         report = response.get_json()
         if response.status_code in (200, 202):

@@ -45,18 +45,18 @@ def make_event(client, name: str) -> int:
     b'{"format": "empyrean-log", "meta": ' + b"[" * DEEP + b"]" * DEEP + b"}",
     b"[" * 100_000,
 ])
-def test_deeply_nested_json_is_a_400_and_stores_nothing(client, db, body):
+def test_deeply_nested_json_is_a_400_and_stores_nothing(admin_client, db, body):
     before = games_count(db)
-    error = assert_error(post_game(client, body), 400)
+    error = assert_error(post_game(admin_client, body), 400)
     assert "nested too deeply" in error["message"] or "not valid JSON" in error["message"], error
     assert games_count(db) == before
 
 
-def test_deep_nesting_inside_a_bundle_rejects_that_line_only(client, db):
-    event = make_event(client, "Deep Cup")
+def test_deep_nesting_inside_a_bundle_rejects_that_line_only(admin_client, db):
+    event = make_event(admin_client, "Deep Cup")
     good = json.dumps(self_play(77)).encode()
     body = b"\n".join([good, b"[" * DEEP + b"]" * DEEP, b'{"x": ' * DEEP + b"1" + b"}" * DEEP]) + b"\n"
-    response = client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson")
+    response = admin_client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson")
     assert response.status_code == 202, response.get_json()
     report = response.get_json()
     assert report["accepted"] == 1 and report["rejected"] == 2
@@ -75,14 +75,14 @@ def test_deep_nesting_inside_a_bundle_rejects_that_line_only(client, db):
     (b"12", "application/json", 400, "JSON object"),
     (b'{"a": 1', "application/json", 400, "not valid JSON"),
 ])
-def test_broken_bodies_are_4xx_with_a_json_error(client, db, data, content_type, status, words):
+def test_broken_bodies_are_4xx_with_a_json_error(admin_client, db, data, content_type, status, words):
     before = games_count(db)
-    assert_error(post_game(client, data, content_type), status, words=words)
+    assert_error(post_game(admin_client, data, content_type), status, words=words)
     assert games_count(db) == before
 
 
-def test_a_json_object_that_is_not_a_log_is_stored_as_malformed_with_pointers(client):
-    response = post_game(client, b'{"a": NaN}')
+def test_a_json_object_that_is_not_a_log_is_stored_as_malformed_with_pointers(admin_client):
+    response = post_game(admin_client, b'{"a": NaN}')
     assert response.status_code == 202
     body = response.get_json()
     assert body["status"] == "malformed" and {"path": "/a", "message": "NaN is not allowed in a log; numbers must "
@@ -106,18 +106,18 @@ class Spaces(io.RawIOBase):
 
 
 @pytest.mark.parametrize("path", ["/api/v1/games", "/api/v1/events/{event}/games"])
-def test_a_body_over_the_limit_without_content_length_is_a_413(client, db, path):
+def test_a_body_over_the_limit_without_content_length_is_a_413(admin_client, db, path):
     """Chunked transfer (no Content-Length), as a WSGI server hands it over: wsgi.input_terminated."""
-    event = make_event(client, "Chunked Cup")
+    event = make_event(admin_client, "Chunked Cup")
     before = games_count(db)
     size = 600 * 1024 * 1024 if "events" in path else 2 * 1024 * 1024
-    response = client.post(path.format(event=event), content_type="application/json",
-                           environ_overrides={"wsgi.input": Spaces(size), "wsgi.input_terminated": True})
+    response = admin_client.post(path.format(event=event), content_type="application/json",
+                                 environ_overrides={"wsgi.input": Spaces(size), "wsgi.input_terminated": True})
     assert_error(response, 413)
     assert games_count(db) == before
 
 
-def test_enormous_strings_and_wrong_types_are_reported_by_pointer_not_crashed_on(client, db):
+def test_enormous_strings_and_wrong_types_are_reported_by_pointer_not_crashed_on(admin_client, db):
     log = self_play(78)
     cases = [
         ({**log, "meta": {"players": ["x" * 900_000, "y"]}}, None),
@@ -128,7 +128,7 @@ def test_enormous_strings_and_wrong_types_are_reported_by_pointer_not_crashed_on
         ({**log, "setup": []}, "/setup"),
     ]
     for bad, pointer in cases:
-        response = post_game(client, json.dumps(bad))
+        response = post_game(admin_client, json.dumps(bad))
         assert response.status_code in (200, 202, 400, 413), response.get_json()
         body = response.get_json()
         if pointer is not None:
@@ -136,33 +136,33 @@ def test_enormous_strings_and_wrong_types_are_reported_by_pointer_not_crashed_on
             assert any(e["path"] == pointer for e in body["errors"]), (pointer, body["errors"])
 
 
-def test_truncated_gzip_bundle_is_a_400_and_stores_nothing(client, db):
-    event = make_event(client, "Truncated Cup")
+def test_truncated_gzip_bundle_is_a_400_and_stores_nothing(admin_client, db):
+    event = make_event(admin_client, "Truncated Cup")
     body = gzip.compress(b"".join(json.dumps(self_play(s)).encode() + b"\n" for s in range(80, 83)))
     before = games_count(db)
-    response = client.post(f"/api/v1/events/{event}/games", data=body[: len(body) // 2],
-                           content_type="application/x-ndjson", headers={"Content-Encoding": "gzip"})
+    response = admin_client.post(f"/api/v1/events/{event}/games", data=body[: len(body) // 2],
+                                 content_type="application/x-ndjson", headers={"Content-Encoding": "gzip"})
     assert_error(response, 400, words="gzip")
     assert games_count(db) == before  # nothing partially written
 
 
-def test_gzip_bomb_is_refused(client, db):
-    event = make_event(client, "Bomb Cup")
+def test_gzip_bomb_is_refused(admin_client, db):
+    event = make_event(admin_client, "Bomb Cup")
     body = gzip.compress(b" " * (64 * 1024 * 1024))
     before = games_count(db)
-    response = client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson",
-                           headers={"Content-Encoding": "gzip"})
+    response = admin_client.post(f"/api/v1/events/{event}/games", data=body, content_type="application/x-ndjson",
+                                 headers={"Content-Encoding": "gzip"})
     assert response.status_code in (400, 413)
     assert games_count(db) == before
 
 
-def test_unknown_content_encoding_is_a_415(client, db):
-    event = make_event(client, "Brotli Cup")
+def test_unknown_content_encoding_is_a_415(admin_client, db):
+    event = make_event(admin_client, "Brotli Cup")
     before = games_count(db)
-    assert_error(client.post(f"/api/v1/events/{event}/games", data=b"{}", content_type="application/x-ndjson",
-                             headers={"Content-Encoding": "br"}), 415, words="Content-Encoding")
-    assert_error(post_game(client, gzip.compress(b"{}"), **{"Content-Encoding": "gzip"}), 415,
-                 words="Content-Encoding")
+    assert_error(admin_client.post(f"/api/v1/events/{event}/games", data=b"{}", content_type="application/x-ndjson",
+                                   headers={"Content-Encoding": "br"}), 415, words="Content-Encoding")
+    assert_error(post_game(admin_client, gzip.compress(b"{}"), **{"Content-Encoding": "gzip"}), 415,
+                       words="Content-Encoding")
     assert games_count(db) == before
 
 
@@ -174,16 +174,16 @@ def test_odd_urls_are_4xx(client, path):
     assert 400 <= response.status_code < 500, (path, response.status_code)
 
 
-def test_nul_characters_and_lone_surrogates_never_reach_postgres_as_a_500(client, db):
+def test_nul_characters_and_lone_surrogates_never_reach_postgres_as_a_500(admin_client, db):
     for name in [b"a\\u0000b", b"\\ud800x"]:  # JSON escapes: the decoded names hold NUL, a lone surrogate
-        response = client.post("/api/v1/events", data=b'{"name": "%s"}' % name, content_type="application/json")
+        response = admin_client.post("/api/v1/events", data=b'{"name": "%s"}' % name, content_type="application/json")
         assert_error(response, 400, pointer="/name", words="NUL character or an unpaired surrogate")
     log = self_play(79, meta={"event": "Open\x00", "players": ["Ann", "Bo\x00"]})
-    response = post_game(client, json.dumps(log))
+    response = post_game(admin_client, json.dumps(log))
     assert response.status_code == 202 and response.get_json()["status"] == "malformed"
     assert {e["path"] for e in response.get_json()["errors"]} == {"/meta/event", "/meta/players/1"}
     malformed = b'{"format": "empyrean-log", "\\u0000key": 1, "\\ud800": [1]}'
-    response = post_game(client, malformed)
+    response = post_game(admin_client, malformed)
     assert response.status_code == 202 and response.get_json()["status"] == "malformed"
     stored = db.execute("SELECT errors FROM verdicts WHERE game_id = %s", (response.get_json()["id"],)).fetchone()[0]
     assert stored  # stored, with its errors, rather than a 500

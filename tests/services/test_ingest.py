@@ -9,12 +9,12 @@ import time
 from collections import Counter, defaultdict
 
 import pytest
-from service_helpers import wait_final
+from service_helpers import as_admin, wait_final
 
 from engine.selfplay import self_play
 from services.api import create_app
 from services.platform.pool import create_pool
-from workers.replay import replay_stored_game
+from services.games.replay import replay_stored_games
 
 AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
               "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
@@ -37,15 +37,15 @@ def aggregates(db) -> dict[str, Counter]:
     return out
 
 
-def test_a_valid_game_is_replayed_recorded_and_counted(client, db):
+def test_a_valid_game_is_replayed_recorded_and_counted(admin_client, db):
     log = self_play(101, meta={"event": "Ingest Open", "date": "2026-03-14", "players": ["Ann", "Bo"]})
-    response = upload(client, log, **{"X-Uploader": "ann@example.org"})
+    response = upload(admin_client, log, **{"X-Uploader": "ann@example.org"})
     assert response.status_code == 202, response.get_json()
     body = response.get_json()
     assert body["status"] in ("queued", "replaying", "valid") and body["duplicate"] is False
     assert response.headers["Location"] == body["status_url"] == f"/api/v1/games/{body['id']}"
 
-    game = wait_final(client, body["id"])
+    game = wait_final(admin_client, body["id"])
     assert game["status"] == "valid", game
     assert game["verdict"]["status"] == "valid" and game["uploader"] == "ann@example.org"
     assert game["event"] == "Ingest Open" and game["played_on"] == "2026-03-14"
@@ -65,33 +65,33 @@ def test_a_valid_game_is_replayed_recorded_and_counted(client, db):
         assert db.execute(f"SELECT count(*) FROM {table} WHERE event_id = %s AND played_on = '2026-03-14'",
                           (event_id,)).fetchone()[0] > 0, table
 
-    raw = client.get(f"/api/v1/games/{gid}/log")
+    raw = admin_client.get(f"/api/v1/games/{gid}/log")
     assert raw.status_code == 200 and raw.mimetype == "application/json"
     assert raw.data == json.dumps(log).encode()
 
 
-def test_reupload_gives_the_same_game_and_no_second_row(client, db):
+def test_reupload_gives_the_same_game_and_no_second_row(admin_client, db):
     log = self_play(102)
-    first = upload(client, log)
+    first = upload(admin_client, log)
     assert first.status_code == 202
-    again = upload(client, log)
+    again = upload(admin_client, log)
     # written differently (indentation, key order): the canonical hash is the same game
-    rewritten = upload(client, json.dumps(dict(reversed(list(log.items()))), indent=2).encode())
+    rewritten = upload(admin_client, json.dumps(dict(reversed(list(log.items()))), indent=2).encode())
     for response in (again, rewritten):
         assert response.status_code == 200
         assert response.get_json()["id"] == first.get_json()["id"] and response.get_json()["duplicate"] is True
     content_hash = first.get_json()["content_hash"]
     assert db.execute("SELECT count(*) FROM games WHERE content_hash = %s", (content_hash,)).fetchone()[0] == 1
-    wait_final(client, first.get_json()["id"])
+    wait_final(admin_client, first.get_json()["id"])
 
 
-def test_an_illegal_game_says_where_and_why(client):
+def test_an_illegal_game_says_where_and_why(admin_client):
     log = self_play(103)
     index = next(i for i, d in enumerate(log["decisions"]) if d.startswith("P2 deploy"))
     log["decisions"][index] = "P1 yes"  # it is player 2's turn there
-    response = upload(client, log)
+    response = upload(admin_client, log)
     assert response.status_code == 202
-    game = wait_final(client, response.get_json()["id"])
+    game = wait_final(admin_client, response.get_json()["id"])
     assert game["status"] == "illegal" and game["record"] is None
     verdict = game["verdict"]
     assert verdict["decision_index"] == index and verdict["decision"] == "P1 yes"
@@ -99,13 +99,13 @@ def test_an_illegal_game_says_where_and_why(client):
     assert verdict["round"] >= 1 and verdict["phase"] and game["message"] == verdict["message"]
 
 
-def test_a_malformed_log_is_stored_with_the_engines_pointers(client, db):
-    response = upload(client, {"format": "empyrean-log", "version": 1, "catalog": "2026.1",
-                               "setup": {"mode": "5p"}})
+def test_a_malformed_log_is_stored_with_the_engines_pointers(admin_client, db):
+    response = upload(admin_client, {"format": "empyrean-log", "version": 1, "catalog": "2026.1",
+                                     "setup": {"mode": "5p"}})
     assert response.status_code == 202
     body = response.get_json()
     assert body["status"] == "malformed" and any(e["path"] == "/setup/mode" for e in body["errors"])
-    game = client.get(body["status_url"]).get_json()
+    game = admin_client.get(body["status_url"]).get_json()
     assert game["status"] == "malformed" and "the log is malformed at /chance" in game["message"]
     assert any(e["path"] == "/setup/mode" for e in game["verdict"]["errors"])
     assert db.execute("SELECT count(*) FROM games WHERE id = %s", (body["id"],)).fetchone()[0] == 1
@@ -118,9 +118,9 @@ def test_a_malformed_log_is_stored_with_the_engines_pointers(client, db):
     (b"   ", "application/json", 400, "empty"),
     (b"[" * 100_000, "application/json", 400, "nested too deeply"),
 ])
-def test_bad_requests_are_named_and_store_nothing(client, db, data, content_type, status, words):
+def test_bad_requests_are_named_and_store_nothing(admin_client, db, data, content_type, status, words):
     before = db.execute("SELECT count(*) FROM games").fetchone()[0]
-    response = client.post("/api/v1/games", data=data, content_type=content_type)
+    response = admin_client.post("/api/v1/games", data=data, content_type=content_type)
     assert response.status_code == status and response.is_json
     error = response.get_json()["error"]
     assert words in error["message"] and error["pointer"] == ""
@@ -130,7 +130,7 @@ def test_bad_requests_are_named_and_store_nothing(client, db, data, content_type
 def test_too_large_is_413(ingest_config, db):
     app = create_app(dataclasses.replace(ingest_config, max_upload_bytes=2048))
     try:
-        response = upload(app.test_client(), b'{"x": "' + b"a" * 4096 + b'"}')
+        response = upload(as_admin(app), b'{"x": "' + b"a" * 4096 + b'"}')
         assert response.status_code == 413 and "2048 bytes" in response.get_json()["error"]["message"]
     finally:
         app.extensions["empyrean"].close()
@@ -143,15 +143,15 @@ def test_unknown_games_are_json_404(client, path):
     assert response.status_code == 404 and response.is_json
 
 
-def test_replaying_a_game_twice_never_counts_it_twice(client, db, ingest_config):
-    response = upload(client, self_play(104, players=3, meta={"event": "Twice Cup"}))
+def test_replaying_a_game_twice_never_counts_it_twice(admin_client, db, ingest_config):
+    response = upload(admin_client, self_play(104, players=3, meta={"event": "Twice Cup"}))
     game_id = response.get_json()["id"]
-    assert wait_final(client, game_id)["status"] == "valid"
+    assert wait_final(admin_client, game_id)["status"] == "valid"
     before = aggregates(db)
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-replay")
     try:
-        assert replay_stored_game(pool, game_id) == "valid"
-        assert replay_stored_game(pool, game_id) == "valid"
+        assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
+        assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
     finally:
         pool.close()
     after = aggregates(db)
@@ -184,34 +184,34 @@ def test_replaying_a_game_twice_never_counts_it_twice(client, db, ingest_config)
         dict(after["agg_battlefield_first_player"])
 
 
-def test_an_exception_in_the_pipeline_leaves_the_game_in_error(client, db, ingest_config, monkeypatch):
-    import workers.replay
+def test_an_exception_in_the_pipeline_leaves_the_game_in_error(admin_client, db, ingest_config, monkeypatch):
+    import services.games.replay
 
-    game_id = upload(client, self_play(105)).get_json()["id"]
-    assert wait_final(client, game_id)["status"] == "valid"
+    game_id = upload(admin_client, self_play(105)).get_json()["id"]
+    assert wait_final(admin_client, game_id)["status"] == "valid"
 
     def broken(*args, **kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(workers.replay, "copy_record_rows", broken)
+    monkeypatch.setattr(services.games.replay, "copy_record_rows", broken)
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-error")
     try:
-        assert replay_stored_game(pool, game_id) == "error"
+        assert replay_stored_games(pool, [game_id]).get(game_id) == "error"
     finally:
         pool.close()
-    game = client.get(f"/api/v1/games/{game_id}").get_json()
+    game = admin_client.get(f"/api/v1/games/{game_id}").get_json()
     assert game["status"] == "error" and "simulated bug" in game["message"]
     assert game["record"] is None  # taken out of the statistics, not left half-counted
 
 
-def test_two_disagreeing_uploads_of_one_match_open_one_dispute(client, db):
+def test_two_disagreeing_uploads_of_one_match_open_one_dispute(admin_client, db):
     meta = {"event": "Dispute Open", "round": 3, "table": 7, "players": ["Cy", "Di"]}
     honest = self_play(106, meta=meta)
     claim = json.loads(json.dumps(honest))
     claim["result"] = {"winner": 3 - honest["result"]["winner"]}  # the loser says they won
     claim["meta"]["players"] = ["Cy", "Di"]
-    ids = [upload(client, log).get_json()["id"] for log in (honest, claim)]
-    games = [wait_final(client, gid) for gid in ids]
+    ids = [upload(admin_client, log).get_json()["id"] for log in (honest, claim)]
+    games = [wait_final(admin_client, gid) for gid in ids]
     assert [g["status"] for g in games] == ["valid", "mismatch"]
     assert games[0]["match_id"] == games[1]["match_id"] is not None
     disputes = db.execute("SELECT id, status, reason FROM disputes WHERE match_id = %s",
@@ -219,7 +219,7 @@ def test_two_disagreeing_uploads_of_one_match_open_one_dispute(client, db):
     assert len(disputes) == 1
     dispute_id, status, reason = disputes[0]
     assert status == "open" and "claim different results" in reason and "verdicts differ" in reason
-    assert client.get(f"/api/v1/games/{ids[0]}").get_json()["dispute_id"] == dispute_id
+    assert admin_client.get(f"/api/v1/games/{ids[0]}").get_json()["dispute_id"] == dispute_id
 
 
 def test_a_game_whose_message_was_never_sent_is_swept_up(ingest_config, client):
@@ -229,7 +229,7 @@ def test_a_game_whose_message_was_never_sent_is_swept_up(ingest_config, client):
     cut_off = create_app(dataclasses.replace(ingest_config, redis_url="redis://127.0.0.1:1/0"))
     try:
         started = time.monotonic()
-        response = upload(cut_off.test_client(), self_play(107))
+        response = upload(as_admin(cut_off), self_play(107))
         assert time.monotonic() - started < 10
         assert response.status_code == 202 and response.get_json()["status"] == "queued"
         game_id = response.get_json()["id"]

@@ -22,17 +22,17 @@ def scrape(client) -> dict[str, dict]:
     return {f.name: {tuple(sorted(s.labels.items())): s.value for s in f.samples} for f in families}
 
 
-def test_metrics_report_games_queues_and_latency(client, db, ingest_config):
+def test_metrics_report_games_queues_and_latency(admin_client, db, ingest_config):
     ids = []
     for seed in range(3):
-        body = client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)), content_type="application/json")
+        body = admin_client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)), content_type="application/json")
         ids.append(body.get_json()["id"])
     illegal = make_illegal(self_play(6200), SplitMix64(1))
-    ids.append(client.post("/api/v1/games", data=json.dumps(illegal), content_type="application/json").get_json()["id"])
+    ids.append(admin_client.post("/api/v1/games", data=json.dumps(illegal), content_type="application/json").get_json()["id"])
     for game_id in ids:
-        wait_final(client, game_id)
+        wait_final(admin_client, game_id)
 
-    metrics = scrape(client)
+    metrics = scrape(admin_client)
     counted = dict(db.execute("SELECT status, count(*) FROM games GROUP BY status").fetchall())
     games = {dict(labels)["status"]: value for labels, value in metrics["empyrean_games"].items() if value}
     assert games == counted and games.get("illegal", 0) >= 1 and games.get("valid", 0) >= 3
@@ -51,5 +51,5 @@ def test_metrics_report_games_queues_and_latency(client, db, ingest_config):
     with psycopg.connect(ingest_config.database_url) as holder:
         holder.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (ids[0],))
         db.execute("UPDATE game_records SET pending = true, counted = false WHERE game_id = %s", (ids[0],))
-        assert scrape(client)["empyrean_games_uncounted"][()] == 1
+        assert scrape(admin_client)["empyrean_games_uncounted"][()] == 1
         db.execute("UPDATE game_records SET pending = false, counted = true WHERE game_id = %s", (ids[0],))

@@ -11,7 +11,7 @@ import sys
 import psycopg
 import pytest
 from alembic.script import ScriptDirectory
-from service_helpers import child_env, ended_early, running_app
+from service_helpers import as_admin, child_env, ended_early, running_app
 
 from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
@@ -273,7 +273,7 @@ def test_stored_content_hashes_are_recomputed_so_a_reupload_is_still_a_duplicate
 
     # uploads of the same bytes (and of the game written another way) find the stored games
     with running_app(dataclasses.replace(config, database_url=url)) as app:
-        client = app.test_client()
+        client = as_admin(app)
         for name, same_as in [("seeded", "seeded"), ("seeded, other", "seeded, other"),
                               ("recorded", "recorded, by player"), ("malformed", "malformed")]:
             response = client.post("/api/v1/games", data=games[name], content_type="application/json")

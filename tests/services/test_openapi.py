@@ -127,8 +127,8 @@ def test_answers_match_their_documented_schemas(client, path, query, status):
     assert not errors, errors
 
 
-def test_a_bad_event_body_matches_the_error_schema(client):
-    response = client.post(f"{API_PREFIX}/events", json={"name": "Open", "colour": "blue"})
+def test_a_bad_event_body_matches_the_error_schema(admin_client):
+    response = admin_client.post(f"{API_PREFIX}/events", json={"name": "Open", "colour": "blue"})
     assert response.status_code == 400
     response_validator("/events", "post", 400).validate(response.get_json())
     assert response.get_json()["error"]["pointer"] == "/colour"

@@ -9,7 +9,7 @@ import dataclasses
 
 import psycopg
 import pytest
-from service_helpers import running_app
+from service_helpers import as_admin, running_app
 
 from services.platform.config import Config
 from services.platform import migrate
@@ -38,7 +38,7 @@ def test_the_setting_is_read_from_the_environment_and_passed_on():
 
 def test_statistics_come_from_the_read_database_and_everything_else_from_the_primary(replica_config):
     with running_app(replica_config) as app:
-        client = app.test_client()
+        client = as_admin(app)  # it creates an event
         rows = client.get("/api/v1/stats/decks").get_json()["rows"]
         assert [(r["deck"], r["games"], r["wins"]) for r in rows] == [(DECK, 7, 5)]
         page = client.get("/meta?from=2026-03-01&to=2026-03-31")

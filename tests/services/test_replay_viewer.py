@@ -9,11 +9,12 @@ import uuid
 
 import pytest
 from markupsafe import escape
-from service_helpers import wait_final
+from service_helpers import as_admin, wait_final
 
 from engine.catalog import load_catalog
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
+from services.games.store import claim_of
 from services.simulation.simulate import make_illegal
 
 
@@ -23,6 +24,7 @@ def esc(text: str) -> str:
 
 
 def upload(client, log) -> int:
+    """Upload as ``client`` (one that may: an admin's); the new game's id."""
     data = log if isinstance(log, bytes) else json.dumps(log).encode()
     response = client.post("/api/v1/games", data=data, content_type="application/json")
     assert response.status_code == 202, response.get_json()
@@ -37,7 +39,7 @@ def embedded_timeline(page: str) -> dict:
 
 @pytest.fixture(scope="module")
 def valid_game(app):
-    client = app.test_client()
+    client = as_admin(app)
     log = self_play(501, catalog="2026.1", meta={"event": "Viewer Open", "date": "2026-04-02",
                                                  "players": ["Ann", "Bo"]})
     gid = upload(client, log)
@@ -47,7 +49,7 @@ def valid_game(app):
 
 @pytest.fixture(scope="module")
 def illegal_game(app):
-    client = app.test_client()
+    client = as_admin(app)
     log = make_illegal(self_play(502, catalog="2026.1"), SplitMix64(7))
     gid = upload(client, log)
     game = wait_final(client, gid)
@@ -126,10 +128,10 @@ def test_an_unknown_game_is_a_404_page_not_a_500(client):
     assert client.get(f"/games/{2**70}/replay").status_code == 404  # beyond bigint: still not found
 
 
-def test_player_supplied_text_is_escaped_in_the_page(client):
+def test_player_supplied_text_is_escaped_in_the_page(client, admin_client):
     evil = "<script>alert(1)</script>"
     log = self_play(503, catalog="2026.1", meta={"event": f"Evil {evil} Cup", "players": [evil, "Bo</script>"]})
-    gid = upload(client, log)
+    gid = upload(admin_client, log)
     wait_final(client, gid)
     page = client.get(f"/games/{gid}/replay").get_data(as_text=True)
     assert evil not in page and "Bo</script>" not in page
@@ -138,11 +140,11 @@ def test_player_supplied_text_is_escaped_in_the_page(client):
     assert data["players"][0]["name"] == evil
 
 
-def test_a_mash_up_deck_name_is_escaped_too(client):
+def test_a_mash_up_deck_name_is_escaped_too(client, admin_client):
     log = self_play(504, catalog="2026.1")
     deck = load_catalog("2026.1").decks[log["setup"]["decks"][0]]
     log["setup"]["decks"][0] = {"name": "<img src=x onerror=alert(2)>", "cards": [c.name for c in deck]}
-    gid = upload(client, log)
+    gid = upload(admin_client, log)
     wait_final(client, gid)
     page = client.get(f"/games/{gid}/replay").get_data(as_text=True)
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(2)&gt;" in page
@@ -151,15 +153,17 @@ def test_a_mash_up_deck_name_is_escaped_too(client):
 def test_a_pending_game_says_so_and_still_shows_the_timeline(client, db):
     log = self_play(505, catalog="2026.1")
     # stored as the API stores it, but no task sent: the game stays 'received' for this test
-    gid = db.execute("INSERT INTO games (content_hash, raw_log, status) VALUES (%s, %s, 'received') RETURNING id",
-                     (uuid.uuid4().hex * 2, json.dumps(log).encode())).fetchone()[0]
+    raw = json.dumps(log).encode()
+    gid = db.execute("INSERT INTO games (content_hash, raw_log, status, claimed_result, claimed_winner) "
+                     "VALUES (%s, %s, 'received', %s, %s) RETURNING id",
+                     (uuid.uuid4().hex * 2, raw, *claim_of(raw))).fetchone()[0]
     page = client.get(f"/games/{gid}/replay").get_data(as_text=True)
     assert 'id="pending-note"' in page and "still being verified" in page
     assert len(embedded_timeline(page)["frames"]) == len(log["decisions"]) + 1
 
 
-def test_a_malformed_game_shows_what_is_wrong_and_no_board_to_step(client):
-    gid = upload(client, b'{"format": "empyrean-log", "version": 1}')
+def test_a_malformed_game_shows_what_is_wrong_and_no_board_to_step(client, admin_client):
+    gid = upload(admin_client, b'{"format": "empyrean-log", "version": 1}')
     assert wait_final(client, gid)["status"] == "malformed"
     response = client.get(f"/games/{gid}/replay")
     assert response.status_code == 200

@@ -10,6 +10,7 @@ import time
 
 from engine.catalog import load_catalog
 from engine.selfplay import self_play
+from services.games.status import PENDING
 from services.simulation.simulate import SimConfig, simulate
 
 NASTY = '<script>alert("x")</script>&"'
@@ -19,7 +20,7 @@ def wait_event_done(client, event_id: int, expect: int, timeout: float = 180) ->
     deadline = time.monotonic() + timeout
     while True:
         body = client.get(f"/api/v1/events/{event_id}").get_json()
-        pending = sum(n for s, n in body["games"].items() if s in ("received", "queued", "replaying"))
+        pending = sum(n for s, n in body["games"].items() if s in PENDING)
         if sum(body["games"].values()) >= expect and not pending:
             return body
         assert time.monotonic() < deadline, body
@@ -37,7 +38,8 @@ def mash_up_log(seed: int, name: str) -> dict:
 
 def load_tournament(client) -> dict:
     """A 16-player, 4-round simulated event (a third of its matches flawed) plus one game with a
-    mash-up deck and an event, both named with HTML, all replayed by the real worker."""
+    mash-up deck and an event, both named with HTML, all replayed by the real worker. ``client``
+    creates the events and uploads: an admin's (service_helpers.as_admin)."""
     bundle = simulate(SimConfig(players=16, rounds=4, bot="random", flawed=0.34, seed=11, name="Dash Open"))
     want = bundle.expected()["service"]
     event = client.post("/api/v1/events", json={"name": "Dash Open"}).get_json()["id"]
