@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Callable
+from collections.abc import Callable
 
 from services.stats import queries
 from services.stats.filters import Filters

@@ -10,10 +10,14 @@ from __future__ import annotations
 import logging
 
 import psycopg
-from psycopg_pool import PoolTimeout
-
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from psycopg_pool import PoolTimeout
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+)
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ def _answer(compute):
         queries.read_snapshot(conn)
         body = compute(conn, filters)
     return jsonify({"filters": filters.as_json(), **body,
-                    "generated_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
+                    "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
 
 
 @blueprint.get("/decks")
