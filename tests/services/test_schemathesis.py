@@ -18,7 +18,7 @@ from service_helpers import make_token
 from services.api.openapi import document
 
 EXAMPLES_PER_OPERATION = 30
-# What the issue asks: no server error, no answer outside its documented status, type, headers and
+# What is checked: no server error, no answer outside its documented status, type, headers and
 # schema. (Whether a documented parameter pattern is exactly as strict as the parser behind it —
 # schemathesis' positive/negative data checks — is left out: the parser's own tests pin that down.)
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
