@@ -256,7 +256,8 @@ def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
     else:
         base = root.parent / str(base_version)
         if not isinstance(base_version, str) or not (base / "catalog.yaml").exists():
-            raise CatalogError("catalog.yaml", None, "extends", f"there is no catalog version {base_version!r} to extend")
+            raise CatalogError("catalog.yaml", None, "extends",
+                               f"there is no catalog version {base_version!r} to extend")
         if base_version in seen:
             raise CatalogError("catalog.yaml", None, "extends", f"versions extend each other in a loop: {seen}")
         src = _sources(base, seen + (meta["version"],))
@@ -272,7 +273,8 @@ def _sources(root: Path, seen: tuple[str, ...] = ()) -> _Sources:
         for i, raw in enumerate(bfs_raw["battlefields"]):
             name = raw.get("name") if isinstance(raw, dict) else None
             if not isinstance(name, str):
-                _fail("battlefields.yaml", None, f"battlefields[{i}]", "a battlefield is a mapping with name, text, effects")
+                _fail("battlefields.yaml", None, f"battlefields[{i}]",
+                      "a battlefield is a mapping with name, text, effects")
             if name in names_here:
                 raise CatalogError("battlefields.yaml", name, "name", "battlefield names must be unique")
             names_here.add(name)

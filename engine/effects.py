@@ -278,7 +278,8 @@ def compile_amount(spec: Any, field: str) -> Amount:
         base = lambda g, ctx: len(g.players[ctx.player - 1].hand)  # noqa: E731
     elif "pile" in spec:
         pile = spec["pile"]
-        _expect(pile in ("discard", "destroyed", "banished"), field + ".pile", "expected discard, destroyed or banished")
+        _expect(pile in ("discard", "destroyed", "banished"), field + ".pile",
+                "expected discard, destroyed or banished")
         base = lambda g, ctx: len(getattr(g.players[ctx.player - 1], pile))  # noqa: E731
     elif "round" in spec:
         base = lambda g, ctx: g.round  # noqa: E731

@@ -208,8 +208,8 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             rule = (f"player {f.forced.seat} had only one legal answer there, '{format_decision(f.forced)}', "
                     f"which may be left out or written, but not otherwise ({f.reason})")
         verdict = Verdict(
-            VerdictStatus.ILLEGAL, f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, {pt['phase']} "
-            f"phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
+            VerdictStatus.ILLEGAL, f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, "
+            f"{pt['phase']} phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
             legal=_alternatives(g), board=describe(g), **pt)
         return _result(log, g, attempt, keep_game, verdict)
 
@@ -246,10 +246,11 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             mismatches.append({"path": "/result/might", "message": f"the log claims final might "
                                f"{[list(r) for r in result.might]}, but the rules give {g.final_might}"})
     if mismatches:
-        verdict = Verdict(VerdictStatus.MISMATCH, "the decisions are legal but the log's claims disagree with the rules: "
-                          + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
+        verdict = Verdict(VerdictStatus.MISMATCH, "the decisions are legal but the log's claims disagree with the "
+                          "rules: " + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
     else:
-        verdict = Verdict(VerdictStatus.VALID, f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round, phase=g.phase.label)
+        verdict = Verdict(VerdictStatus.VALID, f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round,
+                          phase=g.phase.label)
     return _result(log, g, attempt, keep_game, verdict)
 
 
