@@ -88,7 +88,8 @@ def deploy(g: Game, card: CardInst, b: int, ctx: Ctx, *, by_ability: bool = Fals
         # "Fills": deployed to the last open zone (a move or shift into it does not fill).
         g.push(fire_bf, b, "fill", card.owner, card)
     if g.observers:
-        g.emit("deploy", card, b, by_ability)
+        for o in g.observers:
+            o.on_deploy(g, card, b, by_ability)
     # Face down, revealed in deploy order like any deployed card (both books: "put it face-down
     # during the reveal phase if instructed by a card ability"). A card deployed in the reveal
     # phase after its owner's reveal turn waits for the end of the phase (docs/rules.md, 13).
@@ -117,7 +118,8 @@ def _turn_face_up(g: Game, card: CardInst) -> None:
 def reveal(g: Game, card: CardInst) -> None:
     _turn_face_up(g, card)
     if g.observers:
-        g.emit("reveal", card)
+        for o in g.observers:
+            o.on_reveal(g, card)
     b = card.bf
     # Pushed in reverse: own ability, then ally triggers, then battlefield effects last.
     if "reveal" in g.bfs[b].effects:
@@ -137,7 +139,8 @@ def _resolve_own(g: Game, card: CardInst, trigger: str) -> None:
         if side.stops[card.bf] > 0:
             side.stops[card.bf] -= 1
             if g.observers:
-                g.emit("stopped", card)
+                for o in g.observers:
+                    o.on_stopped(g, card)
             return
     fire_card(g, card, trigger, None)
 
@@ -159,7 +162,8 @@ def gain_might(g: Game, card: CardInst, n: int, ctx: Ctx) -> int:
         card.gained_round = g.round
     card.might += n
     if g.observers:
-        g.emit("might", card, n, ctx.source)
+        for o in g.observers:
+            o.on_might(g, card, n, ctx.source)
     return n
 
 
@@ -169,7 +173,8 @@ def lose_might(g: Game, card: CardInst, n: int, ctx: Ctx) -> int:
     n = min(n, card.might)  # never below 0
     card.might -= n
     if n and g.observers:
-        g.emit("might", card, -n, ctx.source)
+        for o in g.observers:
+            o.on_might(g, card, -n, ctx.source)
     return n
 
 
@@ -188,7 +193,8 @@ def apply_token(g: Game, card: CardInst, token: str, n: int = 1) -> None:
     if token == MOVE:
         g.movers[card.owner].add(card)
     if g.observers:
-        g.emit("token", card, token, n)
+        for o in g.observers:
+            o.on_token(g, card, token, n)
 
 
 def remove_token(g: Game, card: CardInst, token: str, n: int | None = None) -> int:
@@ -225,7 +231,8 @@ def _destroy_one(g: Game, card: CardInst, ctx: Ctx, each: tuple, shift: bool) ->
     ctx.count += 1
     ctx.subject = card
     if g.observers:
-        g.emit("destroy", card, ctx.source)
+        for o in g.observers:
+            o.on_destroy(g, card, ctx.source)
     # Pushed in reverse: impact on the destroying card, the destroyed card's own conditional
     # ability, allies' "when destroyed" abilities, then the pile and the collapse.
     g.push(_destroy_finish, card, b, shift, ctx.player)
@@ -273,7 +280,8 @@ def move(g: Game, card: CardInst, to_b: int, ctx: Ctx) -> bool:
     _place(g, card, to_b)
     activate(g, card)
     if g.observers:
-        g.emit("move", card, frm, to_b)
+        for o in g.observers:
+            o.on_move(g, card, frm, to_b)
     fire_allies(g, card.owner, "ally_moved", card)
     g.push(fire_card, card, "moved", None)
     return True
@@ -293,7 +301,8 @@ def return_to_hand(g: Game, card: CardInst, ctx: Ctx) -> bool:
     _lift(g, card)
     _send_off(card, AT_HAND, g.players[card.owner - 1].hand)
     if g.observers:
-        g.emit("return", card)
+        for o in g.observers:
+            o.on_return(g, card)
     return True
 
 
@@ -319,7 +328,8 @@ def banish(g: Game, card: CardInst) -> None:
         return
     _send_off(card, AT_BANISH, ps.banished)
     if g.observers:
-        g.emit("banish", card)
+        for o in g.observers:
+            o.on_banish(g, card)
 
 
 def stack_onto(g: Game, mover: CardInst, base: CardInst, mover_on_top: bool) -> None:
@@ -349,7 +359,8 @@ def stack_onto(g: Game, mover: CardInst, base: CardInst, mover_on_top: bool) -> 
     top.under.extend([bottom] + bottom.under)
     bottom.under = []
     if g.observers:
-        g.emit("stack", top, bottom)
+        for o in g.observers:
+            o.on_stack(g, top, bottom)
 
 
 def swap(g: Game, old: CardInst, new: CardInst, ctx: Ctx) -> None:
@@ -375,7 +386,8 @@ def swap(g: Game, old: CardInst, new: CardInst, ctx: Ctx) -> None:
         shuffle(g, ps.num)
     _turn_face_up(g, new)
     if g.observers:
-        g.emit("swap", old, new)
+        for o in g.observers:
+            o.on_swap(g, old, new)
     fire_card(g, new, "reveal", None)  # a swap is not a reveal: no stop, no reveal triggers
 
 
@@ -411,7 +423,8 @@ def _discard_card(g: Game, ps: PlayerState, card: CardInst) -> None:
     card.loc = AT_DISCARD
     ps.discard.append(card)
     if g.observers:
-        g.emit("discard", card)
+        for o in g.observers:
+            o.on_discard(g, card)
     fire_allies(g, ps.num, "ally_discarded", card)
     # A card's own "when discarded" ability works from the discard pile.
     effects = card.cdef.effects.get("discarded")
@@ -432,7 +445,8 @@ def shuffle(g: Game, p: int) -> None:
     else:
         deck.unknown = cards
     if g.observers:
-        g.emit("shuffle", p)
+        for o in g.observers:
+            o.on_shuffle(g, p)
 
 
 def acquire(g: Game, p: int, names: frozenset[str], ctx: Ctx) -> None:
@@ -444,7 +458,8 @@ def acquire(g: Game, p: int, names: frozenset[str], ctx: Ctx) -> None:
         card.loc = AT_HAND
         ps.hand.append(card)
         if g.observers:
-            g.emit("acquire", card)
+            for o in g.observers:
+                o.on_acquire(g, card)
         shuffle(g, p)
 
     # the deck's two parts as one pool: whichever card is taken, the deck is shuffled after it

@@ -711,7 +711,9 @@ def _bite(val: Any, spec: dict[str, Any], field: str) -> Action:
             ps.spent += cost
             taken = board.lose_might(g, victim, amount, ctx)
             board.gain_might(g, ctx.source, taken, ctx)
-            g.emit("bite", ctx.source, victim, taken)
+            if g.observers:
+                for o in g.observers:
+                    o.on_bite(g, ctx.source, victim, taken)
         _choose_each(g, ctx, sel, f"bite which card (costs {cost} essence)", bite)
     return act
 

@@ -14,11 +14,12 @@ of the game; compiled card effects change the game only through those and ``Game
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 from . import board
 from .decisions import CHANCE, NOTHING, UNSEEN_NAME, Decision, Kind, Pos
 from .hidden import Knowledge
+from .observe import GameObserver
 from .rng import SplitMix64
 from .state import (
     ANCHOR,
@@ -146,11 +147,12 @@ def _bfname(b: int) -> str:
 class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
-                 observers: list | None = None, track_rounds: bool = False, view: int | None = None,
-                 trace: bool = False) -> None:
+                 observers: Sequence[GameObserver] | None = None, track_rounds: bool = False,
+                 view: int | None = None, trace: bool = False) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise; ``view``:
-        recorded from that player's seat (the others' draws, keeps and discards are unseen)."""
+        recorded from that player's seat (the others' draws, keeps and discards are unseen).
+        ``observers`` are told of every event (engine.observe)."""
         self.catalog = catalog
         self._init: tuple[tuple[Any, ...], dict[str, Any]] = (
             (catalog, decks, battlefields),
@@ -198,7 +200,7 @@ class Game:
         self.fired: set = set()  # milestones: ("game", bf, effect) / ("player", bf, effect, p)
         self.listen: list[dict[str, list[CardInst]]] = [dict() for _ in range(self.n + 1)]
         self.movers: list[set[CardInst]] = [set() for _ in range(self.n + 1)]  # may hold move tokens
-        self.observers: list = list(observers or [])
+        self.observers: list[GameObserver] = list(observers or ())
         self.first_player_at_start = 0
         self.round_might: dict[int, list[list[int]]] | None = {} if track_rounds else None
         self.history: list[Decision] = []  # every decision applied, in order (what a log lists)
@@ -332,10 +334,6 @@ class Game:
         side = self.board[pos.bf - 1][pos.owner - 1]
         return side[pos.zone - 1] if 1 <= pos.zone <= len(side) else None
 
-    def emit(self, event: str, *args) -> None:
-        for obs in self.observers:
-            obs(event, self, *args)
-
     # ------------------------------------------------------------------ the driver
     def _run(self) -> None:
         stack = self.stack
@@ -429,7 +427,8 @@ class Game:
                 if p.deploy_order:
                     p.deploy_order = [c for c in p.deploy_order if c.loc == AT_BOARD and not c.face_up]
             if self.observers:
-                self.emit("round_start")
+                for o in self.observers:
+                    o.on_round_start(self)
             if "begin_of_round" in self.bf_triggers:
                 # Begin phase, once essence is set: battlefield order, first player first.
                 self._push_trigger_all("begin_of_round")
@@ -479,7 +478,8 @@ class Game:
         if self.round_might is not None:
             self.round_might[self.round] = self.might_table()
         if self.observers:
-            self.emit("round_end")
+            for o in self.observers:
+                o.on_round_end(self)
         i = self.order.index(self.first)
         self.first = self.order[(i + 1) % self.n] if self.n > 1 else self.first
         self.order = self._order()
@@ -499,7 +499,8 @@ class Game:
         self.phase = PH_OVER
         self.over = True
         if self.observers:
-            self.emit("game_end")
+            for o in self.observers:
+                o.on_game_end(self)
 
     # ------------------------------------------------------------------ draft
     def _draft(self, p: int) -> None:
@@ -540,7 +541,8 @@ class Game:
             other.loc = AT_DECK
             ps.deck.bottom.append(other)
             if self.observers:
-                self.emit("draft", p, kept, other)
+                for o in self.observers:
+                    o.on_draft(self, p, kept, other)
 
         a, b = drawn[0].cdef.name, drawn[1].cdef.name
         if known is None or (drawn[0].cdef is not UNSEEN and drawn[1].cdef is not UNSEEN):
@@ -656,7 +658,8 @@ class Game:
         card.loc = AT_DRAWN if why == "drafted" else AT_HAND
         ps.hand.append(card)
         if self.observers:
-            self.emit("draw", ps.num, card)
+            for o in self.observers:
+                o.on_draw(self, ps.num, card)
 
     # ------------------------------------------------------------------ command phase
     def _command_actions(self, p: int) -> tuple[list[CardInst], list[CardInst]]:
@@ -730,7 +733,8 @@ class Game:
             if d.verb == "command":
                 card.used_round = self.round
                 if self.observers:
-                    self.emit("command", card)
+                    for o in self.observers:
+                        o.on_command(self, card)
                 board.fire_card(self, card, "command", None)
             else:
                 if card.has(MOVE):

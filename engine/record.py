@@ -7,9 +7,10 @@ replay that needs no record (plain verification) builds nothing.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .board import board_cards
+from .observe import GameObserver
 
 if TYPE_CHECKING:  # the game imports nothing of this module; only the type checker needs these
     from .game import Game
@@ -60,63 +61,66 @@ class GameRecord:
         return asdict(self)
 
 
-class RecordBuilder:
-    """Observer of a Game; ``record`` is complete once the game is over."""
+class RecordBuilder(GameObserver):
+    """Observer of a Game; ``record`` is complete once the game is over. The record starts at the
+    game's first event (the opening hands' draws, or a concession before them)."""
 
     def __init__(self) -> None:
         self.record: GameRecord | None = None
         self._round_first = 0
 
-    def _stats(self, card: CardInst) -> CardStats:
-        per = self._rec().cards[card.owner - 1]
+    def _rec(self, g: Game) -> GameRecord:
+        rec = self.record
+        if rec is None:
+            rec = self.record = GameRecord(
+                players=g.n, decks=[p.deck_name for p in g.players],
+                battlefields=[bf.name for bf in g.bfs], first_player=g.first,
+                cards=[{} for _ in range(g.n)])
+        return rec
+
+    def _stats(self, g: Game, card: CardInst) -> CardStats:
+        per = self._rec(g).cards[card.owner - 1]
         st = per.get(card.cdef.name)
         if st is None:
             st = per[card.cdef.name] = CardStats()
         return st
 
-    def _rec(self) -> GameRecord:
-        rec = self.record
-        assert rec is not None  # made by the first event, which comes before any other work
-        return rec
+    def on_draw(self, g: Game, player: int, card: CardInst) -> None:
+        self._rec(g)
 
-    def __call__(self, event: str, g: Game, *args: Any) -> None:
-        if self.record is None:
-            self.record = GameRecord(
-                players=g.n, decks=[p.deck_name for p in g.players],
-                battlefields=[bf.name for bf in g.bfs], first_player=g.first,
-                cards=[{} for _ in range(g.n)])
-        # A chain of string tests rather than a table of unbound methods: compiled, it is a
-        # direct call per event (the table cost a generic call with an argument tuple).
-        if event == "might":
-            if args[1] > 0:
-                self._stats(args[0]).might_gained += args[1]
-        elif event == "deploy":
-            st = self._stats(args[0])
-            st.deploys += 1
-            st.deploy_rounds.append(g.round)
-        elif event == "reveal":
-            self._stats(args[0]).reveals += 1
-        elif event == "move":
-            self._stats(args[0]).moves += 1
-        elif event == "destroy":
-            self._stats(args[0]).destroys += 1
-        elif event == "return":
-            self._stats(args[0]).returns += 1
-        elif event == "round_start":
-            self._round_first = g.first
-        elif event == "round_end":
-            self._round_end(g)
-        elif event == "game_end":
-            self._game_end(g)
+    def on_might(self, g: Game, card: CardInst, amount: int, source: CardInst | None) -> None:
+        if amount > 0:
+            self._stats(g, card).might_gained += amount
 
-    def _round_end(self, g: Game) -> None:
-        self._rec().rounds.append(RoundStats(
+    def on_deploy(self, g: Game, card: CardInst, bf: int, by_ability: bool) -> None:
+        st = self._stats(g, card)
+        st.deploys += 1
+        st.deploy_rounds.append(g.round)
+
+    def on_reveal(self, g: Game, card: CardInst) -> None:
+        self._stats(g, card).reveals += 1
+
+    def on_move(self, g: Game, card: CardInst, from_bf: int, to_bf: int) -> None:
+        self._stats(g, card).moves += 1
+
+    def on_destroy(self, g: Game, card: CardInst, source: CardInst | None) -> None:
+        self._stats(g, card).destroys += 1
+
+    def on_return(self, g: Game, card: CardInst) -> None:
+        self._stats(g, card).returns += 1
+
+    def on_round_start(self, g: Game) -> None:
+        self._rec(g)
+        self._round_first = g.first
+
+    def on_round_end(self, g: Game) -> None:
+        self._rec(g).rounds.append(RoundStats(
             round=g.round, first_player=self._round_first, might=g.might_table(),
             essence=[{"available": p.spent + p.essence, "spent": p.spent, "unspent": p.essence}
                      for p in g.players]))
 
-    def _game_end(self, g: Game) -> None:
-        rec = self._rec()
+    def on_game_end(self, g: Game) -> None:
+        rec = self._rec(g)
         final = g.final_might
         assert final is not None  # the tally set it just before this event
         rec.winner = g.winner
@@ -131,7 +135,7 @@ class RecordBuilder:
             mine = sum(final[g.winner - 1])
             rec.margin = mine - max(sum(r) for i, r in enumerate(final) if i != g.winner - 1)
         for card in board_cards(g):
-            st = self._stats(card)
+            st = self._stats(g, card)
             st.final_might += card.might
             st.on_board_at_end += 1
 

@@ -12,13 +12,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from itertools import islice
-from typing import Any
+from typing import Any, Sequence
 
 from .board import describe
 from .catalog import Catalog, available_versions, load_catalog
 from .decisions import CHANCE, format_decision, parse_decision
 from .game import End, Game
 from .log import GameLog, LogFormatError, parse_log
+from .observe import GameObserver
 from .reader import Way, read_lines
 from .record import GameRecord, RecordBuilder
 
@@ -84,10 +85,10 @@ def malformed(errors: list[dict]) -> ReplayResult:
                                 errors=errors))
 
 
-def build_game(log: GameLog, catalog: Catalog | None = None, observers: list | None = None, *,
-               trace: bool = False) -> Game:
-    """A Game set up as the log says; raises LogFormatError naming the field at fault. ``trace``:
-    keep every answer (Game.trace)."""
+def build_game(log: GameLog, catalog: Catalog | None = None,
+               observers: Sequence[GameObserver] | None = None, *, trace: bool = False) -> Game:
+    """A Game set up as the log says, told to ``observers``; raises LogFormatError naming the
+    field at fault. ``trace``: keep every answer (Game.trace)."""
     errors = []
     if catalog is None:
         try:
@@ -145,8 +146,9 @@ def replay(source: Any, *, record: bool = True, catalog: Catalog | None = None,
                                     "this is a bug in the engine, not in the log"))
 
 
-class _Attempt:
-    """One reading of a log: the game, its record builder and the checkpoints it checked."""
+class _Attempt(GameObserver):
+    """One reading of a log: the game, its record builder and the checkpoints it checked (as each
+    round ends: it observes the game when the log has checkpoints)."""
 
     def __init__(self, log: GameLog, catalog: Catalog | None, want_record: bool) -> None:
         self.log = log
@@ -162,13 +164,13 @@ class _Attempt:
         self.builder = RecordBuilder() if self.want_record else None
         self.mismatches = []
         self.checked = set()
-        observers: list = [self.builder] if self.builder else []
+        observers: list[GameObserver] = [self.builder] if self.builder else []
         if self.checkpoints:
-            observers.append(self._check_round)
+            observers.append(self)
         return build_game(self.log, self.catalog, observers)
 
-    def _check_round(self, event: str, g: Game, *args) -> None:
-        if event == "round_end" and g.round in self.checkpoints:
+    def on_round_end(self, g: Game) -> None:
+        if g.round in self.checkpoints:
             i, cp = self.checkpoints[g.round]
             self.checked.add(g.round)
             got = g.might_table()

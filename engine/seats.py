@@ -24,8 +24,10 @@ from typing import Any, Sequence
 from .decisions import UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
 from .game import PRIVATE_KINDS, Answer, Game
 from .log import Chance, GameLog, LogFormatError, dump_log, parse_log
+from .observe import GameObserver
 from .reader import Way, read, read_lines
 from .replay import VerdictStatus, build_game, replay
+from .state import CardInst
 
 
 class MergeConflict(ValueError):
@@ -198,12 +200,8 @@ def _entries(log: GameLog) -> list[Answer | _Drawn]:
     legal up to its end)."""
     out: list[Answer | _Drawn] = []
 
-    def drawn(event: str, g: Game, *args: Any) -> None:
-        if event == "draw" and g.trace is not None and g.rng is not None:  # seeded: draws are no decisions
-            g.trace.append(_Drawn(args[0], args[1].name, g.round))
-
     def new_game() -> Game:
-        return build_game(log, observers=[drawn], trace=True)
+        return build_game(log, observers=[_DrawsInTrace()], trace=True)
 
     g, r = read_lines(new_game, [parse_decision(t) for t in log.decisions])
     if r.failure is not None:
@@ -211,6 +209,14 @@ def _entries(log: GameLog) -> list[Answer | _Drawn]:
     assert g.trace is not None
     out.extend(g.trace)
     return out
+
+
+class _DrawsInTrace(GameObserver):
+    """Puts the cards drawn in a seeded game, which are no decisions, in its answer list."""
+
+    def on_draw(self, g: Game, player: int, card: CardInst) -> None:
+        if g.trace is not None and g.rng is not None:
+            g.trace.append(_Drawn(player, card.name, g.round))
 
 
 def _written(log: GameLog, view: int | None, entries: list) -> dict:

@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "build" / "native"
 # The modules a replay spends its time in. The rest (log parsing, replay driver, records, bots)
 # stay interpreted: they are cold or dominated by library code.
-NATIVE_MODULES = ["state", "decisions", "rng", "board", "game", "effects", "catalog", "record", "hidden", "reader"]
+NATIVE_MODULES = ["state", "decisions", "rng", "observe", "board", "game", "effects", "catalog", "record", "hidden",
+                  "reader"]
 
 
 def source_hash(engine_dir: Path = ROOT / "engine") -> str:

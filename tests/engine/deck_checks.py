@@ -10,6 +10,7 @@ from types import ModuleType
 import scenario
 
 from engine.game import Game
+from engine.observe import GameObserver
 
 WORDS = {"bite": r"\bBites?\b", "banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack",
          "swap": r"\bSwap", "move": r"\bMove", "return": r"\bReturn", "discard": r"\bdiscards?\b|\bDiscard",
@@ -87,7 +88,7 @@ def tests_named_after(tests: ModuleType, names: list[str]) -> dict[str, list[str
     return out
 
 
-class CardWatch:
+class CardWatch(GameObserver):
     """What the games of one test did with the watched cards: deployed or revealed them (it
     observes every game made while it is installed) and ran their abilities (the compiled actions
     of their effects, wrapped while it is installed: an action runs only when its effect resolves,
@@ -108,9 +109,15 @@ class CardWatch:
     def reset(self) -> None:
         self.touched, self.ran = set(), set()
 
-    def __call__(self, event: str, g, *args) -> None:  # an observer of the games it watches
-        if event in ("deploy", "reveal") and args[0].name in self.names:
-            self.touched.add(args[0].name)
+    def on_deploy(self, g, card, bf, by_ability) -> None:  # an observer of the games it watches
+        self._touch(card)
+
+    def on_reveal(self, g, card) -> None:
+        self._touch(card)
+
+    def _touch(self, card) -> None:
+        if card.name in self.names:
+            self.touched.add(card.name)
 
     def _recorder(self, name: str, action):
         def act(*args):

@@ -28,6 +28,7 @@ from engine.catalog import (BattlefieldDef, CardDef, Catalog, compile_battlefiel
                             load_deck_file)
 from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
 from engine.game import Game
+from engine.observe import GameObserver
 from engine.state import UNSEEN, CardInst, Loc, Phase
 
 # Only the files the rule tests use are loaded (the Spectres deck, and battlefields on demand), so
@@ -219,8 +220,9 @@ def options(g: Game) -> list[str]:
     return [str(d) for d in g.legal_decisions()]
 
 
-class Recorder:
-    """Observer that keeps (event, details...) tuples; ``snap`` adds a snapshot per event."""
+class Recorder(GameObserver):
+    """Observer that keeps (event, details...) tuples, an event named as its GameObserver method
+    without ``on_``; ``snap`` adds a snapshot per event."""
 
     def __init__(self, events: Iterable[str] | None = None,
                  snap: Callable[[Game], object] | None = None) -> None:
@@ -228,7 +230,7 @@ class Recorder:
         self.snap = snap
         self.log: list[tuple] = []
 
-    def __call__(self, event: str, g: Game, *args) -> None:
+    def note(self, event: str, g: Game, *args) -> None:
         if self.events is not None and event not in self.events:
             return
         row = (event,) + tuple(a.name if isinstance(a, CardInst) else a for a in args)
@@ -238,6 +240,17 @@ class Recorder:
 
     def of(self, event: str) -> list[tuple]:
         return [r for r in self.log if r[0] == event]
+
+
+def _noting(event: str) -> Callable[..., None]:
+    def on_event(self: Recorder, g: Game, *args) -> None:
+        self.note(event, g, *args)
+    return on_event
+
+
+for _method in dir(GameObserver):  # every event, noted under its name
+    if _method.startswith("on_"):
+        setattr(Recorder, _method, _noting(_method.removeprefix("on_")))
 
 
 __all__ = [

@@ -30,6 +30,7 @@ import engine.catalog as _catalog_mod
 from engine.catalog import Catalog, compile_battlefield, load_deck_file
 from engine.decisions import CHANCE, Kind, Pos, parse_decision
 from engine.game import Game
+from engine.observe import GameObserver
 from engine.state import UNSEEN, CardInst, Loc, Phase
 
 # EMPYREAN_CARD_TEST_ROOT points the tests at a copy of the catalog (used to check that the tests
@@ -223,7 +224,7 @@ def finish_round(g: Game) -> None:
         g.apply(default_answer(g))
 
 
-class Events:
+class Events(GameObserver):
     """An observer that writes down game events as (event, details) — e.g. every Bite with the
     biter's owner's essence left after it."""
 
@@ -231,12 +232,35 @@ class Events:
         self.log: list[tuple] = []
         g.observers.append(self)
 
-    def __call__(self, event: str, g: Game, *args) -> None:
-        if event == "bite":
-            src, victim, taken = args
-            self.log.append(("bite", src.name, victim.name, taken, g.players[src.owner - 1].essence))
-        elif event in ("move", "destroy", "return", "banish", "discard", "stopped", "swap", "stack"):
-            self.log.append((event,) + tuple(getattr(a, "name", a) for a in args))
+    def _note(self, event: str, *args) -> None:
+        self.log.append((event,) + tuple(getattr(a, "name", a) for a in args))
+
+    def on_bite(self, g: Game, biter: CardInst, victim: CardInst, taken: int) -> None:
+        self.log.append(("bite", biter.name, victim.name, taken, g.players[biter.owner - 1].essence))
+
+    def on_move(self, g: Game, card: CardInst, from_bf: int, to_bf: int) -> None:
+        self._note("move", card, from_bf, to_bf)
+
+    def on_destroy(self, g: Game, card: CardInst, source: CardInst | None) -> None:
+        self._note("destroy", card, source)
+
+    def on_return(self, g: Game, card: CardInst) -> None:
+        self._note("return", card)
+
+    def on_banish(self, g: Game, card: CardInst) -> None:
+        self._note("banish", card)
+
+    def on_discard(self, g: Game, card: CardInst) -> None:
+        self._note("discard", card)
+
+    def on_stopped(self, g: Game, card: CardInst) -> None:
+        self._note("stopped", card)
+
+    def on_swap(self, g: Game, old: CardInst, new: CardInst) -> None:
+        self._note("swap", old, new)
+
+    def on_stack(self, g: Game, top: CardInst, bottom: CardInst) -> None:
+        self._note("stack", top, bottom)
 
     def of(self, event: str) -> list[tuple]:
         return [e for e in self.log if e[0] == event]

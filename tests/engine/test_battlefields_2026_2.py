@@ -10,6 +10,7 @@ import yaml
 
 from engine.catalog import Catalog, CatalogError, compile_battlefield, load_catalog
 from engine.decisions import Kind, parse_decision
+from engine.observe import GameObserver
 from engine.replay import replay
 from engine.selfplay import self_play
 from engine.state import Phase
@@ -452,10 +453,13 @@ def test_phase_triggers_begin_before_the_draft_and_draft_after_each_players_own_
     g = new_game(SPE, CAV, bfs=(DAWN, OBSERVATORY, WALLS), catalog=CAT)
     seen: list[tuple] = []
 
-    def watch(event, game_, *args):
-        if event in ("draw", "draft"):  # both name the player first
-            seen.append((event, args[0], game_.players[0].essence))
-    g.observers.append(watch)
+    class Watch(GameObserver):
+        def on_draw(self, game_, player, card):
+            seen.append(("draw", player, game_.players[0].essence))
+
+        def on_draft(self, game_, player, kept, other):
+            seen.append(("draft", player, game_.players[0].essence))
+    g.observers.append(Watch())
     deploy_round(g, {1: [("Zombie Horde", 1), ("Soul of the Living", 2), ("Soul of the Living", 2)]})
     settle(g)
     assert g.round == 2 and g.order == [2, 1]

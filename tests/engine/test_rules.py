@@ -12,6 +12,7 @@ from engine import board
 from engine.catalog import CatalogError
 from engine.decisions import CHANCE, Decision
 from engine.game import forced_choice
+from engine.observe import GameObserver
 from engine.rng import SplitMix64
 from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
 
@@ -797,17 +798,18 @@ def test_keyword_acquire_shuffle_in_seeded_chance_comes_from_the_prng():
     deck = [GRAVE_ROBBER] + [filler(f"S{i}") for i in range(14)] + [SOTL]
     seen = {}
 
-    def watch(event, g, *args):
-        if event == "acquire":  # just before the shuffle: predict it from a copy of the generator
+    class Watch(GameObserver):
+        def on_acquire(self, g, card):  # just before the shuffle: predict it from a copy of the generator
             rng = SplitMix64(0)
             rng.state = g.rng.state
             cards = sorted(g.players[0].deck.cards(), key=lambda c: c.uid)
             rng.shuffle(cards)
             seen["expected"] = [c.uid for c in cards]
-        elif event == "shuffle":
+
+        def on_shuffle(self, g, player):
             seen["got"] = [c.uid for c in g.players[0].deck.top]
     for seed in range(200):
-        g = game([deck, FILL], seed=seed, observers=[watch])
+        g = game([deck, FILL], seed=seed, observers=[Watch()])
         if (any(c.name == "Grave Robber" for c in g.players[0].hand) and g.first == 1
                 and SOTL.name not in [c.name for c in g.players[0].hand]):
             break
