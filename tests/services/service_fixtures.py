@@ -17,7 +17,7 @@ from service_helpers import as_admin, child_env, create_fresh_database, drop_dat
 from services.platform.config import Config
 from services.platform import migrate
 from services.platform.embedded import EmbeddedStack
-from services.games.queues import QUEUES
+from services.games.queues import PING_TASK, QUEUES
 from services.platform.broker import make_celery, worker_command
 
 
@@ -81,11 +81,14 @@ def worker(ingest_config, tmp_path_factory):
     with producer.connection_for_write() as conn:  # the session's Redis is shared: start empty
         for queue in QUEUES:
             conn.default_channel.queue_purge(queue)
-    producer.close()
     logs = tmp_path_factory.mktemp("ingestworker")
     with open(logs / "worker.log", "wb") as log:
         process = subprocess.Popen(worker_command(ingest_config, hostname="ingest@%h", beat=True),
                                    env=child_env(ingest_config), stdout=log, stderr=subprocess.STDOUT)
+    # Ready before any test runs: a worker stopped before it has set up its signal handlers dies
+    # of the SIGTERM instead of shutting down (a module whose tests finish in a blink).
+    producer.send_task(PING_TASK, ignore_result=False).get(timeout=60)
+    producer.close()
     yield process
     assert stop_process(process) == 0, (logs / "worker.log").read_text()[-3000:]
 
