@@ -266,7 +266,8 @@ def first_player_trend(overall: dict, weeks: list[dict]) -> go.Figure:
     if not weeks:
         return _layout(_empty(fig), "First-player win rate by week")
     x = [w["week_start"] for w in weeks]
-    fig.add_scatter(x=x + x[::-1], y=[w["win_rate"]["high"] for w in weeks] + [w["win_rate"]["low"] for w in weeks][::-1],
+    fig.add_scatter(x=x + x[::-1],
+                    y=[w["win_rate"]["high"] for w in weeks] + [w["win_rate"]["low"] for w in weeks][::-1],
                     fill="toself", fillcolor="rgba(59,110,168,0.18)", line={"width": 0}, hoverinfo="skip",
                     name="95% interval")
     fig.add_scatter(x=x, y=[w["win_rate"]["rate"] for w in weeks], mode="lines+markers", name="first player",

@@ -26,10 +26,10 @@ PORT = "18765"
 
 def main() -> int:
     sys.path.insert(0, str(ROOT))
-    from services.platform.config import Config
-    from services.platform.embedded import EmbeddedStack
     from services.games.queues import PING_TASK
     from services.platform.broker import make_celery
+    from services.platform.config import Config
+    from services.platform.embedded import EmbeddedStack
 
     data = Path(tempfile.mkdtemp(prefix="empyrean-entrypoint-"))
     stack = EmbeddedStack(data, None, None)
@@ -50,8 +50,8 @@ def main() -> int:
         if migrate.returncode:
             failures.append("migrate")
         for role in ("api", "worker", "beat"):
-            procs[role] = subprocess.Popen(["sh", str(ENTRYPOINT), role], env=env, stdout=open(data / f"{role}.log", "w"),
-                                           stderr=subprocess.STDOUT)
+            procs[role] = subprocess.Popen(["sh", str(ENTRYPOINT), role], env=env,
+                                           stdout=open(data / f"{role}.log", "w"), stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -68,7 +68,8 @@ def main() -> int:
             print("ping task:", app.send_task(PING_TASK).get(timeout=30))
         finally:
             app.close()
-        probe = subprocess.run(["sh", "-c", "celery -A workers.celery_app inspect ping -d empyrean@$HOSTNAME --timeout 10"],
+        probe = subprocess.run(["sh", "-c",
+                                "celery -A workers.celery_app inspect ping -d empyrean@$HOSTNAME --timeout 10"],
                                env=env, capture_output=True, text=True, timeout=60)
         print("liveness probe:", probe.returncode, probe.stdout.strip().splitlines()[:1])
         if probe.returncode:

@@ -10,9 +10,9 @@ import yaml
 from click.testing import CliRunner
 
 from engine.catalog import catalog_root, load_catalog
-from services.simulation import balance
-from services.cli.catalog_ref import render_markdown
 from services.cli import main as cli
+from services.cli.catalog_ref import render_markdown
+from services.simulation import balance
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,7 +96,8 @@ def test_balance_counts_every_game_twice_once_per_deck_and_renders_a_row_per_dec
     text = balance.render(tallies, games=40, bot="random", seed=3, catalog="2026.2", command="x", seconds=1)
     for deck in tallies:
         assert f"| {deck} | {tallies[deck].games} |" in text
-    assert balance.run(40, bot="random", seed=3, jobs=1)["Vampires of the Evernight"] == tallies["Vampires of the Evernight"]
+    vampires = "Vampires of the Evernight"
+    assert balance.run(40, bot="random", seed=3, jobs=1)[vampires] == tallies[vampires]
 
 
 def test_every_battlefield_the_theme_map_names_is_in_the_catalog():

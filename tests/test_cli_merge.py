@@ -14,8 +14,8 @@ from engine.selfplay import self_play
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "services.cli", "merge", *args], capture_output=True, text=True, check=False,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-m", "services.cli", "merge", *args], capture_output=True, text=True,
+                          check=False, timeout=120)
 
 
 def test_two_seats_merge_into_the_whole_game(tmp_path):

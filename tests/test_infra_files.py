@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from services.games.queues import QUEUES
+from services.platform.broker import worker_command
 from services.platform.config import Config
 from services.platform.entrypoints import API_APP, WORKER_APP
 from services.platform.launcher import API_PREFIX, api_command
-from services.games.queues import QUEUES
-from services.platform.broker import worker_command
 
 ROOT = Path(__file__).resolve().parent.parent
 INFRA = ROOT / "infra"
@@ -241,7 +241,7 @@ def _entrypoint_commands() -> dict[str, list[str]]:
     text = ENTRYPOINT.read_text().replace("\\\n", " ")
     commands = {}
     for role, body in re.findall(r"^\s*([\w*]+)\)\n(.*?);;", text, flags=re.S | re.M):
-        (line,) = [l for l in body.splitlines() if l.strip().startswith("exec ")]
+        (line,) = [ln for ln in body.splitlines() if ln.strip().startswith("exec ")]
         commands[role] = shlex.split(line.strip())[1:]
     return commands
 
@@ -324,8 +324,8 @@ def test_dockerfile():
 
 
 def test_dockerignore_keeps_out_the_bulk_but_not_what_is_copied():
-    ignored = {l.strip() for l in (INFRA / "Dockerfile.dockerignore").read_text().splitlines()
-               if l.strip() and not l.startswith("#")}
+    ignored = {ln.strip() for ln in (INFRA / "Dockerfile.dockerignore").read_text().splitlines()
+               if ln.strip() and not ln.startswith("#")}
     assert {".venv", "var", "build", "tests", ".git"} <= ignored
     copied = {rest.split()[0].rstrip("/") for kw, rest in _dockerfile_instructions()
               if kw == "COPY" and not rest.startswith("--from")}

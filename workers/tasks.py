@@ -21,6 +21,7 @@ from services.games.replay import replay_stored_games
 from services.platform.config import Config
 from services.platform.pool import create_pool
 
+
 def retry_backoff_max(config: Config) -> int:
     """The longest wait between retries: 60 s, and at most half the broker's visibility timeout. A
     retry waits as an unacknowledged message held by the worker; held longer than the timeout, Redis

@@ -15,12 +15,12 @@ from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
 import dashboards
+from services.games.dispatch import ReplaySender
 from services.platform import metrics
+from services.platform.broker import make_celery
 from services.platform.config import Config
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
-from services.games.dispatch import ReplaySender
-from services.platform.broker import make_celery
 
 from . import disputes, events, games, health, openapi, stats
 from .access import init_access

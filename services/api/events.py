@@ -8,8 +8,9 @@
 - ``GET /api/v1/events/{id}`` — one event (public or unlisted): counts by status, open disputes.
 - ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility.
 - ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
-- ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a tournament bundle (services.games.bundles: a JSON array, NDJSON or
-  one log, gzip or not; thousands of games), read as a stream. Every readable entry is stored as
+- ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a
+  tournament bundle (services.games.bundles: a JSON array, NDJSON or one log, gzip or not;
+  thousands of games), read as a stream. Every readable entry is stored as
   received under this event in batches (each batch one transaction), and after each commit its
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
   report: accepted (new, with its id), duplicate (the id it already has), malformed (stored, with

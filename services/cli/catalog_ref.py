@@ -8,8 +8,17 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from engine.catalog import (Catalog, CatalogError, CardDef, BattlefieldDef, compile_battlefield,
-                            load_catalog, load_catalog_dir, load_deck_file, read_yaml)
+from engine.catalog import (
+    BattlefieldDef,
+    CardDef,
+    Catalog,
+    CatalogError,
+    compile_battlefield,
+    load_catalog,
+    load_catalog_dir,
+    load_deck_file,
+    read_yaml,
+)
 
 
 def _copies(cat: Catalog, deck: str) -> Counter[str]:
@@ -54,7 +63,8 @@ def check_file(path: Path, base: Catalog | None = None) -> str:
     base = base or load_catalog()
     if path.is_dir():
         cat = load_catalog_dir(path)
-        return f"catalog {cat.version}: {len(cat.decks)} decks, {len(cat.cards)} cards, {len(cat.battlefields)} battlefields"
+        return (f"catalog {cat.version}: {len(cat.decks)} decks, {len(cat.cards)} cards, "
+                f"{len(cat.battlefields)} battlefields")
     raw = read_yaml(path)
     if isinstance(raw, dict) and "battlefields" in raw:
         if not isinstance(raw["battlefields"], list):

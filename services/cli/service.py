@@ -128,8 +128,8 @@ def token_list() -> None:
             when = lambda t: t.strftime("%Y-%m-%d %H:%M") if t else "-"  # noqa: E731
             state = f"revoked {when(r['revoked_at'])}" if r["revoked_at"] else "live"
             event = f"event {r['event_id']}" if r["event_id"] else "any event"
-            click.echo(f"{r['prefix']}  {r['role']:<9}  {r['owner']!r:<24}  {event:<12}  created {when(r['created_at'])}"
-                       f"  last used {when(r['last_used_at'])}  {state}  {r['name']}")
+            click.echo(f"{r['prefix']}  {r['role']:<9}  {r['owner']!r:<24}  {event:<12}"
+                       f"  created {when(r['created_at'])}  last used {when(r['last_used_at'])}  {state}  {r['name']}")
 
     _with_database(show)
 

@@ -17,7 +17,8 @@ from services.cli.sources import Unreadable, iter_sources
               help="The service's base URL (or EMPYREAN_API_URL).")
 @click.option("--uploader", envvar="EMPYREAN_UPLOADER", help="Who is uploading (or EMPYREAN_UPLOADER).")
 @click.option("--token", envvar="EMPYREAN_TOKEN", help="An API token (or EMPYREAN_TOKEN): uploader, organiser or "
-              "admin; --event needs an organiser's or admin's. `empyrean up` writes one to EMPYREAN_DATA_DIR/api-token.")
+              "admin; --event needs an organiser's or admin's. `empyrean up` writes one to "
+              "EMPYREAN_DATA_DIR/api-token.")
 @click.option("--wait", is_flag=True, help="Wait for each game's verdict and print it (single uploads).")
 def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: str | None, token: str | None,
            wait: bool) -> None:

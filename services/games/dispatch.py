@@ -113,8 +113,9 @@ class ReplaySender:
 
 # Games per bulk task. A chunk is replayed and written in one transaction (services.games.replay),
 # and the per-chunk statements are paid once, so bigger chunks cost less per game
-# (tests/bench/bench_chunks.py, docs/performance.md) — a chunk is still far inside the task time limit. A bundle is still cut into at least SPREAD chunks (of at
-# least MIN_CHUNK games), so that many worker processes, on as many machines, can share it.
+# (tests/bench/bench_chunks.py, docs/performance.md) — a chunk is still far inside the task time
+# limit. A bundle is still cut into at least SPREAD chunks (of at least MIN_CHUNK games), so that
+# many worker processes, on as many machines, can share it.
 MAX_CHUNK = 1000
 MIN_CHUNK = 25
 SPREAD = 16

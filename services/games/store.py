@@ -23,7 +23,6 @@ from services.games.status import Move
 from services.platform.storable import storable
 
 
-
 class NotAnObject(ValueError):
     """The body is not a JSON object at all: rejected before storage (400), nothing stored."""
 

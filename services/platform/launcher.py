@@ -30,8 +30,8 @@ from typing import Callable
 
 import psycopg
 
-from services.platform.config import Config
 from services.platform import migrate
+from services.platform.config import Config
 from services.platform.embedded import EmbeddedStack
 from services.platform.entrypoints import API_APP
 

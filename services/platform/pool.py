@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from psycopg_pool import ConnectionPool
 
-
 # How long a caller waits for a connection before PoolTimeout (a psycopg.OperationalError): the API
 # answers 503 with Retry-After then, a worker task retries with backoff. psycopg_pool's default, 30 s,
 # would hold an upload that long while PostgreSQL is down.

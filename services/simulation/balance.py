@@ -117,7 +117,8 @@ def render(tallies: dict[str, DeckTally], *, games: int, bot: str, seed: int, ca
         f"Catalog {catalog}; {games:,} games, {bot} bot against {bot} bot in both seats; each game two",
         f"different decks, three battlefields and the game's chance drawn from seed {seed}. Win rate =",
         "wins / games (a draw is a game not won), with Wilson 95% intervals. Target: every deck",
-        f"between {BAND[0]:.0%} and {BAND[1]:.0%}. **{'All decks are inside it.' if inside else 'Not every deck is inside it.'}**",
+        f"between {BAND[0]:.0%} and {BAND[1]:.0%}. "
+        f"**{'All decks are inside it.' if inside else 'Not every deck is inside it.'}**",
         f"Run time {seconds / 60:.1f} min on this machine ({dt.date.today().isoformat()}).",
         "",
         "| deck | games | wins | draws | losses | win rate | 95% interval | as first player | in band |",

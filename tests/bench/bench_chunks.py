@@ -40,12 +40,12 @@ from service_helpers import create_fresh_database  # noqa: E402
 
 from engine.replay import replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
-from services.platform import migrate  # noqa: E402
-from services.platform.pool import create_pool  # noqa: E402
 from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
-from services.platform.embedded import EmbeddedPostgres  # noqa: E402
+from services.games.replay import replay_stored_games  # noqa: E402
 from services.games.store import find_or_create_event, parse_upload, store_batch  # noqa: E402
-from services.games.replay import replay_stored_games
+from services.platform import migrate  # noqa: E402
+from services.platform.embedded import EmbeddedPostgres  # noqa: E402
+from services.platform.pool import create_pool  # noqa: E402
 
 FOLD_CHUNK = 1000  # chunk size of the deferred replay before the folds
 

@@ -62,10 +62,9 @@ from service_helpers import create_fresh_database, drop_database  # noqa: E402
 from engine.catalog import load_catalog  # noqa: E402
 from engine.replay import ENGINE_VERSION, replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
-from services.platform.config import Config  # noqa: E402
+from services.games.records import RECORD_COLUMNS, apply_contribution, recount_differences, rollup_differences  # noqa: E402
 from services.platform import migrate  # noqa: E402
-from services.games.records import (RECORD_COLUMNS, apply_contribution, recount_differences,  # noqa: E402
-                                 rollup_differences)
+from services.platform.config import Config  # noqa: E402
 from services.platform.embedded import EmbeddedPostgres  # noqa: E402
 from services.stats import queries  # noqa: E402
 from services.stats.filters import Filters  # noqa: E402
@@ -203,7 +202,8 @@ class Popularity:
 
     def __init__(self, rng: random.Random, decks: list[str]):
         self.decks = decks
-        self.waves = [(rng.uniform(0.3, 1.2), rng.uniform(0, 2 * math.pi), rng.uniform(120, 300), rng.uniform(-0.5, 0.5))
+        self.waves = [(rng.uniform(0.3, 1.2), rng.uniform(0, 2 * math.pi), rng.uniform(120, 300),
+                       rng.uniform(-0.5, 0.5))
                       for _ in decks]
 
     def weights(self, day: int) -> list[float]:
@@ -248,7 +248,8 @@ class Season:
         games: list[tuple] = []
         event_budget = round(self.target * EVENT_SHARE)
         while len(games) < event_budget:
-            players = 2 * round(16 * 32 ** (rng.random() ** 1.5) / 2)  # 16-512, skewed small: ~2,000 events per 1M games
+            # 16-512, skewed small: ~2,000 events per 1M games
+            players = 2 * round(16 * 32 ** (rng.random() ** 1.5) / 2)
             rounds = math.ceil(math.log2(players))
             days = 2 if rounds >= 7 else 1
             week = rng.randrange(52)
@@ -412,7 +413,8 @@ def trigger_overhead(url: str, games: int = 300) -> dict:
         ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records ORDER BY game_id DESC LIMIT %s",
                                           (games,))]
         weekly = [r[0] for r in conn.execute(
-            "SELECT DISTINCT event_object_table FROM information_schema.triggers WHERE trigger_name LIKE '%%_weekly_%%'")]
+            "SELECT DISTINCT event_object_table FROM information_schema.triggers "
+            "WHERE trigger_name LIKE '%%_weekly_%%'")]
         for label in ("with roll-up triggers", "without"):
             if label == "without":
                 for table in weekly:
@@ -683,7 +685,8 @@ def main() -> None:
             server_url = server.start()
         report: dict = {"games": args.games, "machine": {"cpus": os.cpu_count(), "load": os.getloadavg()}}
         if args.reuse:
-            url = args.reuse if "://" in args.reuse or "=" in args.reuse else make_conninfo(server_url, dbname=args.reuse)
+            url = (args.reuse if "://" in args.reuse or "=" in args.reuse
+                   else make_conninfo(server_url, dbname=args.reuse))
         else:
             url = create_fresh_database(server_url)
         try:
@@ -718,7 +721,8 @@ def main() -> None:
                 args.json.write_text(json.dumps(report, indent=1, default=str))
         finally:
             if args.keep or args.reuse:
-                print(f"database kept: {url}\n(rerun the timings: --reuse {psycopg.conninfo.conninfo_to_dict(url)['dbname']}"
+                print(f"database kept: {url}\n"
+                      f"(rerun the timings: --reuse {psycopg.conninfo.conninfo_to_dict(url)['dbname']}"
                       + (f" --pgdata {server.pgdata}" if server else "") + ")")
             else:
                 drop_database(url)

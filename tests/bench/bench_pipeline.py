@@ -229,7 +229,8 @@ def chunk_split(worker_log: Path, results: dict) -> dict:
           + ", ".join(f"{name[:-2]} {value:.1f} s ({value / total:.0%})" for name, value in split.items())
           + " (seconds summed over the worker processes)")
     print(f"  split         : storing {results['store_s']:.1f} s of wall time; then, in "
-          f"{results['replay_after_store_s']:.1f} s of wall time, replaying {split['load_s'] + split['replay_s']:.1f} s, "
+          f"{results['replay_after_store_s']:.1f} s of wall time, "
+          f"replaying {split['load_s'] + split['replay_s']:.1f} s, "
           f"writing records {split['records_s']:.1f} s, aggregating {split['aggregates_s']:.1f} s of worker time")
     return {"chunks": chunks, "folds": folds, "games": games, "folded": folded, **split}
 

@@ -47,10 +47,10 @@ def main() -> None:
         import build_native
 
         sys.path.insert(0, str(build_native.build()))
+    import engine.game
     from engine.log import parse_log
     from engine.replay import replay
     from engine.selfplay import self_play
-    import engine.game
 
     print(f"engine: {args.engine} ({Path(engine.game.__file__).name})")
 

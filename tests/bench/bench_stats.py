@@ -28,8 +28,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "services")]
 from service_helpers import create_fresh_database, drop_database  # noqa: E402
 
 from services.api import create_app  # noqa: E402
-from services.platform.config import Config  # noqa: E402
 from services.platform import migrate  # noqa: E402
+from services.platform.config import Config  # noqa: E402
 from services.platform.embedded import EmbeddedPostgres  # noqa: E402
 
 FILL = """

@@ -77,7 +77,10 @@ def test_choosing_a_battlefield_applies_at_once_and_stays_in_the_url_across_page
     assert "battlefield=" in page.url
     drawn_traces(page, "win-rates")
     after = page.evaluate("document.getElementById('fig-win-rates').data[0].text || []")
-    games = lambda labels: sum(int(t[2:]) for t in labels)  # "n=12"
+
+    def games(labels):
+        return sum(int(t[2:]) for t in labels)  # "n=12"
+
     assert games(after) < games(before)
     page.click("nav a:has-text('Matchups')")
     assert "battlefield=" in page.url

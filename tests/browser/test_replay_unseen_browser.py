@@ -94,7 +94,8 @@ def assert_shown_as_unseen(page, player: dict, seat: int) -> None:
         # drawn distinctly: a dashed border, not the solid one of a named card
         assert mark.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
         assert mark.is_visible()
-    named = [hand.nth(k).text_content() for k in range(hand.count()) if "unseen" not in hand.nth(k).get_attribute("class")]
+    named = [hand.nth(k).text_content() for k in range(hand.count())
+             if "unseen" not in hand.nth(k).get_attribute("class")]
     assert named == [n for n in player["hand"] if n != "?"]
     assert "?" not in box.inner_text()
 

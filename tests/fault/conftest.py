@@ -11,8 +11,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "services"))
 
-from service_fixtures import *  # noqa: E402,F401,F403  (the shared fixtures; a rig does not use the shared servers)
 from fault_rig import Rig  # noqa: E402
+from service_fixtures import *  # noqa: E402,F401,F403  (the shared fixtures; a rig does not use the shared servers)
 
 
 @pytest.fixture

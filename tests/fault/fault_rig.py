@@ -29,11 +29,11 @@ sys.path.insert(0, str(ROOT / "tests" / "services"))
 
 from service_helpers import child_env, make_token, running_app, stop_process  # noqa: E402
 
-from services.platform.config import Config  # noqa: E402
-from services.platform import migrate  # noqa: E402
 from services.games.records import recount_differences, rollup_differences  # noqa: E402
+from services.platform import migrate  # noqa: E402
+from services.platform.broker import worker_command  # noqa: E402
+from services.platform.config import Config  # noqa: E402
 from services.platform.embedded import EmbeddedStack, wait_until_gone  # noqa: E402
-from services.platform.broker import worker_command
 
 PENDING = ("received", "queued", "replaying")
 FINAL = ("valid", "illegal", "mismatch", "malformed", "error")

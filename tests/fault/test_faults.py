@@ -47,7 +47,8 @@ def upload_bundle(rig, name: str, logs: list[dict]) -> int:
 def finished(rig, event: int | None = None) -> int:
     """Games with a final status (of ``event`` only, if given)."""
     with rig.db() as conn:
-        return conn.execute("SELECT count(*) FROM games WHERE status = ANY(%s) AND (%s::bigint IS NULL OR event_id = %s)",
+        return conn.execute("SELECT count(*) FROM games "
+                            "WHERE status = ANY(%s) AND (%s::bigint IS NULL OR event_id = %s)",
                             (list(FINAL), event, event)).fetchone()[0]
 
 

@@ -14,12 +14,11 @@ import psycopg
 import pytest
 from service_helpers import as_admin, child_env, create_fresh_database, drop_database, running_app, stop_process
 
-from services.platform.config import Config
-from services.platform import migrate
-from services.platform.embedded import EmbeddedStack
 from services.games.queues import PING_TASK, QUEUES
+from services.platform import migrate
 from services.platform.broker import make_celery, worker_command
-
+from services.platform.config import Config
+from services.platform.embedded import EmbeddedStack
 
 # Rate limits so high that no functional test meets them; tests/services/test_authz.py proves the
 # limits with an app of its own whose limits are low.

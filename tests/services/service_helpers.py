@@ -8,9 +8,9 @@ import secrets
 import socket
 import subprocess
 import time
-from contextlib import contextmanager
 import urllib.error
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil

@@ -148,7 +148,8 @@ def test_uploader_tokens(app, world):
     assert bound.post("/api/v1/games", json=other).status_code == 403
     response = bound.post("/api/v1/games", json=self_play(7013))
     assert response.status_code == 202
-    assert token_client(app, world["tokens"]["admin"]).get(response.get_json()["status_url"]).get_json()["event_id"] == a
+    admin = token_client(app, world["tokens"]["admin"])
+    assert admin.get(response.get_json()["status_url"]).get_json()["event_id"] == a
 
 
 def test_owner_and_admin_can(app, world, db):
@@ -239,7 +240,8 @@ def test_unlisted_events_are_left_out_of_lists_but_found_by_id(app, world, db):
     assert event["visibility"] == "unlisted"
     match = db.execute("""INSERT INTO event_matches (event_id, round, table_label, players)
                           VALUES (%s, 1, '1', ARRAY['Q1', 'Q2']) RETURNING id""", (event["id"],)).fetchone()[0]
-    dispute = db.execute("INSERT INTO disputes (match_id, reason) VALUES (%s, 'x') RETURNING id", (match,)).fetchone()[0]
+    dispute = db.execute("INSERT INTO disputes (match_id, reason) VALUES (%s, 'x') RETURNING id",
+                         (match,)).fetchone()[0]
     anonymous = anonymous_client(app)
     listed = [e["id"] for e in anonymous.get("/api/v1/events").get_json()["events"]]
     assert event["id"] not in listed and world["events"]["a"] in listed
@@ -256,7 +258,8 @@ def test_unlisted_events_are_left_out_of_lists_but_found_by_id(app, world, db):
     # a game uploaded unlisted is marked so; a bad value is a 400
     response = admin.post("/api/v1/games?visibility=unlisted", json=self_play(7040))
     assert response.status_code == 202
-    assert db.execute("SELECT visibility FROM games WHERE id = %s", (response.get_json()["id"],)).fetchone()[0] == "unlisted"
+    visibility = db.execute("SELECT visibility FROM games WHERE id = %s", (response.get_json()["id"],)).fetchone()[0]
+    assert visibility == "unlisted"
     assert admin.post("/api/v1/games?visibility=hidden", json=self_play(7041)).status_code == 400
 
 

@@ -14,15 +14,14 @@ from test_ingest import aggregates
 
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
-from services.platform.pool import create_pool
-from services.games.records import FOLD_LOCK, recount_differences, rollup_differences
-from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size
-from services.games.store import find_or_create_event, parse_upload, store_upload
-from services.simulation.simulate import make_illegal
-from services.platform.broker import make_celery
-from services.games.dispatch import sweep_stuck_games
+from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size, sweep_stuck_games
 from services.games.fold import fold_pending_counts
+from services.games.records import FOLD_LOCK, recount_differences, rollup_differences
 from services.games.replay import replay_stored_games
+from services.games.store import find_or_create_event, parse_upload, store_upload
+from services.platform.broker import make_celery
+from services.platform.pool import create_pool
+from services.simulation.simulate import make_illegal
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import re
 
 import pytest
 from service_helpers import as_admin
-
 from tournament import NASTY, load_tournament
 
 META_PAGES = ["/meta", "/matchups", "/trends", "/battlefields", "/game-shape", "/cards"]

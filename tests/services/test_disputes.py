@@ -13,7 +13,6 @@ from service_helpers import running_app
 from services.games.store import claim_of
 
 
-
 @pytest.fixture
 def client(config):
     with running_app(config) as app:

@@ -9,16 +9,16 @@ import threading
 from collections import Counter, defaultdict
 
 import pytest
-from tournament import wait_event_done
 from click.testing import CliRunner
+from tournament import wait_event_done
 from werkzeug.serving import make_server
 
 from engine.selfplay import self_play
 from services.cli import main as cli
-from services.platform.pool import create_pool
-from services.games.records import recount_differences
 from services.games.dispatch import reprocess
+from services.games.records import recount_differences
 from services.platform.broker import make_celery
+from services.platform.pool import create_pool
 
 BUNDLE_GAMES = 500
 
@@ -123,7 +123,8 @@ def test_bundles_refused_as_a_whole_store_nothing(admin_client, db):
                                 (gzip.compress(b"[" + b" " * 30_000_000 + b"]"), "application/json", 413)):
         response = admin_client.post(f"/api/v1/events/{event_id}/games", data=data, content_type=ctype)
         assert response.status_code == status and response.get_json()["error"]["message"]
-    assert admin_client.post("/api/v1/events/424242424/games", data=b"[]", content_type="application/json").status_code == 404
+    response = admin_client.post("/api/v1/events/424242424/games", data=b"[]", content_type="application/json")
+    assert response.status_code == 404
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0] == 0
 
 
@@ -172,7 +173,8 @@ def test_reprocessing_an_event_replays_its_games_and_counts_them_once(admin_clie
     before = db.execute(counted, (event_id,)).fetchall()
     first_replay = db.execute("SELECT max(replayed_at) FROM verdicts v JOIN games g ON g.id = v.game_id "
                               "WHERE g.event_id = %s", (event_id,)).fetchone()[0]
-    pool, celery = create_pool(ingest_config.database_url, max_size=1, name="test-reprocess"), make_celery(ingest_config)
+    pool = create_pool(ingest_config.database_url, max_size=1, name="test-reprocess")
+    celery = make_celery(ingest_config)
     try:
         marked, sent = reprocess(pool, celery, event_id=event_id)
         # A game the sweeper happens to be re-sending (this module's sweeper is set to 2 s, and the

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 from mutations import mutated_bytes  # noqa: E402
 
+
 def fuzz(examples: int) -> settings:
     return settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck))
 

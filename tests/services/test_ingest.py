@@ -13,8 +13,8 @@ from service_helpers import as_admin, wait_final
 
 from engine.selfplay import self_play
 from services.api import create_app
-from services.platform.pool import create_pool
 from services.games.replay import replay_stored_games
+from services.platform.pool import create_pool
 
 AGG_TABLES = ["agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
               "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",

@@ -18,9 +18,9 @@ from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 from services.api.openapi import document
-from services.platform.pool import create_pool
 from services.games.records import recount_differences
 from services.games.replay import replay_stored_games
+from services.platform.pool import create_pool
 
 
 def upload(client, log: dict) -> int:

@@ -25,10 +25,12 @@ def scrape(client) -> dict[str, dict]:
 def test_metrics_report_games_queues_and_latency(admin_client, db, ingest_config):
     ids = []
     for seed in range(3):
-        body = admin_client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)), content_type="application/json")
+        body = admin_client.post("/api/v1/games", data=json.dumps(self_play(6100 + seed)),
+                                 content_type="application/json")
         ids.append(body.get_json()["id"])
     illegal = make_illegal(self_play(6200), SplitMix64(1))
-    ids.append(admin_client.post("/api/v1/games", data=json.dumps(illegal), content_type="application/json").get_json()["id"])
+    body = admin_client.post("/api/v1/games", data=json.dumps(illegal), content_type="application/json")
+    ids.append(body.get_json()["id"])
     for game_id in ids:
         wait_final(admin_client, game_id)
 

@@ -17,9 +17,9 @@ from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
 from engine.seats import as_recorded
 from engine.selfplay import self_play
-from services.platform.config import Config
-from services.platform import migrate
 from services.games.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
+from services.platform import migrate
+from services.platform.config import Config
 
 TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",
@@ -286,7 +286,8 @@ def test_stored_content_hashes_are_recomputed_so_a_reupload_is_still_a_duplicate
     # downgrade: the hashes of the code before revision 0010 again
     migrate.downgrade(url, "0009")
     assert stored_hashes(url, ids) == before
-    assert "migration 0010: 2 games' content hashes recomputed (decisions in the order written" in capfd.readouterr().err
+    err = capfd.readouterr().err
+    assert "migration 0010: 2 games' content hashes recomputed (decisions in the order written" in err
 
 
 def test_rehash_goes_through_every_game_batch_by_batch(fresh_database):

@@ -11,8 +11,8 @@ import psycopg
 import pytest
 from service_helpers import as_admin, running_app
 
-from services.platform.config import Config
 from services.platform import migrate
+from services.platform.config import Config
 
 DECK = "Legends of the Parthenon"
 

@@ -3,11 +3,11 @@ DATABASE_URL / REDIS_URL, so it starts its own PostgreSQL and Redis. Ctrl-C must
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
 import sys
-import json
 import threading
 import time
 import urllib.request

@@ -61,7 +61,8 @@ CREATE TABLE event_matches (
     created_at   timestamptz NOT NULL DEFAULT now(),
     CONSTRAINT event_matches_key UNIQUE (event_id, round, table_label, players)
 );
-COMMENT ON TABLE event_matches IS 'One match of an event (tournament round, table, players): the unit disputes are about';
+COMMENT ON TABLE event_matches
+    IS 'One match of an event (tournament round, table, players): the unit disputes are about';
 """
 
 GAMES = """

@@ -35,7 +35,8 @@ CREATE TABLE agg_battlefield_first_player (
     players                        smallint NOT NULL,
     battlefield                    text NOT NULL,
     games                          integer NOT NULL DEFAULT 0,  -- games with this battlefield in play
-    first_player_battlefield_wins  integer NOT NULL DEFAULT 0,  -- ... where the first player alone had the most might on it
+    first_player_battlefield_wins  integer NOT NULL DEFAULT 0,  -- ... where the first player alone had the most
+                                                                --     might on it
     first_player_game_wins         integer NOT NULL DEFAULT 0,  -- ... that the first player won
     draws                          integer NOT NULL DEFAULT 0,  -- ... that were drawn
     CONSTRAINT agg_battlefield_first_player_key
