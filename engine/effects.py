@@ -48,11 +48,9 @@ class EffectError(ValueError):
 
 
 class Effect:
-    __slots__ = ("trigger", "cond", "actions", "once", "index")
+    __slots__ = ("cond", "actions", "once", "index")
 
-    def __init__(self, trigger: str, cond: Condition | None, actions: tuple[Action, ...],
-                 once: str | None, index: int) -> None:
-        self.trigger = trigger
+    def __init__(self, cond: Condition | None, actions: tuple[Action, ...], once: str | None, index: int) -> None:
         self.cond = cond
         self.actions = actions
         self.once = once
@@ -824,5 +822,5 @@ def compile_effects(spec: Any, field: str, triggers: set) -> dict[str, tuple[Eff
         actions = compile_actions(e.get("do"), f + ".do")
         once = e.get("once")
         _expect(once in (None, "game", "player"), f + ".once", "expected game or player")
-        out.setdefault(trig, []).append(Effect(trig, cond, actions, once, i))
+        out.setdefault(trig, []).append(Effect(cond, actions, once, i))
     return {k: tuple(v) for k, v in out.items()}

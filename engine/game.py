@@ -215,15 +215,10 @@ class Game:
         self.end: End | None = None  # how the game ended, once over
         self.conceded_by: int | None = None
         self._pass = [Decision(p, "pass") for p in range(self.n + 1)]
-        self._setup_first_player = first_player
         self.stack.append((Game._setup,))
         self._run()
 
     # ------------------------------------------------------------------ public interface
-    @property
-    def current_player(self) -> int | None:
-        return self.pending.player if self.pending else None
-
     def legal_decisions(self) -> Iterator[Decision]:
         """Lazily generated legal answers to the pending decision point."""
         if self.pending is None:

@@ -142,8 +142,13 @@ def replay(source: Any, *, record: bool = True, catalog: Catalog | None = None,
     try:
         return _replay(source, record, catalog, keep_game)
     except Exception as exc:  # an engine bug: say so plainly instead of crashing the caller
-        return ReplayResult(Verdict(VerdictStatus.ERROR, f"internal engine error ({type(exc).__name__}: {exc}); "
-                                    "this is a bug in the engine, not in the log"))
+        return ReplayResult(engine_error(exc))
+
+
+def engine_error(exc: Exception) -> Verdict:
+    """The verdict when the engine itself failed on a log (``exc``): a bug of ours, said plainly."""
+    return Verdict(VerdictStatus.ERROR, f"internal engine error ({type(exc).__name__}: {exc}); "
+                   "this is a bug in the engine, not in the log")
 
 
 class _Attempt(GameObserver):

@@ -14,7 +14,6 @@ from .decisions import UNSEEN_NAME
 # Specialty tokens that sit on cards. Stop tokens sit on a player's side of a battlefield instead.
 STUN, SHIELD, ANCHOR, MOVE, CAPTIVE = "stun", "shield", "anchor", "move", "captive"
 CARD_TOKENS = (STUN, SHIELD, ANCHOR, MOVE, CAPTIVE)
-STOP = "stop"
 
 
 @dataclass(frozen=True, eq=False)

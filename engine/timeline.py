@@ -23,7 +23,7 @@ from .decisions import CHANCE, parse_decision
 from .game import Game
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Way, read
-from .replay import Verdict, VerdictStatus, build_game, replay
+from .replay import Verdict, VerdictStatus, build_game, engine_error, replay
 from .state import AT_DRAWN, CardInst, PlayerState
 
 
@@ -59,8 +59,8 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
         log = source if isinstance(source, GameLog) else parse_log(source)
     except LogFormatError:
         return Timeline([], replay(source, record=False, catalog=catalog).verdict)
-    except Exception as exc:  # an engine bug: the same words replay uses
-        return Timeline([], _engine_error(exc))
+    except Exception as exc:  # an engine bug
+        return Timeline([], engine_error(exc))
     res = replay(log, record=False, catalog=catalog)
     verdict = res.verdict
     tl = Timeline([], verdict, decisions=list(log.decisions), catalog=log.catalog,
@@ -70,13 +70,8 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
     try:
         _fill(tl, log, catalog, res.way)
     except Exception as exc:
-        tl.verdict = _engine_error(exc)
+        tl.verdict = engine_error(exc)
     return tl
-
-
-def _engine_error(exc: Exception) -> Verdict:
-    return Verdict(VerdictStatus.ERROR, f"internal engine error ({type(exc).__name__}: {exc}); "
-                   "this is a bug in the engine, not in the log")
 
 
 def _players(log: GameLog) -> list[dict[str, Any]]:
