@@ -3,9 +3,9 @@
 An effect is ``{when: TRIGGER, if: CONDITION, do: [ACTION, ...], once: game|player}`` (the key is
 ``when``, not ``on``: YAML reads a bare ``on`` as ``true``).
 Selectors pick revealed cards on the board, amounts compute numbers, conditions test the state,
-actions change it only through the Game's mutation points. The full reference with examples is
-docs/effect-language.md; every verb below is listed in ``VERBS`` and an unknown one is an error
-naming the card and field.
+actions change it only through engine.board's mutation points (and ``Game.draw``). The full
+reference with examples is docs/effect-language.md; every verb below is listed in ``VERBS`` and an
+unknown one is an error naming the card and field.
 """
 
 from __future__ import annotations

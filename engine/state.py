@@ -1,6 +1,7 @@
 """Mutable pieces of a game in progress: card instances, decks, players.
 
-Only engine/game.py (and the compiled effects it runs) mutate these; everything else reads them.
+Only engine.game and engine.board (and the compiled effects they run) mutate these; everything else
+reads them.
 """
 
 from __future__ import annotations
