@@ -8,7 +8,8 @@ Why Plotly figures in Flask pages and not Dash (docs/dashboards.md has the longe
   served from the plotly package itself (no CDN: the machines here reach no other host);
 - no second app, callback server or React bundle to run, secure and test.
 
-``init_app(app)`` registers every dashboard blueprint; ``services.api.create_app`` calls it.
+``init_app(app)`` registers every dashboard blueprint on the API's app; the entry point that composes
+the web app calls it (services.platform.entrypoints.api_app).
 """
 
 from __future__ import annotations

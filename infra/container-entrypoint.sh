@@ -26,7 +26,7 @@ case "$role" in
     shift
     # --hostname empyrean@%h: %h is the container's host name, unique per container/pod, so the
     # worker name is unique too (Flower and `celery inspect ping -d empyrean@$HOSTNAME` use it).
-    exec python -m celery -A services.platform.entrypoints:worker worker \
+    exec python -m celery -A workers.celery_app:app worker \
       --queues interactive,bulk \
       --concurrency "${EMPYREAN_WORKER_CONCURRENCY:-2}" \
       --hostname 'empyrean@%h' \
@@ -36,7 +36,7 @@ case "$role" in
     ;;
   beat)
     shift
-    exec python -m celery -A services.platform.entrypoints:worker beat \
+    exec python -m celery -A workers.celery_app:app beat \
       --schedule "${EMPYREAN_DATA_DIR:-/var/lib/empyrean}/celerybeat-schedule" \
       --loglevel INFO \
       "$@"

@@ -1,7 +1,9 @@
 """The HTTP API: a Flask app factory; every endpoint lives in a blueprint under ``/api/v1``.
 
-Run by a WSGI server, e.g. ``gunicorn 'services.api:create_app()'`` (what ``empyrean up`` does);
-configuration comes from the environment (services.platform.config) unless a Config is passed in.
+HTTP only: validation, access, serialisation; the data comes from services.games and
+services.stats. Served with the dashboards mounted on it by the entry point
+(services.platform.entrypoints.api_app, what gunicorn runs); configuration comes from the
+environment (services.platform.config) unless a Config is passed in.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from celery import Celery
 from flask import Blueprint, Flask
 from psycopg_pool import ConnectionPool
 
-import dashboards
 from services.games.dispatch import ReplaySender
 from services.platform import metrics
 from services.platform.broker import make_celery
@@ -82,6 +83,5 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(metrics.blueprint)  # GET /metrics (Prometheus)
-    dashboards.init_app(app)  # the HTML pages (meta dashboards, replay viewer) on the same app
     register_error_handlers(app)
     return app

@@ -1,9 +1,10 @@
-"""The service's processes start here, and here each chooses its engine build before anything
+"""Where the service's processes start, and where each chooses its engine build before anything
 imports the engine (services.platform.native): the compiled build when a current one exists,
 unless ``EMPYREAN_ENGINE=python``.
 
 - the API:  ``gunicorn 'services.platform.entrypoints:api_app()'``
-- a worker: ``celery -A services.platform.entrypoints:worker worker …`` (and ``… beat``)
+- a worker: ``celery -A workers.celery_app:app worker …`` (and ``… beat``): the worker's app makes
+  the same choice when it is built (workers.celery_app)
 
 ``empyrean up`` (services.platform.launcher) and the container image (infra/container-entrypoint.sh)
 run exactly these. Importing this module imports neither the engine nor the web stack.
@@ -16,32 +17,24 @@ from typing import TYPE_CHECKING
 from services.platform.native import use_native_engine
 
 if TYPE_CHECKING:
-    from celery import Celery
     from flask import Flask
 
+    from services.platform.config import Config
+
 API_APP = "services.platform.entrypoints:api_app()"  # gunicorn's APP_MODULE: a factory, called
-WORKER_APP = "services.platform.entrypoints:worker"  # Celery's --app: an attribute, never called
+# Celery's --app: an attribute, never called; the worker's app chooses the engine build when it is
+# first built (workers.celery_app)
+WORKER_APP = "workers.celery_app:app"
 
 
-def api_app() -> Flask:
-    """The API's WSGI app, configured from the environment."""
+def api_app(config: Config | None = None) -> Flask:
+    """The web app: the API with the dashboards mounted on it, configured from ``config`` (default:
+    the environment). Composed here, so that neither services.api nor dashboards imports the other's
+    side of the site."""
     use_native_engine()  # before services.api imports the engine: every upload is parsed there
+    import dashboards
     from services.api import create_app
 
-    return create_app()
-
-
-def worker_app() -> Celery:
-    """The Celery app a worker (or beat) runs, configured from the environment."""
-    use_native_engine()  # before the task modules import the engine: replay is a chunk's CPU time
-    from workers.celery_app import app
-
+    app = create_app(config)
+    dashboards.init_app(app)  # the HTML pages (meta dashboards, events, the replay viewer)
     return app
-
-
-def __getattr__(name: str):
-    # Celery's --app names an attribute and does not call it: ``worker`` is worker_app(), looked up
-    # on first use (PEP 562), so that importing this module chooses nothing.
-    if name == "worker":
-        return worker_app()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

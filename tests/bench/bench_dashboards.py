@@ -558,7 +558,7 @@ def _query_string(f: Filters) -> str:
 
 
 def time_pages(url: str, filters: dict[str, Filters], repeat: int) -> dict:
-    from services.api import create_app
+    from services.platform.entrypoints import api_app as create_app
 
     env = Config.from_env()
     app = create_app(dataclasses.replace(env, database_url=url, redis_url="redis://127.0.0.1:1/0"))
@@ -617,7 +617,7 @@ def time_browser(url: str, filters: dict[str, Filters], repeat: int) -> dict:
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no line per request
 
-    from services.api import create_app
+    from services.platform.entrypoints import api_app as create_app
 
     env = Config.from_env()
     app = create_app(dataclasses.replace(env, database_url=url, redis_url="redis://127.0.0.1:1/0"))

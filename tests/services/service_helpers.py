@@ -100,9 +100,9 @@ def wait_final(client, game_id: int, timeout: float = 60) -> dict:
 @contextmanager
 def running_app(config: Config):
     """The API app for ``config``; its connection pool and Redis client are closed afterwards."""
-    from services.api import create_app
+    from services.platform.entrypoints import api_app
 
-    app = create_app(config)
+    app = api_app(config)
     try:
         yield app
     finally:

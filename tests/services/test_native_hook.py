@@ -1,5 +1,6 @@
-"""The engine build a process runs is chosen by its entry point (services.platform.entrypoints),
-through services.platform.native.use_native_engine(), before anything imports the engine:
+"""The engine build a process runs is chosen by its entry point (the API's in
+services.platform.entrypoints, the worker's app in workers.celery_app), through
+services.platform.native.use_native_engine(), before anything imports the engine:
 EMPYREAN_ENGINE=python keeps the sources; otherwise the compiled engine is used exactly when
 infra/build_native.py's build is current. Checked in fresh interpreters (the choice is made once
 per process), for the API's entry point and the worker's."""
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVERS = {"DATABASE_URL": "postgresql://127.0.0.1:1/none", "REDIS_URL": "redis://127.0.0.1:1/0"}
 PROBES = {
     "api": "from services.platform.entrypoints import api_app; api_app()",
-    "worker": "import services.platform.entrypoints as e; e.worker",  # what `celery -A` looks up
+    "worker": "import workers.celery_app as w; w.app",  # what `celery -A workers.celery_app:app` looks up
 }
 
 
@@ -52,7 +53,8 @@ def test_auto_takes_the_build_exactly_when_it_is_current(entry):
 
 
 def test_importing_the_entry_points_chooses_nothing():
-    probe = "import sys, services.platform.entrypoints; print(any(p.endswith('native') for p in sys.path))"
+    probe = ("import sys, services.platform.entrypoints, workers.celery_app\n"
+             "print(any(p.endswith('native') for p in sys.path))")
     env = {**os.environ, "EMPYREAN_ENGINE": "auto", "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
