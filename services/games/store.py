@@ -158,8 +158,10 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
 
 def claim_columns(parsed: Parsed) -> tuple[Jsonb | None, str]:
     """What an upload stores of its log's claim: games.claimed_result (the result object as written)
-    and games.claimed_winner (who won, in the words a dispute uses)."""
-    return (Jsonb(parsed.claimed) if parsed.claimed is not None else None), claimed_winner(parsed.log)
+    and games.claimed_winner (who won, in the words a dispute uses); a malformed log's claim may hold
+    text PostgreSQL cannot store (NUL), replaced as everywhere (services.platform.storable)."""
+    claimed = Jsonb(storable(parsed.claimed)) if parsed.claimed is not None else None
+    return claimed, storable(claimed_winner(parsed.log))
 
 
 def claim_of(raw: bytes) -> tuple[Jsonb | None, str]:

@@ -51,7 +51,6 @@ from pathlib import Path
 
 import psycopg
 from psycopg.conninfo import make_conninfo
-from psycopg.rows import dict_row
 from tqdm import tqdm
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -505,7 +504,7 @@ def percentiles(times: list[float]) -> tuple[float, float]:
 
 
 def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
-    from services.games.events import load_events
+    from services.games.views import event_summaries
 
     results: dict = {}
     with psycopg.connect(url) as conn:
@@ -523,8 +522,7 @@ def time_queries(url: str, filters: dict[str, Filters], repeat: int) -> dict:
         times = []
         for i in range(repeat + 2):
             t = time.perf_counter()
-            with conn.cursor(row_factory=dict_row) as cur:
-                load_events(cur)
+            event_summaries(conn)
             conn.rollback()
             if i >= 2:
                 times.append((time.perf_counter() - t) * 1000)
