@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The README's test command: installs the project (editable, with test extras) into .venv and runs
-# the whole suite; then builds the mypyc-compiled engine (cached by a source hash) and runs the
+# The README's test command: installs the project (editable, with test extras) into .venv, runs ruff
+# and then the whole suite; then builds the mypyc-compiled engine (cached by a source hash) and runs the
 # engine's tests again against it, since that build is the one the speed figures are for.
 # Arguments are passed to the first pytest run (e.g. infra/test.sh -k draft). Browser screenshots
 # are left in test-artifacts/screenshots/.
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 infra/system-packages.sh  # Chromium for tests/browser (a no-op when installed)
 if [ ! -x .venv/bin/python ]; then python3 -m venv .venv; fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m ruff check .  # lint and import order (pyproject.toml [tool.ruff]): a finding fails the run
 .venv/bin/python -m pytest "$@"
 if [ "$#" -eq 0 ]; then
     .venv/bin/python -m pytest --engine native tests/engine

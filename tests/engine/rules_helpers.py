@@ -24,8 +24,7 @@ import yaml
 
 import engine.catalog as _catalog_mod
 from engine import board
-from engine.catalog import (BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card,
-                            load_deck_file)
+from engine.catalog import BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card, load_deck_file
 from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
 from engine.game import Game
 from engine.observe import GameObserver

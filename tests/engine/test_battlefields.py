@@ -3,11 +3,31 @@ decisions (scenario.py). Battlefield 1 is the one under test unless a test says 
 
 from __future__ import annotations
 
-from engine.decisions import Kind, parse_decision
+from scenario import (
+    CATALOG,
+    CAV,
+    FOUNTAIN,
+    RIVER,
+    SPE,
+    THRONE,
+    VAM,
+    at,
+    deploy_round,
+    finish_round,
+    give,
+    hand,
+    kind,
+    might,
+    new_game,
+    play,
+    raw_battlefields,
+    set_essence,
+    set_hand,
+    settle,
+    side,
+)
 
-from scenario import (CATALOG, CAV, FOUNTAIN, RIVER, SPE, THRONE, VAM, at, deploy_round,
-                      finish_round, give, hand, kind, might, new_game, play, raw_battlefields,
-                      set_essence, set_hand, settle, side)
+from engine.decisions import Kind, parse_decision
 
 OASIS, WALLS, HALL = "Oasis of Plenty", "The Closing Walls", "Hall of Gifts"
 BARGAIN, BAZAAR, PRISON = "The Devil's Bargain", "The Grand Bazaar", "The Prison"

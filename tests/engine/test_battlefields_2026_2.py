@@ -7,6 +7,25 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from scenario import (
+    CATALOG,
+    CAV,
+    NEXT_ROOT,
+    SPE,
+    VAM,
+    at,
+    deploy_round,
+    finish_round,
+    give,
+    kind,
+    new_game,
+    play,
+    set_essence,
+    set_hand,
+    settle,
+    side,
+    to_deploy,
+)
 
 from engine.catalog import Catalog, CatalogError, compile_battlefield, load_catalog
 from engine.decisions import Kind, parse_decision
@@ -14,9 +33,6 @@ from engine.observe import GameObserver
 from engine.replay import replay
 from engine.selfplay import self_play
 from engine.state import Phase
-
-from scenario import (CATALOG, CAV, NEXT_ROOT, SPE, VAM, at, deploy_round, finish_round, give, kind,
-                      new_game, play, set_essence, set_hand, settle, side, to_deploy)
 
 OASIS, WALLS = "Oasis of Plenty", "The Closing Walls"
 FORGE, LAURELS, TOWER = "The Waning Forge", "The Victor's Laurels", "The Tower of Ascent"

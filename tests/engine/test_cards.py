@@ -7,15 +7,33 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from scenario import (
+    CATALOG,
+    CAV,
+    QUIET,
+    SPE,
+    VAM,
+    Events,
+    at,
+    deploy_round,
+    finish_round,
+    hand,
+    kind,
+    might,
+    new_game,
+    play,
+    raw_battlefields,
+    raw_deck,
+    set_hand,
+    settle,
+    side,
+    to_deploy,
+)
 
 from engine.catalog import compile_card
 from engine.decisions import Kind
 from engine.game import Game
 from engine.state import Loc
-
-from scenario import (CATALOG, CAV, QUIET, SPE, VAM, Events, at, deploy_round, finish_round, hand,
-                      kind, might, new_game, play, raw_battlefields, raw_deck, set_hand, settle, side,
-                      to_deploy)
 
 
 def tokens(g, where, tok):
@@ -703,9 +721,17 @@ def test_every_yaml_example_in_the_effect_language_reference_compiles():
     """docs/effect-language.md: each ```yaml block is a deck or battlefield file, a card, a list of
     effects, a list of actions, or lines of 'key: value' (selectors, amounts, conditions, actions)."""
     import yaml
+
     from engine.catalog import compile_battlefield
-    from engine.effects import (BF_TRIGGERS, CARD_TRIGGERS, compile_actions, compile_amount,
-                                compile_condition, compile_effects, compile_selector)
+    from engine.effects import (
+        BF_TRIGGERS,
+        CARD_TRIGGERS,
+        compile_actions,
+        compile_amount,
+        compile_condition,
+        compile_effects,
+        compile_selector,
+    )
     doc = (Path(__file__).parents[2] / "docs" / "effect-language.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", doc, re.S)
     assert len(blocks) >= 10

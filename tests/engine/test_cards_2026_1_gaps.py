@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.decisions import Kind
+from scenario import CAV, SPE, at, deploy_round, kind, might, new_game, play, raw_deck, settle, side
 
-from scenario import (CAV, SPE, at, deploy_round, kind, might, new_game, play, raw_deck, settle,
-                      side)
+from engine.decisions import Kind
 
 
 def piles(g, p):

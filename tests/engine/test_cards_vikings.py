@@ -296,6 +296,7 @@ def test_every_raid_card_states_its_viking_raid_number_and_meaning():
         raiders += 1
         assert all(e["when"] == "moved" for e in c["effects"] if any("raid" in a for a in e["do"]))
         (n,) = set(raids)
-        assert f"[Viking Raid {n}]: whenever this card moves to another battlefield, it raids: an opponent " \
-               f"card Here of your choice loses up to {n} might and this card gains the might it lost" in text, c["name"]
+        raid_text = (f"[Viking Raid {n}]: whenever this card moves to another battlefield, it raids: an opponent "
+                     f"card Here of your choice loses up to {n} might and this card gains the might it lost")
+        assert raid_text in text, c["name"]
     assert raiders == 7

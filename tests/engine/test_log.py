@@ -14,8 +14,20 @@ from jsonschema import Draft202012Validator
 
 from engine import log as L
 from engine.decisions import Decision, Pos, format_decision
-from engine.log import (Chance, Checkpoint, DeckRef, GameLog, LogFormatError, Result, Setup, canonical_decisions,
-                        canonical_hash, dump_log, parse_log, to_json)
+from engine.log import (
+    Chance,
+    Checkpoint,
+    DeckRef,
+    GameLog,
+    LogFormatError,
+    Result,
+    Setup,
+    canonical_decisions,
+    canonical_hash,
+    dump_log,
+    parse_log,
+    to_json,
+)
 
 SPECTRES = "Spectres of the Necropolis"
 CAVALRY = "Cavalry of the Parthian Empire"

@@ -7,6 +7,33 @@ cards and battlefields are compiled from inline data (tests/engine/rules_helpers
 from __future__ import annotations
 
 import pytest
+from rules_helpers import (
+    SPECTRES,
+    Kind,
+    Loc,
+    Phase,
+    Recorder,
+    advance,
+    at_phase,
+    battlefield,
+    card,
+    catalog_battlefield,
+    deal,
+    filler,
+    find,
+    finish,
+    game,
+    hands_game,
+    options,
+    parse_decision,
+    place_revealed,
+    plain,
+    play,
+    pos,
+    side,
+    spectre,
+    to_deploy,
+)
 
 from engine import board
 from engine.catalog import CatalogError
@@ -15,12 +42,6 @@ from engine.game import forced_choice
 from engine.observe import GameObserver
 from engine.rng import SplitMix64
 from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
-
-from rules_helpers import (
-    SPECTRES, Kind, Loc, Phase, Recorder, advance, at_phase, battlefield, card, catalog_battlefield,
-    deal, filler, finish, find, game, hands_game, options, parse_decision, place_revealed, plain, play,
-    pos, side, spectre, to_deploy,
-)
 
 F1, F2, F3, F4 = (filler(f"Filler {i}") for i in range(1, 5))
 FILL = [F1, F2, F3, F4]
@@ -992,8 +1013,10 @@ def test_a_card_deployed_by_an_ability_in_the_reveal_phase_is_still_face_down_wh
 
 
 def test_a_card_deployed_by_an_ability_after_its_owners_reveal_turn_is_revealed_at_the_end_of_the_phase():
-    prod = card("Prod", ability="instant", effects=[{"when": "reveal", "do": [{"discard": {"count": 1, "who": "opponent"}}]}])
-    rook = card("Rook", effects=[{"when": "discarded", "do": [{"deploy": {"card": "self", "from": "discard", "to": "choose"}}]}])
+    prod = card("Prod", ability="instant",
+                effects=[{"when": "reveal", "do": [{"discard": {"count": 1, "who": "opponent"}}]}])
+    back = {"deploy": {"card": "self", "from": "discard", "to": "choose"}}
+    rook = card("Rook", effects=[{"when": "discarded", "do": [back]}])
     rec = Recorder({"reveal", "deploy"})
     g = hands_game([[F1, rook], [prod, F2, F3]], observers=[rec])
     g.players[1].essence = 5
@@ -1007,7 +1030,8 @@ def test_a_card_deployed_by_an_ability_after_its_owners_reveal_turn_is_revealed_
 
 
 def test_a_card_deployed_by_an_ability_in_the_end_phase_is_revealed_first_in_the_next_round():
-    caller = card("Night Caller", effects=[{"when": "end_of_round", "do": [{"deploy": {"from": "hand", "name": "Spark", "to": "here"}}]}])
+    call = {"deploy": {"from": "hand", "name": "Spark", "to": "here"}}
+    caller = card("Night Caller", effects=[{"when": "end_of_round", "do": [call]}])
     rec = Recorder({"reveal", "round_start"})
     g = hands_game([[caller, SPARK, F1], [F2]], observers=[rec])
     play(g, "P1 deploy Night Caller to B1", "P1 pass")

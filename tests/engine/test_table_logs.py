@@ -12,7 +12,6 @@ import re
 from functools import cache
 
 import pytest
-
 from rules_helpers import Kind, Loc, advance, card, deal, filler, play
 from rules_helpers import game as rules_game
 
