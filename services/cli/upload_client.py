@@ -14,7 +14,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from urllib3.util.retry import Retry
 
-FINAL_STATES = {"valid", "illegal", "mismatch", "malformed", "error"}
+from services.games.status import FINISHED
 
 
 class UploadError(RuntimeError):
@@ -90,7 +90,7 @@ class ApiClient:
         deadline = time.monotonic() + timeout
         while True:
             body = self.game(game_id)
-            if body.get("status") in FINAL_STATES or time.monotonic() > deadline:
+            if body.get("status") in FINISHED or time.monotonic() > deadline:
                 return body
             time.sleep(0.2)
 

@@ -38,9 +38,11 @@ class Move(Enum):
     STORE = (frozenset(), GameStatus.QUEUED, "waiting for a worker")
     STORE_MALFORMED = (frozenset(), GameStatus.MALFORMED, None)
     UNSENT = (frozenset({GameStatus.QUEUED}), GameStatus.RECEIVED, "stored; the sweeper will send it to a worker")
-    CLAIM = (PENDING, GameStatus.REPLAYING, "being replayed")
-    REPLAYED = (PENDING, None, None)
-    REPLAYED_TO_COUNT = (PENDING, GameStatus.REPLAYING, "replayed: valid; being added to the statistics")
+    # A replay takes a game in any status: a redelivered message or a reprocess replays a finished
+    # game again (idempotently, services.games.replay).
+    CLAIM = (frozenset(GameStatus), GameStatus.REPLAYING, "being replayed")
+    REPLAYED = (frozenset(GameStatus), None, None)
+    REPLAYED_TO_COUNT = (frozenset(GameStatus), GameStatus.REPLAYING, "replayed: valid; being added to the statistics")
     COUNTED = (frozenset({GameStatus.REPLAYING}), None, None)
     FAILED = (frozenset(GameStatus), GameStatus.ERROR, None)
     RESEND = (PENDING, GameStatus.QUEUED, "waiting for a worker (re-sent)")

@@ -338,7 +338,3 @@ def running_service_urls(data_dir: Path) -> dict | None:
         return json.loads((Path(data_dir) / SERVICE_FILE).read_text())
     except (OSError, ValueError):
         return None
-
-
-def run_up(config: Config | None = None, echo: Callable[[str], None] = print) -> int:
-    return ServiceLauncher(config or Config.from_env(), echo=echo).run()
