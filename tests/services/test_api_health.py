@@ -1,4 +1,5 @@
-"""The API's app factory, health and readiness against real PostgreSQL and Redis, JSON errors."""
+"""The web app as the API's entry point builds it (the API with the dashboards mounted), health and
+readiness against real PostgreSQL and Redis, JSON errors for the API and HTML ones for pages."""
 
 from __future__ import annotations
 
@@ -7,17 +8,17 @@ import dataclasses
 import pytest
 from flask import request
 
-from services.api import create_app
 from services.platform.embedded import EmbeddedRedis
+from services.platform.entrypoints import api_app
 
 
 @pytest.fixture
 def make_app():
-    """create_app(config), with every app's pool and Redis client closed after the test."""
+    """api_app(config), with every app's pool and Redis client closed after the test."""
     apps = []
 
     def make(config):
-        apps.append(create_app(config))
+        apps.append(api_app(config))
         return apps[-1]
 
     yield make
