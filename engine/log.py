@@ -27,9 +27,9 @@ Parsed logs are normalised: decision lines are rewritten in their canonical text
 ``meta``/``checkpoints`` are dropped. ``dump_log``/``to_json`` write that normal form, and
 ``canonical_hash`` (sha256 of the canonical JSON) identifies a game for de-duplication.
 
-Speed: ``jsonschema`` spends about 10-15 us per JSON value it visits, i.e. 1.5-3.5 ms for a log of
-150 decisions. So the schema is also compiled, once, by ``fastjsonschema`` into Python code that
-only answers "certainly valid"; such a log then parses in about 0.1-0.2 ms. Whenever the predicate
+Speed: ``jsonschema`` visits every JSON value of a log and costs more than the rest of a parse many
+times over (docs/performance.md, "Log parsing"). So the schema is also compiled, once, by
+``fastjsonschema`` into Python code that only answers "certainly valid". Whenever the predicate
 says anything else, or cannot compile the schema, the full ``jsonschema`` validation runs and is
 the authority: every error message comes from it. The test suite checks that both agree.
 """

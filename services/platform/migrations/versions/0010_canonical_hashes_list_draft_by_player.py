@@ -25,11 +25,10 @@ canonical_hash). What it does:
   drafts in different player orders), the row keeps its old hash — both stay, as before — and the
   pair is printed on stderr (``migration 0010: ...``), for an organiser to look at.
 - The games table is locked against writes (SHARE ROW EXCLUSIVE; reads go on) for the revision's
-  transaction, so no upload can take a hash between the check and the update. It takes about
-  0.25 ms per game (parse, hash, update: 10,000 self-played games in 2.3 s on one core of the
-  2-core machine, the engine's sources), so a million games hold writes for about four minutes:
-  apply it with the API stopped or expecting that (``empyrean up`` migrates before it starts
-  anything).
+  transaction, so no upload can take a hash between the check and the update. Every stored log is
+  parsed and hashed, so a large database holds writes for minutes (docs/performance.md, "Log
+  parsing", has the rate): apply it with the API stopped or expecting that (``empyrean up`` migrates
+  before it starts anything).
 
 Downgrade writes the hashes of the form before this revision (decisions in the order written),
 with the same rules, so the code of revision 0009 finds its re-uploads again.
