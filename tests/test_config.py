@@ -35,6 +35,7 @@ CHANGED = Config(
     rate_limit_uploads="30/second",
     rate_limit_bundles="1/minute",
     rate_limit_writes="40/minute",
+    rate_limit_auth_failures="5/minute",
 )
 
 
@@ -84,6 +85,7 @@ def test_the_variable_names():
         "rate_limit_uploads": "EMPYREAN_RATE_LIMIT_UPLOADS",
         "rate_limit_bundles": "EMPYREAN_RATE_LIMIT_BUNDLES",
         "rate_limit_writes": "EMPYREAN_RATE_LIMIT_WRITES",
+        "rate_limit_auth_failures": "EMPYREAN_RATE_LIMIT_AUTH_FAILURES",
     }
 
 

@@ -26,6 +26,7 @@ from services.platform.pool import create_pool
 from . import disputes, events, games, health, openapi, stats
 from .access import init_access
 from .errors import register_error_handlers
+from .headers import init_headers
 
 API_PREFIX = "/api/v1"
 
@@ -84,4 +85,5 @@ def create_app(config: Config | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(metrics.blueprint)  # GET /metrics (Prometheus)
     register_error_handlers(app)
+    init_headers(app)  # CSP, nosniff, no framing, referrer policy on every answer (services/api/headers.py)
     return app

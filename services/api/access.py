@@ -12,6 +12,10 @@
 - Rate limits (Flask-Limiter, counted in Redis so every API process shares them): per token and
   kind of request (reads, single uploads, bundles, other writes) when a valid token is sent, else
   per client IP. Over the limit: 429 with ``Retry-After`` (seconds) and the JSON error body.
+- Failed authentication (a token that is not valid) is counted per client IP on every /api/v1
+  route, the probes included (``EMPYREAN_RATE_LIMIT_AUTH_FAILURES``, in Flask-Limiter's storage):
+  over it, any request from that address that sends a token is a 429 before the token is looked
+  up, so a guesser learns nothing more until the window has passed (docs/security.md).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from cachetools import TTLCache
 from flask import Flask, current_app, g, request
 from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import RateLimitItem, parse_many
 
 from services.platform.config import Config, redis_url_for_limits
 from services.platform.tokens import Token, authenticate, hash_token
@@ -187,13 +192,54 @@ def _exempt() -> bool:
 
 
 RATE_RETRY_HEADER = "X-RateLimit-Retry-After"
+RATE_KEY_PREFIX = "empyrean-rate"
+AUTH_FAILURES = "auth-failures"  # the scope of the failed-authentication counts, per client IP
+
+
+class AuthFailures:
+    """Failed authentications per client IP, counted in the limiter's storage (Redis) with its
+    strategy (sliding window counter), so every API process shares the count. Each request that
+    sends a token reads it first: one Redis round trip. Redis away: no count and no refusal
+    (logged), like the other limits (``swallow_errors``)."""
+
+    def __init__(self, limiter: Limiter, limits: str):
+        self.limiter = limiter
+        self.limits: list[RateLimitItem] = parse_many(limits)
+
+    def _ids(self) -> tuple[str, str, str]:
+        return RATE_KEY_PREFIX, AUTH_FAILURES, get_remote_address()
+
+    def refused_for(self) -> tuple[RateLimitItem, int] | None:
+        """(the limit, seconds to wait) while this client is over a limit, else None."""
+        try:
+            for item in self.limits:
+                if not self.limiter.limiter.test(item, *self._ids()):
+                    reset = self.limiter.limiter.get_window_stats(item, *self._ids()).reset_time
+                    return item, min(item.get_expiry(), max(1, math.ceil(reset - time.time())))
+        except Exception as exc:  # the storage is away: serve, as the limiter does
+            log.warning("failed-authentication count not read (%s): not limited", exc)
+        return None
+
+    def count(self) -> None:
+        try:
+            for item in self.limits:
+                self.limiter.limiter.hit(item, *self._ids())
+        except Exception as exc:  # the storage is away: not counted, as the limiter does
+            log.warning("failed authentication not counted (%s)", exc)
+
+
+def too_many_failures(limit: RateLimitItem, seconds: int):
+    return error_response(429, "Too Many Requests",
+                          f"too many failed authentications from your address (a token that is not valid, "
+                          f"more than {limit}); no token from it is checked for {seconds} s — check the "
+                          "token you send, or send none to read", headers=[("Retry-After", str(seconds))])
 
 
 def init_access(app: Flask, config: Config) -> Limiter:
-    """Rate limits on every /api/v1 route, the 429 answer, and the bad-token check for reads."""
+    """Rate limits on every /api/v1 route, the 429 answer, the limit on failed authentications and
+    the bad-token check for reads."""
     limiter = Limiter(
         key_func=_rate_key,
-        app=app,
         application_limits=[_rate_limit],
         application_limits_exempt_when=_exempt,
         storage_uri=redis_url_for_limits(config.require_redis_url()),
@@ -204,11 +250,28 @@ def init_access(app: Flask, config: Config) -> Limiter:
         # Flask-Limiter would put Retry-After (its window) on every answer, also on a 202 and over
         # the 503's own "5": it is renamed, and set as Retry-After on the 429 alone (below).
         header_name_mapping={HEADERS.RETRY_AFTER: RATE_RETRY_HEADER},
-        key_prefix="empyrean-rate",
+        key_prefix=RATE_KEY_PREFIX,
         # Redis away: serve without limits rather than answer 500 (the outage is logged); the
         # uploads still store their games and the sweeper sends them once Redis is back.
         swallow_errors=True,
     )
+    failures = AuthFailures(limiter, config.rate_limit_auth_failures)
+
+    # Registered before the limiter's own check, whose key function looks the token up: an address
+    # over the failed-authentication limit gets its 429 before any token of it reaches the database.
+    @app.before_request
+    def check_tokens():
+        if not request.path.startswith(API_PATH) or _bearer() is None:
+            return None  # no token sent: nothing to guess (the dashboards read no tokens)
+        refused = failures.refused_for()
+        if refused is not None:
+            return too_many_failures(*refused)
+        if _sent_a_bad_token():
+            failures.count()
+            return unauthorized()
+        return None
+
+    limiter.init_app(app)
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(exc: RateLimitExceeded):
@@ -222,11 +285,5 @@ def init_access(app: Flask, config: Config) -> Limiter:
                                   + (f" (in {retry} s)" if retry else f" (in {seconds} s)"),
                                   headers=[("Retry-After", str(seconds))])
         return response
-
-    @app.before_request
-    def reject_bad_tokens():
-        if request.path.startswith(API_PATH) and _sent_a_bad_token():
-            return unauthorized()
-        return None
 
     return limiter

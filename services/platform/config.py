@@ -102,8 +102,9 @@ class Config:
     sweep_interval_s: int = setting("EMPYREAN_SWEEP_INTERVAL", 60, _whole(low=1))
     # Rate limits (docs/security.md, "Rate limits"), in the `limits` notation ("N/minute", several
     # joined by ";"), counted in Redis so every API process shares them. Requests with a valid
-    # token are counted per token and kind; requests without one (or with a bad one) per client IP.
-    # per IP: public reads, and failed authentication
+    # token are counted per token and kind; requests without one per client IP; requests with a bad
+    # one in a count of their own per client IP (failed authentication).
+    # per IP: requests without a token (public reads)
     rate_limit_anonymous: str = setting("EMPYREAN_RATE_LIMIT_ANONYMOUS", "300/minute", _rate)
     # per token: GET requests
     rate_limit_reads: str = setting("EMPYREAN_RATE_LIMIT_READS", "1200/minute", _rate)
@@ -113,6 +114,10 @@ class Config:
     rate_limit_bundles: str = setting("EMPYREAN_RATE_LIMIT_BUNDLES", "30/minute", _rate)
     # per token: every other POST/PATCH (events, reprocess, disputes)
     rate_limit_writes: str = setting("EMPYREAN_RATE_LIMIT_WRITES", "120/minute", _rate)
+    # per client IP: requests whose token is not valid (token guessing), on every route that checks
+    # tokens (health and readiness too); over it, every request from the address that sends a token
+    # is refused (429) without looking the token up, until the window has passed
+    rate_limit_auth_failures: str = setting("EMPYREAN_RATE_LIMIT_AUTH_FAILURES", "20/minute", _rate)
 
     @classmethod
     def variables(cls) -> dict[str, str]:

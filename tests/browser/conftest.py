@@ -56,15 +56,23 @@ def browser():
         browser.close()
 
 
+def csp_violations(messages) -> list[str]:
+    """The console messages among ``messages`` in which Chromium reports that the page's Content
+    Security Policy refused something ("Refused to execute inline script because it violates the
+    following Content Security Policy directive: …")."""
+    return [f"CSP violation: {m.text}" for m in messages if "Content Security Policy" in m.text]
+
+
 @contextmanager
 def _watched_page(browser, request, **context_options):
-    """A fresh page that fails the test on any JavaScript error or alert dialog, and leaves a
-    screenshot named after the test."""
+    """A fresh page that fails the test on any JavaScript error, alert dialog or Content Security
+    Policy violation reported on the console, and leaves a screenshot named after the test."""
     context = browser.new_context(accept_downloads=True, **context_options)
     page = context.new_page()
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
     page.on("dialog", lambda dialog: (problems.append(f"dialog opened: {dialog.message}"), dialog.dismiss()))
+    page.on("console", lambda message: problems.extend(csp_violations([message])))
     yield page
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = request.node.name.replace("/", "_").replace("[", "-").replace("]", "")

@@ -135,3 +135,41 @@ def test_events_page_links_a_disputed_match_to_the_replay_of_each_upload(site, p
     links.first.click()
     page.wait_for_url(re.compile(r"/games/\d+/replay"))
     page.wait_for_selector("#board")
+
+
+def test_the_content_security_policy_refuses_inline_script_and_framing(site, browser):
+    """The policy each page is served with, enforced by Chromium: an inline script put into the page
+    does not run and another site cannot frame a page; each refusal is reported on the console, which
+    is what the page fixture watches in every other test here (so every page works without inline
+    script or eval: the policy allows neither, tests/services/test_security_headers.py)."""
+    def csp_violations(messages):
+        return [m.text for m in messages if "Content Security Policy" in m.text]
+
+    base, _ = site
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        messages = []
+        page.on("console", lambda message: messages.append(message))
+        page.goto(f"{base}/meta")
+        drawn_traces(page, "win-rates")  # plotly.js and app.js, files from this origin, run
+        assert csp_violations(messages) == []
+        page.evaluate("""() => {
+            const s = document.createElement('script');
+            s.textContent = 'window.injected = true';
+            document.body.appendChild(s);
+        }""")
+        assert page.evaluate("window.injected === undefined")
+        page.wait_for_timeout(200)
+        refused = csp_violations(messages)
+        assert any("script-src" in text for text in refused), refused
+        # framed by a page of another origin (about:blank, which has no policy of its own): refused
+        outside = context.new_page()
+        messages = []
+        outside.on("console", lambda message: messages.append(message))
+        outside.set_content(f'<iframe id="framed" src="{base}/meta"></iframe>')
+        outside.wait_for_timeout(1000)
+        assert outside.frame_locator("#framed").locator("a.brand").count() == 0  # none of the page shows
+        assert any("frame-ancestors" in text for text in csp_violations(messages)), [m.text for m in messages]
+    finally:
+        context.close()

@@ -296,6 +296,47 @@ def test_rate_limits_are_counted_in_redis_and_answer_429_with_retry_after(ingest
         assert b.get("/api/v1/events").status_code == 200
 
 
+def test_token_guessing_is_limited_per_address_on_every_route_health_too(ingest_config):
+    """Many bad tokens from one address, on the probe that is never rate limited otherwise: 429 with
+    Retry-After once the failed-authentication limit is reached (counted in Redis: two app
+    instances share it), on every route; another address with a good token is served."""
+    low = dataclasses.replace(ingest_config, rate_limit_auth_failures="5/minute")
+    with running_app(low) as first, running_app(low) as second:
+        address = f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
+        guesses = []
+        for n in range(40):
+            guesser = token_client((first, second)[n % 2], f"emp_guess{n:03d}_{secrets.token_urlsafe(32)}")
+            guesser.environ_base["REMOTE_ADDR"] = address
+            guesses.append(guesser.get("/api/v1/health"))
+        statuses = [r.status_code for r in guesses]
+        assert statuses[:5] == [401] * 5 and set(statuses[5:]) == {429}, statuses
+        refused = guesses[-1]
+        assert 1 <= int(refused.headers["Retry-After"]) <= 60
+        error = refused.get_json()["error"]
+        assert error["status"] == 429 and "failed" in error["message"] and "token" in error["message"]
+        # the address stays refused on every route that checks a token, readiness and writes too
+        for method, url in (("GET", "/api/v1/ready"), ("GET", "/api/v1/events"), ("POST", "/api/v1/events")):
+            guesser = token_client(first, f"emp_another_{secrets.token_urlsafe(32)}")
+            guesser.environ_base["REMOTE_ADDR"] = address
+            assert guesser.open(url, method=method, json={}).status_code == 429, url
+        # while it is, a token sent from it is not even looked up: a good one is refused as well, so
+        # the answer says nothing about whether a guess was right
+        token = make_token(first, "organiser", owner="Guessed At")
+        same_address = token_client(second, token)
+        same_address.environ_base["REMOTE_ADDR"] = address
+        assert same_address.get("/api/v1/health").status_code == 429
+        # the address may still read without a token (the public reads)
+        reader = anonymous_client(first)
+        reader.environ_base["REMOTE_ADDR"] = address
+        assert reader.get("/api/v1/health").status_code == 200
+        # another client with a good token is served, on both instances
+        for app in (first, second):
+            other = token_client(app, token)
+            other.environ_base["REMOTE_ADDR"] = "10.255.255.252" if address != "10.255.255.252" else "10.255.255.251"
+            assert other.get("/api/v1/health").status_code == 200
+            assert other.post("/api/v1/events", json={"name": f"Not guessed {secrets.token_hex(3)}"}).status_code == 201
+
+
 def test_token_commands_create_list_and_revoke(app, ingest_config, monkeypatch):
     from click.testing import CliRunner
 
