@@ -49,11 +49,13 @@ def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]
 
     It takes every counted game's contribution back out inside a savepoint, counts the rows left
     non-zero, and rolls back, so the check uses the very statements that wrote the aggregates and
-    changes nothing. Run it in a transaction that sees a quiet database (or accept that games being
-    replayed meanwhile show up as differences)."""
-    ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted ORDER BY game_id")]
+    changes nothing. It holds the fold's lock meanwhile, so no fold adds games between the reading of
+    the counted games and the check, nor waits on the rows it touches in another order (a deadlock);
+    a replay writing counts directly (not through the fold) meanwhile still shows up as differences."""
     differences = {}
     with conn.transaction(force_rollback=True):
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (FOLD_LOCK,))
+        ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted ORDER BY game_id")]
         for start in range(0, len(ids), batch):
             apply_contribution(conn, ids[start:start + batch], -1)
         for aggregate in AGGREGATES:
