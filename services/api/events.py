@@ -162,9 +162,11 @@ def _owned_event(conn, event_id: int):
     if event_id > views.MAX_ID:
         return _no_event(event_id)
     owner = event_owner(conn, event_id)
-    if owner is None:
+    token = current_token()
+    # an unlisted event is not there for a token that may not see it (not even a 403 says so)
+    if owner is None or not may_read_event(token, event_id, owner.visibility, owner.organiser):
         return _no_event(event_id)
-    if not may_manage_event(current_token(), owner.organiser):
+    if not may_manage_event(token, owner.organiser):
         return not_your_event(event_id)
     return None
 

@@ -265,6 +265,8 @@ def test_unlisted_events_games_and_disputes_need_a_token_that_may_see_them(app, 
     assert anonymous.get(f"/api/v1/disputes?event={event}").get_json()["disputes"] == []
     assert [d["id"] for d in owner.get(f"/api/v1/disputes?event={event}").get_json()["disputes"]] == [dispute]
     assert "unlisted" in anonymous.get(f"/api/v1/events/{event}").get_json()["error"]["message"]
+    # nor does a write to it tell another organiser that it exists
+    assert other.patch(f"/api/v1/events/{event}", json={"starts_on": "2026-01-01"}).status_code == 404
 
     for game, readers in ((in_event, (owner, admin_client, bound)), (unlisted_game, (uploader, admin_client))):
         for url in (f"/api/v1/games/{game}", f"/api/v1/games/{game}/log", f"/games/{game}/replay"):
