@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, render_template, url_for
 
+from services.api.access import current_token, may_read_event
 from services.games import views
 from services.games.status import FINISHED, PENDING, GameStatus
 
@@ -86,7 +87,8 @@ def _event_detail(event_id: int) -> tuple[dict, list[views.DisputeSummary], list
         return None
     with _pool().connection() as conn:
         found = views.event_summaries(conn, event_id)
-        if not found:
+        # an unlisted event: only with a token that may see it (a browser sends none)
+        if not found or not may_read_event(current_token(), event_id, found[0].visibility, found[0].organiser):
             return None
         disputes = views.dispute_summaries(conn, event_id=event_id)
         flagged = views.flagged_games(conn, event_id, MAX_FLAGGED)

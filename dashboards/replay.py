@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
+from services.api.access import current_token, may_read_game
 from services.games import views
 
 blueprint = Blueprint("replay", __name__, template_folder="templates")
@@ -25,12 +26,16 @@ DB_TIMEOUT_S = 5.0
 
 
 def _load_replay(game_id: int) -> views.ReplayView | None:
-    """The stored game and its log read into a timeline; None when there is no such game."""
+    """The stored game and its log read into a timeline; None when there is no such game, or it is
+    unlisted (or of an unlisted event) and the request has no token that may see it (browsers send
+    none: unlisted games have no replay page for them; docs/security.md, "Visibility")."""
     if game_id > views.MAX_ID:
         return None
     with current_app.extensions["empyrean"].db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         game = views.game_view(conn, game_id, log=True)
-    return None if game is None else views.replay_of(game)  # the connection is back in the pool
+    if game is None or not may_read_game(current_token(), game):
+        return None
+    return views.replay_of(game)  # the connection is back in the pool
 
 
 def _game_facts(replay: views.ReplayView) -> dict[str, Any]:

@@ -9,6 +9,10 @@
 - Object-level checks (``may_manage_event``): an organiser manages the events whose ``organiser``
   is its owner; an admin manages every event; an uploader token bound to an event may upload into
   that event only.
+- Unlisted things by id (``may_read_event``, ``may_read_game``): public ones are read by anyone;
+  an unlisted event (and its games, disputes and pages) only with a token of its organiser, an
+  admin, or an uploader bound to it; an unlisted game also by the token that uploaded it. Anyone
+  else is answered 404, as if there were none (sequential ids cannot be walked to find them).
 - Rate limits (Flask-Limiter, counted in Redis so every API process shares them): per token and
   kind of request (reads, single uploads, bundles, other writes) when a valid token is sent, else
   per client IP. Over the limit: 429 with ``Retry-After`` (seconds) and the JSON error body.
@@ -147,6 +151,27 @@ def require(*roles: str):
 def may_manage_event(token: Token, organiser: str | None) -> bool:
     """Edit, reprocess, upload bundles into and resolve disputes of an event owned by ``organiser``."""
     return token.is_admin or (token.role == "organiser" and organiser is not None and organiser == token.owner)
+
+
+def may_read_event(token: Token | None, event_id: int, visibility: str, organiser: str | None) -> bool:
+    """Read event ``event_id`` (its page, summary, disputes) by id: anyone when it is public; when it
+    is unlisted, a token that manages it or an uploader token bound to it."""
+    if visibility != "unlisted":
+        return True
+    return token is not None and (may_manage_event(token, organiser) or token.event_id == event_id)
+
+
+def may_read_game(token: Token | None, game) -> bool:
+    """Read a game (services.games.views.GameView) by id: its status, log and replay. Anyone when
+    the game and its event are public; else what may read its event, and the token that uploaded it."""
+    if game.visibility != "unlisted" and game.event_visibility != "unlisted":
+        return True
+    if token is None:
+        return False
+    if token.is_admin or (game.uploaded_by is not None and token.id == game.uploaded_by):
+        return True
+    return game.event_id is not None and (may_manage_event(token, game.event_organiser)
+                                          or token.event_id == game.event_id)
 
 
 def not_your_event(event_id: int):

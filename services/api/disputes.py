@@ -11,7 +11,9 @@
   ``{"resolution": "..."}``: closes the dispute with the organiser's ruling, in words.
 
 Disputes are opened by the replay worker when a match's games disagree. The list leaves out the
-disputes of unlisted events unless ``event`` names the event (docs/security.md, "Visibility").
+disputes of unlisted events unless ``event`` names the event (docs/security.md, "Visibility"); an
+unlisted event's disputes (listed by ``event`` or one by id) need a token that may see the event
+(services.api.access.may_read_event), else they are not there (an empty list, 404).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from services.games import views
 from services.games.disputes import lock_dispute, resolve
 from services.games.status import GameStatus
 
-from .access import current_token, may_manage_event, not_your_event, require
+from .access import current_token, may_manage_event, may_read_event, not_your_event, require
 from .errors import error_response
 
 blueprint = Blueprint("disputes", __name__)
@@ -64,6 +66,8 @@ def list_disputes():
         return err
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         found = views.dispute_summaries(conn, status=status, event_id=event, before=before, limit=limit)
+    token = current_token()
+    found = [d for d in found if may_read_event(token, d.event_id, d.event_visibility, d.event_organiser)]
     body = {"filters": {"status": status, "event": event, "limit": limit, "before": before},
             "disputes": [_summary(d) for d in found]}
     if len(found) == limit:
@@ -90,7 +94,8 @@ def get_dispute(dispute_id: int):
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         found = views.dispute_view(conn, dispute_id)
-    if found is None:
+    if found is None or not may_read_event(current_token(), found.dispute.event_id, found.dispute.event_visibility,
+                                           found.dispute.event_organiser):
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     body = _summary(found.dispute)
     body["resolution"] = found.dispute.resolution

@@ -56,9 +56,57 @@ def database_unavailable(exc: Exception):
                           "was stored — please try again shortly", headers=[("Retry-After", "5")])
 
 
+# What each unique constraint a request can meet guards, in the words of the request's fields.
+# Every write that can race on one answers it itself (ON CONFLICT, or a savepoint and a 409); this
+# is the net under them: a violation that still reaches the top is a 409 naming the field, never a 500.
+UNIQUE_FIELDS = {
+    "events_name_key": ("/name", "another event is already called that; choose another name"),
+    "games_content_hash_key": ("", "this game (the same content) was stored by another request a moment ago; "
+                                   "send it again to be told its id"),
+    "event_matches_key": ("", "this match was recorded by another request a moment ago; send it again"),
+    "disputes_match_key": ("", "this match's dispute was changed by another request a moment ago; send it again"),
+    "api_tokens_prefix_key": ("", "a token with this prefix was made a moment ago; try again"),
+}
+
+
+def unique_violation(exc: psycopg.errors.UniqueViolation):
+    """A unique constraint met by a race the code did not answer itself: 409 naming the field."""
+    constraint = getattr(exc.diag, "constraint_name", None) or ""
+    log.warning("unique violation %s on %s %s", constraint, request.method, request.path)
+    pointer, message = UNIQUE_FIELDS.get(constraint, ("", "another request changed the same thing a moment "
+                                                          "ago; send it again"))
+    return error_response(409, "Conflict", message, pointer=pointer)
+
+
+# The longest URL (path and query) the app serves; longer: 414 and the JSON error. gunicorn is
+# started with --limit-request-line 8190 (its largest bounded value; services/platform/launcher.py,
+# infra/container-entrypoint.sh) so that these reach the app; a request line over 8190 bytes is
+# still refused by gunicorn itself, with its own HTML page (docs/security.md, "Input limits").
+MAX_URL_BYTES = 4096
+
+
+def _url_bytes() -> int:
+    raw = request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI")
+    if raw is not None:
+        return len(raw.encode("latin-1", "replace"))
+    return len(request.environ.get("PATH_INFO", "").encode("latin-1", "replace")) + len(
+        request.environ.get("QUERY_STRING", "")) + 1
+
+
+def url_too_long():
+    """Before anything else (rate limits, tokens): a URL over MAX_URL_BYTES is a 414 in JSON."""
+    size = _url_bytes()
+    if size > MAX_URL_BYTES:
+        return error_response(414, "URI Too Long", f"the URL is {size:,} bytes long; at most {MAX_URL_BYTES:,} "
+                              "are taken (filters: fewer values, or several requests)")
+    return None
+
+
 def register_error_handlers(app: Flask) -> None:
+    app.before_request_funcs.setdefault(None, []).insert(0, url_too_long)
     app.register_error_handler(PoolTimeout, database_unavailable)
     app.register_error_handler(psycopg.OperationalError, database_unavailable)
+    app.register_error_handler(psycopg.errors.UniqueViolation, unique_violation)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

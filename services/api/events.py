@@ -1,12 +1,16 @@
 """Events (tournaments) and their bundles of games.
 
 - ``POST /api/v1/events`` (organiser) — ``{"name", "starts_on"?, "ends_on"?, "visibility"?}``:
-  creates the event, owned by the token's organiser (201), or answers the existing event of that
-  name (200) when the token may manage it, so an organiser's script can simply say it again.
+  creates the event, owned by the token's owner (201; an admin's event too: owned by the admin
+  token's owner), or answers the existing event of that name (200) when the token may manage it, so
+  an organiser's script can simply say it again; anyone else's event of that name: 409 (a name
+  never moves ownership). The only way an event is made: uploads never create one.
 - ``GET /api/v1/events`` — every public event with its game counts by status (unlisted ones are
   left out: docs/security.md, "Visibility").
-- ``GET /api/v1/events/{id}`` — one event (public or unlisted): counts by status, open disputes.
-- ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility.
+- ``GET /api/v1/events/{id}`` — one event: counts by status, open disputes. An unlisted one only
+  with a token that may see it (its organiser's, an admin's, an uploader's bound to it); else 404.
+- ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility; an admin may also
+  set ``organiser`` (give an event an owner, e.g. one left without by migration 0012).
 - ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
 - ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a
   tournament bundle (services.games.bundles: a JSON array, NDJSON or one log, gzip or not;
@@ -14,7 +18,8 @@
   received under this event in batches (each batch one transaction), and after each commit its
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
   report: accepted (new, with its id), duplicate (the id it already has), malformed (stored, with
-  the engine's pointers), rejected (not a JSON object: not stored, with the reason).
+  the engine's pointers), rejected (not stored, with the reason: not a JSON object, or — from an
+  uploader token bound to the event — a log whose ``meta.event`` names another event).
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from services.games import views
 from services.games.bundles import BundleError, BundleLimits, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
 from services.games.events import (
+    ADMIN_FIELDS,
     EVENT_FIELDS,
     VISIBILITIES,
     DatesOutOfOrder,
     NameTaken,
+    event_name,
     event_owner,
 )
 from services.games.events import create_event as store_event
@@ -38,7 +45,7 @@ from services.games.events import edit_event as change_event
 from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
 
-from .access import current_token, forbidden, may_manage_event, not_your_event, require
+from .access import current_token, forbidden, may_manage_event, may_read_event, not_your_event, require
 from .errors import error_response
 from .games import DB_TIMEOUT_S, uploader_header, visibility_param
 
@@ -84,10 +91,11 @@ def _event_fields(body, *, creating: bool):
         example = '{"name": "Spring Open 2026"}' if creating else '{"visibility": "unlisted"}'
         return None, error_response(400, "Bad Request", f"send a JSON object like {example} "
                                     "with Content-Type: application/json", pointer="")
-    unknown = sorted(set(body) - set(EVENT_FIELDS))
+    settable = EVENT_FIELDS if creating else EVENT_FIELDS + ADMIN_FIELDS
+    unknown = sorted(set(body) - set(settable))
     if unknown:
         return None, error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; an event has "
-                                    + ", ".join(EVENT_FIELDS), pointer=f"/{unknown[0]}")
+                                    + ", ".join(settable), pointer=f"/{unknown[0]}")
     fields = {}
     if creating or "name" in body:
         name = body.get("name")
@@ -108,6 +116,13 @@ def _event_fields(body, *, creating: bool):
             return None, error_response(400, "Bad Request", "visibility must be public or unlisted, got "
                                         f"{body['visibility']!r}", pointer="/visibility")
         fields["visibility"] = body["visibility"]
+    if "organiser" in body:
+        owner = body["organiser"]
+        if not isinstance(owner, str) or not 1 <= len(owner.strip()) <= MAX_NAME_CHARS or storable(owner) != owner:
+            return None, error_response(400, "Bad Request", f"organiser must be text of 1 to {MAX_NAME_CHARS} "
+                                        "characters: the owner of an organiser token (empyrean token list)",
+                                        pointer="/organiser")
+        fields["organiser"] = owner.strip()
     return fields, None
 
 
@@ -118,10 +133,10 @@ def _request_json():
 @blueprint.post("/events")
 @require("organiser")
 def create_event():
-    """Creates the event, owned by the token's organiser (201); the same name again answers the
-    existing event (200) when this token may manage it — an unowned event (made by a game's
-    meta.event) is claimed by the organiser that names it first — and 403 when another
-    organiser owns it."""
+    """Creates the event, owned by the token's owner (201); the same name again answers the
+    existing event (200) when this token may manage it, and 409 (pointer /name) when it may not:
+    another organiser's event, or one nobody owns (left so by migration 0012, an admin's to give).
+    A name never moves ownership."""
     fields, err = _event_fields(_request_json(), creating=True)
     if err:
         return err
@@ -129,12 +144,12 @@ def create_event():
     if starts and ends and ends < starts:
         return error_response(400, "Bad Request", "ends_on is before starts_on", pointer="/ends_on")
     token = current_token()
-    owner = None if token.is_admin else token.owner
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
         event_id, created, found = store_event(conn, fields["name"], starts, ends, fields.get("visibility", "public"),
-                                               owner)
+                                               token.owner)
         if not created and not may_manage_event(token, found.organiser):
-            return not_your_event(event_id)
+            return error_response(409, "Conflict", f"there is already an event called {fields['name']!r}, "
+                                  "which this token may not manage; choose another name", pointer="/name")
         [summary] = views.event_summaries(conn, event_id)
     response = jsonify(_event_body(summary) | {"created": created})
     response.status_code = 201 if created else 200
@@ -147,9 +162,11 @@ def _owned_event(conn, event_id: int):
     if event_id > views.MAX_ID:
         return _no_event(event_id)
     owner = event_owner(conn, event_id)
-    if owner is None:
+    token = current_token()
+    # an unlisted event is not there for a token that may not see it (not even a 403 says so)
+    if owner is None or not may_read_event(token, event_id, owner.visibility, owner.organiser):
         return _no_event(event_id)
-    if not may_manage_event(current_token(), owner.organiser):
+    if not may_manage_event(token, owner.organiser):
         return not_your_event(event_id)
     return None
 
@@ -161,6 +178,8 @@ def edit_event(event_id: int):
     fields, err = _event_fields(_request_json(), creating=False)
     if err:
         return err
+    if "organiser" in fields and not current_token().is_admin:
+        return forbidden("only an admin may give an event another owner (the field organiser)")
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
         err = _owned_event(conn, event_id)
         if err:
@@ -203,13 +222,14 @@ def get_event(event_id: int):
         return _no_event(event_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         found = views.event_summaries(conn, event_id)
-    if not found:
+    if not found or not may_read_event(current_token(), event_id, found[0].visibility, found[0].organiser):
         return _no_event(event_id)
     return jsonify(_event_body(found[0]))
 
 
 def _no_event(event_id: int):
-    return error_response(404, "Not Found", f"there is no event {event_id}; create it with POST /api/v1/events")
+    return error_response(404, "Not Found", f"there is no event {event_id} (an unlisted event is shown only with "
+                          "a token of its organiser or an admin); create one with POST /api/v1/events")
 
 
 @blueprint.post("/events/<int:event_id>/games")
@@ -224,10 +244,12 @@ def upload_bundle(event_id: int):
                             "; it is bound to no event, so it uploads single games (POST /games)"))
     if event_id > views.MAX_ID:
         return _no_event(event_id)
+    bound_name = None  # an uploader token bound to the event: lines naming another event are rejected
     with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         if token.role == "uploader":
             if event_owner(conn, event_id) is None:
                 return _no_event(event_id)
+            bound_name = event_name(conn, event_id)
         else:
             err = _owned_event(conn, event_id)
             if err:
@@ -254,7 +276,8 @@ def upload_bundle(event_id: int):
         try:
             with conn.transaction():
                 _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
-                              limits, uploader, event_id, visibility, report, counts, new_ids)
+                              limits, uploader, event_id, visibility, report, counts, new_ids,
+                              token_id=token.id, bound_name=bound_name)
         except BundleError as exc:
             read = exc.entries_read if exc.entries_read is not None else len(report)
             stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
@@ -270,14 +293,17 @@ STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.s
 
 
 def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,
-                  visibility: str, report: list[dict], counts: dict, new_ids: list[int]) -> None:
+                  visibility: str, report: list[dict], counts: dict, new_ids: list[int], *, token_id: int,
+                  bound_name: str | None) -> None:
     """Read the bundle's entries and store them in ``conn``'s transaction, a batch at a time,
-    filling the report; raises BundleError when the bundle cannot be read to its end."""
+    filling the report; raises BundleError when the bundle cannot be read to its end.
+    ``bound_name``: the event's name when an uploader token bound to it sends the bundle; a log
+    whose meta.event names another event is then rejected (as POST /games answers it 403)."""
     batch: list[tuple[int, Parsed]] = []
 
     def flush() -> None:
         stored_all = store_batch(conn, [parsed for _, parsed in batch], uploader, event_id=event_id,
-                                 visibility=visibility)
+                                 visibility=visibility, uploaded_by=token_id)
         for (index, parsed), stored in zip(batch, stored_all):
             row = {"index": index, "id": stored.id, "status": stored.status}
             if stored.duplicate:
@@ -299,11 +325,19 @@ def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLi
                 report.append({"index": entry.index, "status": "rejected", "error": entry.error})
                 continue
             try:
-                batch.append((entry.index, parse_upload(entry.raw)))
+                parsed = parse_upload(entry.raw)
             except NotAnObject as exc:
                 counts["rejected"] += 1
                 report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
                 continue
+            named = parsed.log.meta.get("event") if parsed.log is not None else None
+            if bound_name is not None and named is not None and named != bound_name:
+                counts["rejected"] += 1
+                report.append({"index": entry.index, "status": "rejected",
+                               "error": f"this log's meta.event is {named!r}, but this token may only upload games "
+                                        f"of event {event_id} ({bound_name!r}); not stored"})
+                continue
+            batch.append((entry.index, parsed))
             if len(batch) >= STORE_BATCH:
                 flush()
     except BundleError as exc:

@@ -4,7 +4,13 @@
   as received, then a replay task is sent (after the commit). New: 202. The same content again: 200
   with ``duplicate: true`` and the existing game's id — nothing new was accepted, so not 202.
 - ``GET /api/v1/games/{id}`` — status with its message, verdict, record, and the replay viewer's URL.
+  ``event`` is the name of the event the game is filed under; a game whose log names an event that
+  did not exist when it was uploaded has ``"event": null`` and that name in ``event_named_in_log``
+  (uploads never create events: services.games.events).
 - ``GET /api/v1/games/{id}/log`` — the stored bytes, unchanged.
+
+An unlisted game, or a game of an unlisted event, is read by id only with a token that may see it
+(services.api.access.may_read_game); anyone else gets 404.
 
 Requests rejected before storage (wrong content type, too large, not a JSON object) store nothing;
 a JSON object that is not a valid log is stored, as ``malformed`` with the engine's JSON pointers.
@@ -19,7 +25,7 @@ from services.games.events import VISIBILITIES, event_name
 from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
-from .access import current_token, forbidden, require
+from .access import current_token, forbidden, may_read_game, require
 from .errors import error_response
 
 blueprint = Blueprint("games", __name__)
@@ -95,7 +101,7 @@ def upload_game():
             if claimed is not None and claimed != name:
                 return forbidden(f"this token may only upload games of event {bound} ({name!r}); "
                                  f"the log's meta.event is {claimed!r}")
-        stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility)
+        stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility, uploaded_by=token.id)
     # Committed: only now may a worker hear of it (services.games.dispatch).
     status = stored.status
     if not stored.duplicate and status == GameStatus.QUEUED:
@@ -123,15 +129,16 @@ def get_game(game_id: int):
         return _no_game(game_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         game = views.game_view(conn, game_id, record=True)
-    if game is None:
+    if game is None or not may_read_game(current_token(), game):
         return _no_game(game_id)
     body = {
         "id": game.id, "status": str(game.status), "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
-        **{k: getattr(game, k) for k in ("content_hash", "uploader", "event_id", "event", "match_id", "dispute_id",
-                                         "catalog_version", "engine_version", "played_on", "attempts",
-                                         "received_at", "queued_at", "replay_started_at", "finished_at")},
+        **{k: getattr(game, k) for k in ("content_hash", "uploader", "event_id", "event")},
+        "event_named_in_log": game.named_event, "visibility": game.visibility,
+        **{k: getattr(game, k) for k in ("match_id", "dispute_id", "catalog_version", "engine_version", "played_on",
+                                         "attempts", "received_at", "queued_at", "replay_started_at", "finished_at")},
         "verdict": game.verdict, "record": game.record,
     }
     return jsonify(_jsonable(body))
@@ -142,14 +149,15 @@ def get_log(game_id: int):
     if game_id > views.MAX_ID:
         return _no_game(game_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        raw = views.game_log(conn, game_id)
-    if raw is None:
+        game = views.game_view(conn, game_id, log=True)
+    if game is None or not may_read_game(current_token(), game):
         return _no_game(game_id)
-    return Response(raw, mimetype="application/json")
+    return Response(game.raw_log, mimetype="application/json")
 
 
 def _no_game(game_id: int):
-    return error_response(404, "Not Found", f"there is no game {game_id}")
+    return error_response(404, "Not Found", f"there is no game {game_id} (an unlisted game is shown only with a "
+                          "token that may see it: its uploader's, its event's organiser's, an admin's)")
 
 
 def _jsonable(value):

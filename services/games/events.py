@@ -1,11 +1,14 @@
 """Events (tournaments): creating them, who owns them, what they and their games show the public.
 
-An event is owned by the organiser that created it (``events.organiser``; none for an event a
-game's ``meta.event`` made, until an organiser names it: ``create_event`` then claims it). Events
-and games are ``public`` or ``unlisted``: an unlisted one is left out of lists but found by its id
-(docs/security.md, "Visibility"). Who may manage an event is the API's to decide
-(services.api.access.may_manage_event), from the owner read here. What events look like to readers
-(their game counts, disputes, flagged games): services.games.views.
+Only ``create_event`` makes an event (``POST /api/v1/events``, an organiser or an admin), and always
+with an owner (``events.organiser``: the token's owner; an admin's token's owner for an admin's
+event). A name never moves ownership: naming an existing event answers it to its owner and is a
+conflict for anyone else. An upload never creates an event (services.games.store.find_events looks
+them up). Events left without an owner by earlier versions (migration 0012) are managed by an admin
+only, who may give one an owner (``set_owner``). Events and games are ``public`` or ``unlisted``
+(docs/security.md, "Visibility"). Who may manage or read an event is the API's to decide
+(services.api.access), from the owner read here. What events look like to readers (their game
+counts, disputes, flagged games): services.games.views.
 """
 
 from __future__ import annotations
@@ -13,17 +16,17 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from psycopg import Connection
-
-from .store import find_or_create_event
+from psycopg import Connection, errors
 
 VISIBILITIES = ("public", "unlisted")
 EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")  # what an organiser may set
+ADMIN_FIELDS = ("organiser",)  # what only an admin may set: the owner
 
 
 @dataclass(frozen=True)
 class Owner:
     organiser: str | None  # None: nobody owns the event (only an admin manages it)
+    visibility: str = "public"
 
 
 class DatesOutOfOrder(ValueError):
@@ -35,9 +38,9 @@ class NameTaken(ValueError):
 
 
 def event_owner(conn: Connection, event_id: int) -> Owner | None:
-    """Who owns the event; None when there is no such event."""
-    row = conn.execute("SELECT organiser FROM events WHERE id = %s", (event_id,)).fetchone()
-    return None if row is None else Owner(row[0])
+    """Who owns the event (and its visibility); None when there is no such event."""
+    row = conn.execute("SELECT organiser, visibility FROM events WHERE id = %s", (event_id,)).fetchone()
+    return None if row is None else Owner(row[0], row[1])
 
 
 def event_name(conn: Connection, event_id: int) -> str | None:
@@ -46,29 +49,31 @@ def event_name(conn: Connection, event_id: int) -> str | None:
 
 
 def create_event(conn: Connection, name: str, starts_on: dt.date | None, ends_on: dt.date | None,
-                 visibility: str, owner: str | None) -> tuple[int, bool, Owner]:
+                 visibility: str, owner: str) -> tuple[int, bool, Owner]:
     """Create the event, owned by ``owner``, in the caller's transaction: (id, True, its owner). When
-    an event of that name exists: (its id, False, its owner), which ``owner`` becomes first if the
-    event had none (an event made by a game's meta.event is claimed by the organiser that names it
-    first); the row stays locked until the transaction ends."""
-    created = conn.execute(
-        """INSERT INTO events (name, starts_on, ends_on, visibility, organiser) VALUES (%s, %s, %s, %s, %s)
-           ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
-        (name, starts_on, ends_on, visibility, owner)).fetchone() is not None
-    event_id = find_or_create_event(conn, name)
-    if created:
-        return event_id, True, Owner(owner)
-    organiser = conn.execute("SELECT organiser FROM events WHERE id = %s FOR UPDATE", (event_id,)).fetchone()[0]
-    if organiser is None and owner is not None:
-        conn.execute("UPDATE events SET organiser = %s WHERE id = %s", (owner, event_id))
-        organiser = owner
-    return event_id, False, Owner(organiser)
+    an event of that name exists: (its id, False, its owner), unchanged — whoever owns it (or nobody)
+    stays its owner; the caller answers a conflict to anyone else. Concurrent calls with one name
+    make one event (the unique name decides)."""
+    if not owner:
+        raise ValueError("an event always has an owner")
+    for _ in range(3):  # the existing event may be renamed between the INSERT and the SELECT
+        row = conn.execute(
+            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser) VALUES (%s, %s, %s, %s, %s)
+               ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
+            (name, starts_on, ends_on, visibility, owner)).fetchone()
+        if row is not None:
+            return row[0], True, Owner(owner, visibility)
+        row = conn.execute("SELECT id, organiser, visibility FROM events WHERE name = %s", (name,)).fetchone()
+        if row is not None:
+            return row[0], False, Owner(row[1], row[2])
+    raise NameTaken(name)  # pragma: no cover - renamed back and forth three times meanwhile
 
 
 def edit_event(conn: Connection, event_id: int, fields: dict) -> None:
-    """Set the event's ``fields`` (of EVENT_FIELDS) in the caller's transaction, the row locked.
-    Raises DatesOutOfOrder or NameTaken, having changed nothing."""
-    unknown = set(fields) - set(EVENT_FIELDS)
+    """Set the event's ``fields`` (of EVENT_FIELDS and ADMIN_FIELDS: the caller checks who may set
+    which) in the caller's transaction, the row locked. Raises DatesOutOfOrder or NameTaken, having
+    changed nothing — also when a concurrent rename took the name first (the unique constraint)."""
+    unknown = set(fields) - set(EVENT_FIELDS) - set(ADMIN_FIELDS)
     if unknown:
         raise ValueError(f"not a field of an event: {sorted(unknown)}")
     starts, ends = conn.execute("SELECT starts_on, ends_on FROM events WHERE id = %s FOR UPDATE",
@@ -82,4 +87,9 @@ def edit_event(conn: Connection, event_id: int, fields: dict) -> None:
     if fields:
         # column names come from EVENT_FIELDS only (checked above), never from a request
         sets = ", ".join(f"{f} = %({f})s" for f in fields)
-        conn.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**fields, "id": event_id})
+        try:
+            with conn.transaction():  # a savepoint: the caller's transaction survives the conflict
+                conn.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**fields, "id": event_id})
+        except errors.UniqueViolation as exc:
+            # another request renamed its event to this name after the check above
+            raise NameTaken(fields["name"]) from exc

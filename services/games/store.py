@@ -51,8 +51,10 @@ def parse_upload(raw: bytes) -> Parsed:
         # Only now pay for a second decode: to tell "not JSON / not an object" (rejected) from
         # "a JSON object that is not a valid log" (stored as malformed).
         try:
-            value = json.loads(raw)
-        except (ValueError, RecursionError) as decode_error:
+            # UTF-8 only, as the engine reads it: json.loads would also take UTF-16 and UTF-32 bytes
+            # and the log would be stored as malformed instead of refused (docs/security.md)
+            value = json.loads(raw.decode("utf-8-sig"))
+        except (ValueError, RecursionError) as decode_error:  # UnicodeDecodeError is a ValueError
             # the engine's reader says why in a player's words (not UTF-8, nested too deeply, where
             # the JSON breaks); json's own message only when it has none
             said = [e["message"] for e in exc.errors if e["path"] == ""]
@@ -71,13 +73,14 @@ def _json_kind(value: Any) -> str:
 
 
 def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, event_id: int | None = None,
-                 visibility: str = "public") -> Stored:
+                 visibility: str = "public", uploaded_by: int | None = None) -> Stored:
     """Store one game: a batch of one (store_batch)."""
-    return store_batch(conn, [parsed], uploader, event_id=event_id, visibility=visibility)[0]
+    return store_batch(conn, [parsed], uploader, event_id=event_id, visibility=visibility,
+                       uploaded_by=uploaded_by)[0]
 
 
 def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, event_id: int | None = None,
-                visibility: str = "public") -> list[Stored]:
+                visibility: str = "public", uploaded_by: int | None = None) -> list[Stored]:
     """Insert games (or find the ones with the same content) in the caller's transaction, in a handful
     of statements: one lookup of the hashes already stored, one upsert of the matches, one INSERT of
     every new game (the games-table triggers then fire once per batch, not per game) and one for the
@@ -85,7 +88,10 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     Returns one Stored per entry, in order.
 
     ``event_id``: the event the games were uploaded into (a tournament bundle, a token bound to an
-    event); else each game's event is the one its log names in ``meta.event``, if any.
+    event); else each game's event is the one its log names in ``meta.event`` if an event of that
+    name exists. An upload never creates an event (only an organiser does: services.games.events):
+    a game naming one that does not exist is stored without an event, the name kept in
+    ``games.named_event``. ``uploaded_by``: the id of the API token that uploads them.
 
     New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
     commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not
@@ -101,7 +107,11 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     for parsed in batch:
         if parsed.content_hash not in known:
             new.setdefault(parsed.content_hash, parsed)
-    events = {h: event_id if event_id is not None else _named_event(conn, parsed) for h, parsed in new.items()}
+    named = {h: _meta_event(parsed) for h, parsed in new.items()} if event_id is None else {}
+    found = find_events(conn, {name for name in named.values() if name is not None})
+    events = {h: event_id if event_id is not None else found.get(named[h]) for h in new}
+    # the log names an event that does not exist: kept as text beside the game
+    unfiled = {h: storable(named[h]) if events[h] is None and named.get(h) is not None else None for h in new}
     matches = _find_or_create_matches(conn, [(events[h], p.log.meta) for h, p in new.items() if p.log is not None])
     rows = []
     for h, parsed in new.items():
@@ -110,28 +120,29 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
         move = Move.STORE if verdict is None else Move.STORE_MALFORMED
         rows.append((h, parsed.raw, events[h], matches.get(_match_key(events[h], meta)),
                      parsed.log.catalog if parsed.log else None, meta.get("date"), str(move.target),
-                     move.message or storable(verdict.message), *claim_columns(parsed), verdict))
+                     move.message or storable(verdict.message), *claim_columns(parsed), unfiled[h], verdict))
     inserted = {}
     if rows:
         inserted = dict(conn.execute(
             """INSERT INTO games (content_hash, raw_log, uploader, event_id, visibility, match_id, catalog_version,
                                   played_on, status, status_message, claimed_winner, claimed_result, queued_at,
                                   finished_at,
-                                  engine_version)
+                                  engine_version, named_event, uploaded_by)
                SELECT h, raw, %(uploader)s, e, %(visibility)s, m, cat, d, st, msg, winner, claim,
                       CASE WHEN st = %(queued)s THEN now() END, CASE WHEN st = %(malformed)s THEN now() END,
-                      CASE WHEN st = %(malformed)s THEN %(engine)s END
+                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named, %(uploaded_by)s
                FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(events)s::bigint[], %(matches)s::bigint[],
                            %(catalogs)s::text[], %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[],
-                           %(winners)s::text[], %(claims)s::jsonb[])
-                    AS u(h, raw, e, m, cat, d, st, msg, winner, claim)
+                           %(winners)s::text[], %(claims)s::jsonb[], %(named)s::text[])
+                    AS u(h, raw, e, m, cat, d, st, msg, winner, claim, named)
                ON CONFLICT (content_hash) DO NOTHING
                RETURNING content_hash, id""",
-            {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
+            {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION, "uploaded_by": uploaded_by,
              "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
              **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "claims",
-                         "winners"), (list(column) for column in zip(*(row[:10] for row in rows)))))}).fetchall())
-        judged = [(inserted[row[0]], row[10]) for row in rows if row[10] is not None and row[0] in inserted]
+                         "winners", "named"), (list(column) for column in zip(*(row[:11] for row in rows)))))}
+        ).fetchall())
+        judged = [(inserted[row[0]], row[11]) for row in rows if row[11] is not None and row[0] in inserted]
         if judged:
             with conn.cursor() as cur:
                 cur.executemany(
@@ -172,9 +183,18 @@ def claim_of(raw: bytes) -> tuple[Jsonb | None, str]:
         return None, claimed_winner(None)
 
 
-def _named_event(conn: Connection, parsed: Parsed) -> int | None:
+def _meta_event(parsed: Parsed) -> str | None:
+    """The event the log names in meta.event (a log the engine could read; else none)."""
     meta = parsed.log.meta if parsed.log is not None else {}
-    return find_or_create_event(conn, meta["event"]) if "event" in meta else None
+    return meta["event"] if isinstance(meta.get("event"), str) else None
+
+
+def find_events(conn: Connection, names: set[str]) -> dict[str, int]:
+    """{name: id} of the events that exist among ``names``: a lookup only; an upload never creates
+    an event (services.games.events.create_event does, for an organiser)."""
+    if not names:
+        return {}
+    return dict(conn.execute("SELECT name, id FROM events WHERE name = ANY(%s)", (sorted(names),)).fetchall())
 
 
 def _match_key(event_id: int | None, meta: dict) -> tuple | None:
@@ -199,12 +219,3 @@ def _find_or_create_matches(conn: Connection, metas: list[tuple[int | None, dict
            RETURNING id, event_id, round, table_label, players""", (Jsonb([list(key) for key in keys]),)).fetchall()
     return {(event_id, round_, table, tuple(players)): match_id
             for match_id, event_id, round_, table, players in rows}
-
-
-def find_or_create_event(conn: Connection, name: str) -> int:
-    # DO UPDATE (a no-op write) rather than DO NOTHING so RETURNING always yields the id, also
-    # when a concurrent upload created the event a moment ago.
-    return conn.execute(
-        """INSERT INTO events (name) VALUES (%s)
-           ON CONFLICT ON CONSTRAINT events_name_key DO UPDATE SET name = EXCLUDED.name
-           RETURNING id""", (name,)).fetchone()[0]

@@ -3,8 +3,9 @@ plain values (dataclasses and dicts of the rows), so that the API (services/api)
 the dashboards (dashboards/) draw them from the same reads. No writes here.
 
 - ``game_view``: one game with its event, its match's dispute, its verdict (and on request its
-  stored log and its record); ``replay_of`` reads that log once into the replay viewer's timeline.
-- ``game_log``: the stored bytes of one game.
+  stored log and its record), with what deciding who may read it needs (its and its event's
+  visibility, its event's owner, the token that uploaded it: services.api.access.may_read_game);
+  ``replay_of`` reads that log once into the replay viewer's timeline.
 - ``event_summaries``: events with their game counts by status and open disputes;
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
@@ -66,6 +67,11 @@ class GameView:
     queued_at: dt.datetime | None
     replay_started_at: dt.datetime | None
     finished_at: dt.datetime | None
+    visibility: str  # the game's own: public | unlisted
+    event_visibility: str | None  # its event's (None without an event)
+    event_organiser: str | None  # its event's owner
+    uploaded_by: int | None  # the id of the API token that uploaded it (None: stored before migration 0012)
+    named_event: str | None  # the log's meta.event when the game was stored without an event (none had that name)
     verdict: dict[str, Any] | None  # VERDICT_COLUMNS; None until it is replayed
     raw_log: bytes | None = None  # with log=True
     record: dict[str, Any] | None = None  # with record=True: the game record, its seats and rounds
@@ -83,7 +89,8 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
     row = cur.execute(
         f"""SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, g.event_id, e.name AS event,
                    g.match_id, d.id AS dispute_id, g.catalog_version, g.engine_version, g.played_on, g.attempts,
-                   g.received_at, g.queued_at, g.replay_started_at, g.finished_at,
+                   g.received_at, g.queued_at, g.replay_started_at, g.finished_at, g.visibility,
+                   e.visibility AS event_visibility, e.organiser AS event_organiser, g.uploaded_by, g.named_event,
                    {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict}
             FROM games g LEFT JOIN events e ON e.id = g.event_id
                          LEFT JOIN disputes d ON d.match_id = g.match_id
@@ -96,12 +103,6 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
                        "raw_log": bytes(row["raw_log"]) if log else None},
                     verdict={c: row[f"verdict_{c}"] for c in VERDICT_COLUMNS} if row["replayed"] else None,
                     record=_record(cur, game_id) if record else None)
-
-
-def game_log(conn: Connection, game_id: int) -> bytes | None:
-    """The stored bytes of the game, exactly as uploaded; None when there is no such game."""
-    row = conn.execute("SELECT raw_log FROM games WHERE id = %s", (game_id,)).fetchone()
-    return None if row is None else bytes(row[0])
 
 
 def _record(cur, game_id: int) -> dict | None:
@@ -241,6 +242,8 @@ class DisputeSummary:
     match_id: int
     event_id: int
     event_name: str
+    event_visibility: str
+    event_organiser: str | None
     round: int
     table_label: str
     players: list[str]
@@ -250,7 +253,8 @@ class DisputeSummary:
 
 _DISPUTES = """
     SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id,
-           m.event_id, e.name AS event_name, m.round, m.table_label, m.players, g.games, g.statuses
+           m.event_id, e.name AS event_name, e.visibility AS event_visibility, e.organiser AS event_organiser,
+           m.round, m.table_label, m.players, g.games, g.statuses
     FROM disputes d
     JOIN event_matches m ON m.id = d.match_id
     JOIN events e ON e.id = m.event_id

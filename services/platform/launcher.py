@@ -84,6 +84,9 @@ def api_command(config: Config) -> list[str]:
         # Threads per worker: uploads wait on Postgres and Redis, not on the CPU.
         "--worker-class", "gthread", "--workers", "2", "--threads", "4",
         "--graceful-timeout", "10",
+        # gunicorn's largest bounded request line: URLs over services.api.errors.MAX_URL_BYTES (4 KB) reach
+        # the app and get its JSON 414 rather than gunicorn's HTML page
+        "--limit-request-line", "8190",
         "--access-logfile", "-",
         # gunicorn's control socket lives at one fixed path in $HOME: two services would collide.
         "--no-control-socket",

@@ -40,9 +40,10 @@ from service_helpers import create_fresh_database  # noqa: E402
 
 from engine.replay import replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
+from services.games.events import create_event  # noqa: E402
 from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
 from services.games.replay import replay_stored_games  # noqa: E402
-from services.games.store import find_or_create_event, parse_upload, store_batch  # noqa: E402
+from services.games.store import parse_upload, store_batch  # noqa: E402
 from services.platform import migrate  # noqa: E402
 from services.platform.embedded import EmbeddedPostgres  # noqa: E402
 from services.platform.pool import create_pool  # noqa: E402
@@ -66,7 +67,7 @@ def stored(server_url: str, raws: list[bytes]):
     pool = create_pool(url, max_size=2, name="bench-chunks")
     pool.wait()
     with pool.connection() as conn, conn.transaction():
-        event = find_or_create_event(conn, "Chunk Bench")
+        event = create_event(conn, "Chunk Bench", None, None, "public", "bench")[0]
         ids = [s.id for s in store_batch(conn, [parse_upload(raw) for raw in raws], None, event_id=event)]
     return pool, ids
 

@@ -125,8 +125,8 @@ def test_another_organisers_objects_are_403(app, world, db):
         checked += 1
     assert checked >= 4
     b_name = before[1]
-    response = org_a.post("/api/v1/events", json={"name": b_name})
-    assert response.status_code == 403
+    response = org_a.post("/api/v1/events", json={"name": b_name})  # a name never moves ownership
+    assert response.status_code == 409 and response.get_json()["error"]["pointer"] == "/name"
     assert db.execute("SELECT starts_on, name FROM events WHERE id = %s", (world["events"]["b"],)).fetchone() == before
     assert db.execute("SELECT status FROM disputes WHERE id = %s", (world["disputes"]["b"],)).fetchone()[0] == "open"
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (world["events"]["b"],)).fetchone()[0] == 0
@@ -180,14 +180,14 @@ def test_owner_and_admin_can(app, world, db):
     assert response.status_code == 400 and response.get_json()["error"]["pointer"] == "/visibility"
 
 
-def test_an_unowned_event_is_claimed_by_the_first_organiser_to_name_it(app, db):
+def test_an_unowned_event_is_never_claimed_by_naming_it(app, db):
+    """Events without an owner (made by uploads before migration 0012) are an admin's to give."""
     name = f"Claimable {secrets.token_hex(3)}"
     event = db.execute("INSERT INTO events (name) VALUES (%s) RETURNING id", (name,)).fetchone()[0]
     org = token_client(app, make_token(app, "organiser", owner=f"Claimer {name}"))
-    assert org.post("/api/v1/events", json={"name": name}).get_json()["organiser"] == f"Claimer {name}"
-    other = token_client(app, make_token(app, "organiser", owner=f"Late {name}"))
-    assert other.post("/api/v1/events", json={"name": name}).status_code == 403
-    assert other.patch(f"/api/v1/events/{event}", json={"name": "mine now"}).status_code == 403
+    assert org.post("/api/v1/events", json={"name": name}).status_code == 409
+    assert org.patch(f"/api/v1/events/{event}", json={"name": "mine now"}).status_code == 403
+    assert db.execute("SELECT organiser FROM events WHERE id = %s", (event,)).fetchone()[0] is None
 
 
 def test_reads_stay_public_and_a_bad_token_is_401(app, world):
@@ -232,7 +232,7 @@ def test_only_a_hash_of_the_token_is_stored(app, db):
         "/api/v1/games", json=self_play(7031)).status_code == 401
 
 
-def test_unlisted_events_are_left_out_of_lists_but_found_by_id(app, world, db):
+def test_unlisted_events_are_left_out_of_lists_and_read_by_id_with_a_token(app, world, db):
     admin = token_client(app, world["tokens"]["admin"])
     org_a = token_client(app, world["tokens"]["org_a"])
     name = f"Quiet Cup {secrets.token_hex(3)}"
@@ -245,13 +245,18 @@ def test_unlisted_events_are_left_out_of_lists_but_found_by_id(app, world, db):
     anonymous = anonymous_client(app)
     listed = [e["id"] for e in anonymous.get("/api/v1/events").get_json()["events"]]
     assert event["id"] not in listed and world["events"]["a"] in listed
-    assert anonymous.get(f"/api/v1/events/{event['id']}").get_json()["name"] == name
+    # by id: its organiser's token (or an admin's) only; anyone else finds nothing there
+    assert anonymous.get(f"/api/v1/events/{event['id']}").status_code == 404
+    assert org_a.get(f"/api/v1/events/{event['id']}").get_json()["name"] == name
     assert dispute not in [d["id"] for d in anonymous.get("/api/v1/disputes").get_json()["disputes"]]
-    assert dispute in [d["id"] for d in anonymous.get(f"/api/v1/disputes?event={event['id']}").get_json()["disputes"]]
-    assert anonymous.get(f"/api/v1/disputes/{dispute}").status_code == 200
+    assert anonymous.get(f"/api/v1/disputes?event={event['id']}").get_json()["disputes"] == []
+    assert dispute in [d["id"] for d in org_a.get(f"/api/v1/disputes?event={event['id']}").get_json()["disputes"]]
+    assert anonymous.get(f"/api/v1/disputes/{dispute}").status_code == 404
+    assert admin.get(f"/api/v1/disputes/{dispute}").status_code == 200
     page = anonymous.get("/events", headers={"Accept": "text/html"}).get_data(as_text=True)
     assert name not in page
-    assert name in anonymous.get(f"/events/{event['id']}", headers={"Accept": "text/html"}).get_data(as_text=True)
+    assert anonymous.get(f"/events/{event['id']}", headers={"Accept": "text/html"}).status_code == 404
+    assert name in org_a.get(f"/events/{event['id']}", headers={"Accept": "text/html"}).get_data(as_text=True)
     # made public again, it is listed
     assert org_a.patch(f"/api/v1/events/{event['id']}", json={"visibility": "public"}).status_code == 200
     assert event["id"] in [e["id"] for e in anonymous.get("/api/v1/events").get_json()["events"]]

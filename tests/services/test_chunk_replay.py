@@ -15,10 +15,11 @@ from test_ingest import aggregates
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
 from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size, sweep_stuck_games
+from services.games.events import create_event
 from services.games.fold import fold_pending_counts
 from services.games.records import FOLD_LOCK, recount_differences, rollup_differences
 from services.games.replay import replay_stored_games
-from services.games.store import find_or_create_event, parse_upload, store_upload
+from services.games.store import parse_upload, store_upload
 from services.platform.broker import make_celery
 from services.platform.pool import create_pool
 from services.simulation.simulate import make_illegal
@@ -35,7 +36,7 @@ def pool(ingest_config):
 def store(db, logs: list, event: str | None = None) -> list[int]:
     """Store logs as an upload would, without sending them to a worker."""
     with db.transaction():
-        event_id = find_or_create_event(db, event) if event else None
+        event_id = create_event(db, event, None, None, "public", "chunk tests")[0] if event else None
         return [store_upload(db, parse_upload(json.dumps(log).encode()), "chunk-test", event_id=event_id).id
                 for log in logs]
 
@@ -115,7 +116,7 @@ def test_a_chunk_that_fails_to_write_is_replayed_game_by_game(db, pool, monkeypa
 def test_two_games_of_one_match_in_one_chunk_open_one_dispute(db, pool):
     meta = {"event": "Chunk Dispute Cup", "round": 1, "table": 4, "players": ["Ed", "Flo"]}
     honest = self_play(7400, meta=meta)
-    ids = store(db, [honest, mismatch(honest), self_play(7401)])
+    ids = store(db, [honest, mismatch(honest), self_play(7401)], event="Chunk Dispute Cup")
     statuses = replay_stored_games(pool, ids)
     assert [statuses[gid] for gid in ids] == ["valid", "mismatch", "valid"]
     match_id = db.execute("SELECT match_id FROM games WHERE id = %s", (ids[0],)).fetchone()[0]

@@ -39,6 +39,8 @@ def aggregates(db) -> dict[str, Counter]:
 
 def test_a_valid_game_is_replayed_recorded_and_counted(admin_client, db):
     log = self_play(101, meta={"event": "Ingest Open", "date": "2026-03-14", "players": ["Ann", "Bo"]})
+    # the event exists (an organiser made it): the game is filed under the event its log names
+    assert admin_client.post("/api/v1/events", json={"name": "Ingest Open"}).status_code in (200, 201)
     response = upload(admin_client, log, **{"X-Uploader": "ann@example.org"})
     assert response.status_code == 202, response.get_json()
     body = response.get_json()
@@ -206,6 +208,7 @@ def test_an_exception_in_the_pipeline_leaves_the_game_in_error(admin_client, db,
 
 def test_two_disagreeing_uploads_of_one_match_open_one_dispute(admin_client, db):
     meta = {"event": "Dispute Open", "round": 3, "table": 7, "players": ["Cy", "Di"]}
+    assert admin_client.post("/api/v1/events", json={"name": "Dispute Open"}).status_code in (200, 201)
     honest = self_play(106, meta=meta)
     claim = json.loads(json.dumps(honest))
     claim["result"] = {"winner": 3 - honest["result"]["winner"]}  # the loser says they won

@@ -55,6 +55,7 @@ def test_a_bundle_is_parsed_once_per_game_by_the_api(admin_client, parses):
 
 def test_a_worker_parses_each_game_once_and_a_dispute_reads_no_log(admin_client, db, pool, parses):  # noqa: F811
     meta = {"event": "One Parse Cup", "round": 2, "table": 1, "players": ["Cy", "Di"]}
+    assert admin_client.post("/api/v1/events", json={"name": "One Parse Cup"}).status_code in (200, 201)
     honest = self_play(8120, meta=meta)
     claimed_otherwise = dict(honest, result={"winner": 3 - honest["result"]["winner"]})
     ids = [admin_client.post("/api/v1/games", data=json.dumps(log), content_type="application/json").get_json()["id"]
