@@ -6,10 +6,18 @@ ping task comes back from the worker, and prints the URLs. Stop is the reverse: 
 work), the worker (warm shutdown: running tasks finish; tasks ack late, so one cut short is
 redelivered), then Redis, then PostgreSQL.
 
-The worker and the API run in their own sessions, so a Ctrl-C in the terminal reaches only this
-process, which then stops everything in that order. They are also asked to die with this process
-(Linux PR_SET_PDEATHSIG), so even ``kill -9`` of ``empyrean up`` leaves no worker or API behind. The
-database servers are daemons: after a ``kill -9`` they stay up and the next ``up`` reuses them.
+While it runs, ``up`` supervises its two children: a worker or API that dies (a crash, an OOM
+kill, ``kill -9``) has whatever it left in its process group killed (the worker's pool processes and
+its embedded beat), and is started again after a backoff (1, 2, 4 … at most 30 s; back to 1 s once
+it has stayed up a minute), each step said on the terminal, while the other keeps serving. Only at
+start-up is a child that dies an error (the service never came up).
+
+The worker and the API run in their own sessions (so their own process groups), so a Ctrl-C in the
+terminal reaches only this process, which then stops everything in that order, and ends with a
+SIGKILL of each child's whole group: nothing of theirs outlives ``up``. They are also asked to die
+with this process (Linux PR_SET_PDEATHSIG), so even ``kill -9`` of ``empyrean up`` leaves no worker or
+API behind. The database servers are daemons: after a ``kill -9`` they stay up and the next ``up``
+reuses them.
 """
 
 from __future__ import annotations
@@ -37,6 +45,10 @@ from services.platform.entrypoints import API_APP
 
 READY_TIMEOUT_S = 90
 CHILD_STOP_TIMEOUT_S = 30
+# Supervision: seconds before the n-th restart in a row of a child that died; a child that has stayed
+# up STABLE_AFTER_S is back at the first step.
+RESTART_BACKOFF_S = (1, 2, 4, 8, 16, 30)
+STABLE_AFTER_S = 60
 API_PREFIX = "/api/v1"
 
 try:  # resolved before any fork: a preexec_fn should only call, not load
@@ -59,6 +71,11 @@ class Child:
     name: str
     process: subprocess.Popen
     log_path: Path
+    command: list[str] = field(default_factory=list)
+    started: float = 0.0  # time.monotonic() of the latest start
+    failures: int = 0  # deaths in a row, each less than STABLE_AFTER_S after its start
+    restart_at: float | None = None  # dead, to be started again at this time.monotonic()
+    restarts: int = 0
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -214,14 +231,15 @@ class ServiceLauncher:
         self._lock_file.flush()
 
     def _spawn(self, name: str, command: list[str], log_path: Path) -> None:
+        self.children.append(Child(name, self._popen(command, log_path), log_path, command, time.monotonic()))
+
+    def _popen(self, command: list[str], log_path: Path) -> subprocess.Popen:
         env = {**os.environ, **self.config.environment()}
         with open(log_path, "ab") as log_file:
             log_file.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(command)}\n".encode())
             log_file.flush()
-            process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-                                       stderr=subprocess.STDOUT, start_new_session=True,
-                                       preexec_fn=_die_with_parent)
-        self.children.append(Child(name, process, log_path))
+            return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+                                    stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
 
     def _check_children(self) -> None:
         for child in self.children:
@@ -289,8 +307,31 @@ class ServiceLauncher:
 
     def _watch(self) -> None:
         while True:
-            self._check_children()
+            self.supervise()
             time.sleep(0.5)
+
+    def supervise(self) -> None:
+        """One round of supervision: a child found dead has its process group killed (what it left
+        behind: pool processes, the embedded beat) and is started again once its backoff is over."""
+        now = time.monotonic()
+        for child in self.children:
+            if child.restart_at is None:
+                code = child.process.poll()
+                if code is None:
+                    if child.failures and now - child.started >= STABLE_AFTER_S:
+                        child.failures = 0
+                    continue
+                _signal_group(child.process.pid, signal.SIGKILL)
+                delay = RESTART_BACKOFF_S[min(child.failures, len(RESTART_BACKOFF_S) - 1)]
+                child.failures += 1
+                child.restart_at = now + delay
+                self.echo(f"the {child.name} (pid {child.process.pid}) exited with status {code}; starting it "
+                          f"again in {delay} s; the end of its log ({child.log_path}):\n{child.log_tail(5)}")
+            elif now >= child.restart_at:
+                child.process = self._popen(child.command, child.log_path)
+                child.started, child.restart_at = time.monotonic(), None
+                child.restarts += 1
+                self.echo(f"the {child.name} started again (pid {child.process.pid}, restart {child.restarts})")
 
     # -- stop -------------------------------------------------------------------------------
     def stop(self) -> None:
@@ -309,6 +350,9 @@ class ServiceLauncher:
     def _stop_child(self, child: Child) -> None:
         process = child.process
         if process.poll() is not None:
+            # Dead already: what it left in its group (a worker's pool processes and embedded beat
+            # outlive a kill -9 of its main process) goes now.
+            _signal_group(process.pid, signal.SIGKILL)
             return
         # SIGTERM to the main process only: gunicorn's master and Celery's main process each stop
         # their own worker processes gracefully (a pool process killed mid-task would lose it).
