@@ -101,6 +101,54 @@ class Rig:
             assert time.monotonic() < deadline, "the worker started no pool process"
             time.sleep(0.1)
 
+    def kill_busy_pool_process(self, timeout: float = 60) -> tuple[int, list[int]]:
+        """SIGKILL a pool process of the worker while it is executing a replay chunk; returns its pid
+        and the chunk's game ids. No race: Celery's inspect().active() names the pool process of each
+        running task (``worker_pid``) and the task's game ids; that process is frozen (SIGSTOP), and
+        only if the chunk's games are still 'replaying' then — claimed, their verdicts not yet
+        committed, and frozen it can commit nothing — is it killed. Otherwise (the chunk was over by
+        the time it froze) it is let go on (SIGCONT) and another is picked. A process that is gone
+        before it can be frozen (NoSuchProcess) was not busy any more: it too is passed over."""
+        from services.games.queues import REPLAY_CHUNK_TASK
+        from services.platform.broker import make_celery
+
+        app = make_celery(self.config)
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                for tasks in (app.control.inspect(timeout=1, limit=1).active() or {}).values():
+                    for task in tasks:
+                        if task.get("name") != REPLAY_CHUNK_TASK or not task.get("worker_pid"):
+                            continue
+                        game_ids = list(task["args"][0])
+                        try:
+                            proc = psutil.Process(task["worker_pid"])
+                            proc.suspend()
+                        except psutil.NoSuchProcess:
+                            continue
+                        if self.counts(game_ids) == {"replaying": len(game_ids)}:
+                            proc.kill()  # a stopped process dies of SIGKILL as any other
+                            proc.wait(10)
+                            return proc.pid, game_ids
+                        proc.resume()
+                time.sleep(0.05)
+        finally:
+            app.close()
+        raise AssertionError(f"no pool process was seen busy with a replay chunk within {timeout} s:\n"
+                             f"{self.worker_logs()[-3000:]}")
+
+    def kill_whole_worker(self, worker: subprocess.Popen) -> None:
+        """SIGKILL a worker's main process and its pool processes together: all are frozen first, so
+        none can exit by itself (a pool process notices its parent's death) between the kills."""
+        procs = [psutil.Process(worker.pid)]
+        procs += procs[0].children()
+        for proc in procs:
+            proc.suspend()
+        for proc in procs:
+            proc.kill()
+        worker.wait(10)
+        psutil.wait_procs(procs[1:], timeout=10)
+
     def start_api(self) -> str:
         from werkzeug.serving import make_server
 
