@@ -96,6 +96,15 @@ def _event_detail(event_id: int) -> tuple[dict, list[views.DisputeSummary], list
     return _summary(found[0]), disputes, flagged
 
 
+def uploaded_by_text(uploaded_by: dict | None) -> str:
+    """Who uploaded a game as the service knows it (its API token), in words; the X-Uploader label is
+    shown apart, as a label."""
+    if uploaded_by is None:
+        return "not recorded (uploaded before the service kept it)"
+    name = f", token {uploaded_by['name']!r}" if uploaded_by["name"] else ""
+    return f"{uploaded_by['owner']} ({uploaded_by['role']}{name})"
+
+
 def _not_found(event_id: int):
     return render_template("not_found.html", page_title="No such event",
                            message=f"There is no event {event_id}."), 404
@@ -108,14 +117,17 @@ def event(event_id: int):
         return _not_found(event_id)
     summary, disputes, flagged = detail
     dispute_table = Table(
-        ["dispute", "status", "round", "table", "players", "why", "uploads (replay)"],
+        ["dispute", "status", "round", "table", "players", "why", "counts", "uploads (replay)"],
         [[Link(f"#{d.id}", f"/api/v1/disputes/{d.id}"), d.status, d.round, d.table_label,
           ", ".join(d.players), d.reason,
+          "none until resolved" if d.status == "open" else (f"game {d.counts_game_id}" if d.counts_game_id
+                                                              else "none"),
           [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
          for d in disputes], numeric={2})
     flagged_table = Table(
-        ["game", "verdict", "why", "uploader", "received"],
-        [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"], g["uploader"] or "",
+        ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
+        [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
+          uploaded_by_text(g["uploaded_by"]), g["uploader"] or "",
           g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged])
     def csv(table: str) -> str:
         return url_for("events.event_csv", event_id=event_id, table=table)
@@ -139,8 +151,10 @@ def event_csv(event_id: int, table: str):
     if table == "disputes":
         rows = [{"dispute": d.id, "status": d.status, "round": d.round, "table": d.table_label,
                  "players": ", ".join(d.players), "reason": d.reason, "resolution": d.resolution,
+                 "counts": d.counts_game_id,
                  "games": " ".join(map(str, d.games)), "statuses": " ".join(d.statuses)} for d in disputes]
     else:
-        rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"], "uploader": g["uploader"],
+        rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"],
+                 "uploaded_by": uploaded_by_text(g["uploaded_by"]), "uploader_label": g["uploader"],
                  "received_at": g["received_at"].isoformat()} for g in flagged]
     return _csv(rows, f"event-{event_id}-{table}")

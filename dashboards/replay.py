@@ -49,7 +49,9 @@ def _game_facts(replay: views.ReplayView) -> dict[str, Any]:
         "verdict_message": verdict["message"] if verdict else None,
         "event": replay.event,
         "date": replay.date,
-        "uploader": game.uploader,
+        "uploaded_by": game.uploaded_by,  # the API token that uploaded it (owner, name, role)
+        "uploader_label": game.uploader,  # the X-Uploader header: the uploader's own words
+        "uploader": game.uploader,  # the label's old name
         "received_at": game.received_at.isoformat(),
         "status_url": url_for("api_v1.games.get_game", game_id=game.id),
         "log_url": url_for("api_v1.games.get_log", game_id=game.id),

@@ -168,7 +168,7 @@ def may_read_game(token: Token | None, game) -> bool:
         return True
     if token is None:
         return False
-    if token.is_admin or (game.uploaded_by is not None and token.id == game.uploaded_by):
+    if token.is_admin or (game.uploaded_by_token is not None and token.id == game.uploaded_by_token):
         return True
     return game.event_id is not None and (may_manage_event(token, game.event_organiser)
                                           or token.event_id == game.event_id)

@@ -8,9 +8,17 @@
   by the rules — which is what an organiser settles the dispute with.
 
 - ``POST /api/v1/disputes/{id}/resolve`` (the event's organiser, or an admin) —
-  ``{"resolution": "..."}``: closes the dispute with the organiser's ruling, in words.
+  ``{"resolution": "...", "counts": <game id> | null}``: closes the dispute with the organiser's
+  ruling, in words, and the game of the match that the statistics count (a valid one of its
+  uploads), or null for none; that game is added to the statistics at once.
 
-Disputes are opened by the replay worker when a match's games disagree. The list leaves out the
+Disputes are opened by the replay worker when a match's games disagree; while one is open, no game
+of its match counts. A resolved dispute stays resolved: a new log of its match is refused (409) at
+upload (services.games.disputes).
+
+Each side shows who uploaded it: ``uploaded_by``, the API token's owner, name and role, as the
+service knows it; ``uploader_label`` (and ``uploader``, its old name, kept for clients), the
+``X-Uploader`` header: the uploader's own words, not checked by anyone. The list leaves out the
 disputes of unlisted events unless ``event`` names the event (docs/security.md, "Visibility"); an
 unlisted event's disputes (listed by ``event`` or one by id) need a token that may see the event
 (services.api.access.may_read_event), else they are not there (an empty list, 404).
@@ -21,7 +29,7 @@ from __future__ import annotations
 from flask import Blueprint, current_app, jsonify, request, url_for
 
 from services.games import views
-from services.games.disputes import lock_dispute, resolve
+from services.games.disputes import CannotCount, NotASide, lock_dispute, resolve
 from services.games.status import GameStatus
 
 from .access import current_token, may_manage_event, may_read_event, not_your_event, require
@@ -99,6 +107,7 @@ def get_dispute(dispute_id: int):
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     body = _summary(found.dispute)
     body["resolution"] = found.dispute.resolution
+    body["counts"] = found.dispute.counts_game_id
     body["sides"] = [_side(s) for s in found.sides]
     return jsonify(body)
 
@@ -116,7 +125,9 @@ def _side(s: dict) -> dict:
     if s["verdict_status"] in (GameStatus.VALID, GameStatus.MISMATCH):
         by_rules = {"winner": s["winner"], "margin": s["margin"], "final_might": s["final_might"]}
     return {
-        "game": s["id"], "uploader": s["uploader"], "received_at": s["received_at"].isoformat(),
+        "game": s["id"], "uploaded_by": s["uploaded_by"], "uploader_label": s["uploader"],
+        "uploader": s["uploader"],  # the label's old name, kept for clients that read it
+        "counted": s["counted"], "received_at": s["received_at"].isoformat(),
         "status": s["status"], "status_message": s["status_message"],
         "claimed_result": s["claimed_result"],
         "verdict": verdict, "result_by_rules": by_rules, "links": _game_links(s["id"]),
@@ -134,11 +145,18 @@ def resolve_dispute(dispute_id: int):
     body = request.get_json(silent=True) if request.mimetype == "application/json" else None
     if not isinstance(body, dict):
         return error_response(400, "Bad Request", 'send a JSON object like {"resolution": "game 12 stands: '
-                              'the other upload broke rule 4.2"} with Content-Type: application/json', pointer="")
-    unknown = sorted(set(body) - {"resolution"})
+                              'the other upload broke rule 4.2", "counts": 12} with Content-Type: application/json',
+                              pointer="")
+    unknown = sorted(set(body) - {"resolution", "counts"})
     if unknown:
-        return error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; send only resolution",
+        return error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; send resolution and counts",
                               pointer=f"/{unknown[0]}")
+    counts = body.get("counts")
+    if "counts" not in body or counts is not None and (
+            type(counts) is not int or not 1 <= counts <= views.MAX_ID):
+        return error_response(400, "Bad Request", "counts must name the game of this match that the statistics "
+                              "count (its id, a whole number), or be null when none of them should count",
+                              pointer="/counts")
     resolution = body.get("resolution")
     if not isinstance(resolution, str) or not 1 <= len(resolution.strip()) <= MAX_RESOLUTION_CHARS:
         return error_response(400, "Bad Request", f"resolution must be text of 1 to {MAX_RESOLUTION_CHARS} "
@@ -153,5 +171,10 @@ def resolve_dispute(dispute_id: int):
             return not_your_event(found.event_id)
         if found.status == "resolved":
             return error_response(409, "Conflict", f"dispute {dispute_id} is already resolved")
-        resolve(conn, dispute_id, resolution.strip())
+        try:
+            resolve(conn, found, resolution.strip(), counts)
+        except NotASide as exc:
+            return error_response(400, "Bad Request", str(exc), pointer="/counts")
+        except CannotCount as exc:
+            return error_response(409, "Conflict", str(exc), pointer="/counts")
     return get_dispute(dispute_id)

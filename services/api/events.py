@@ -18,8 +18,11 @@
   received under this event in batches (each batch one transaction), and after each commit its
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
   report: accepted (new, with its id), duplicate (the id it already has), malformed (stored, with
-  the engine's pointers), rejected (not stored, with the reason: not a JSON object, or — from an
-  uploader token bound to the event — a log whose ``meta.event`` names another event).
+  the engine's pointers), rejected (not stored, with the reason: not a JSON object, a new log of a
+  match whose dispute is resolved, with that ``dispute``, or — from an uploader token bound to the
+  event — a log whose ``meta.event`` names another event). Every stored game records the token that
+  uploaded it (games.uploaded_by, its id; uploaded_by_owner/_name/_role); ``X-Uploader`` is kept
+  only as a label.
 """
 
 from __future__ import annotations
@@ -44,10 +47,11 @@ from services.games.events import create_event as store_event
 from services.games.events import edit_event as change_event
 from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
+from services.platform.tokens import Token
 
 from .access import current_token, forbidden, may_manage_event, may_read_event, not_your_event, require
 from .errors import error_response
-from .games import DB_TIMEOUT_S, uploader_header, visibility_param
+from .games import DB_TIMEOUT_S, refusal_message, uploader_header, visibility_param
 
 blueprint = Blueprint("events", __name__)
 
@@ -277,7 +281,7 @@ def upload_bundle(event_id: int):
             with conn.transaction():
                 _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
                               limits, uploader, event_id, visibility, report, counts, new_ids,
-                              token_id=token.id, bound_name=bound_name)
+                              token=token, bound_name=bound_name)
         except BundleError as exc:
             read = exc.entries_read if exc.entries_read is not None else len(report)
             stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
@@ -293,7 +297,7 @@ STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.s
 
 
 def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,
-                  visibility: str, report: list[dict], counts: dict, new_ids: list[int], *, token_id: int,
+                  visibility: str, report: list[dict], counts: dict, new_ids: list[int], *, token: Token,
                   bound_name: str | None) -> None:
     """Read the bundle's entries and store them in ``conn``'s transaction, a batch at a time,
     filling the report; raises BundleError when the bundle cannot be read to its end.
@@ -303,8 +307,13 @@ def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLi
 
     def flush() -> None:
         stored_all = store_batch(conn, [parsed for _, parsed in batch], uploader, event_id=event_id,
-                                 visibility=visibility, uploaded_by=token_id)
+                                 visibility=visibility, uploaded_by=token)
         for (index, parsed), stored in zip(batch, stored_all):
+            if stored.refused_by_dispute is not None:
+                counts["rejected"] += 1
+                report.append({"index": index, "status": "rejected", "dispute": stored.refused_by_dispute,
+                               "error": refusal_message(stored.refused_by_dispute)})
+                continue
             row = {"index": index, "id": stored.id, "status": stored.status}
             if stored.duplicate:
                 counts["duplicates"] += 1

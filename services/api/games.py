@@ -3,11 +3,17 @@
 - ``POST /api/v1/games`` — body: one game log (``Content-Type: application/json``). Stored exactly
   as received, then a replay task is sent (after the commit). New: 202. The same content again: 200
   with ``duplicate: true`` and the existing game's id — nothing new was accepted, so not 202.
-- ``GET /api/v1/games/{id}`` — status with its message, verdict, record, and the replay viewer's URL.
+- ``GET /api/v1/games/{id}`` — status with its message, verdict, record, and the replay viewer's URL;
+  who uploaded it (``uploaded_by``: the API token's owner, name and role, as the service knows it;
+  ``uploader_label`` and its old name ``uploader``: the ``X-Uploader`` header, the uploader's own
+  words, unchecked); whether the statistics count it, and why not (one match counts once).
   ``event`` is the name of the event the game is filed under; a game whose log names an event that
   did not exist when it was uploaded has ``"event": null`` and that name in ``event_named_in_log``
   (uploads never create events: services.games.events).
 - ``GET /api/v1/games/{id}/log`` — the stored bytes, unchanged.
+
+A new log of a match whose dispute is resolved is refused (409), nothing stored: the organiser's
+ruling is not joined by later uploads (services.games.disputes).
 
 An unlisted game, or a game of an unlisted event, is read by id only with a token that may see it
 (services.api.access.may_read_game); anyone else gets 404.
@@ -51,6 +57,18 @@ def uploader_header():
         return None, error_response(400, "Bad Request", f"the X-Uploader header is longer than "
                                     f"{MAX_UPLOADER_CHARS} characters", header="X-Uploader")
     return uploader, None
+
+
+def refused_upload(dispute_id: int):
+    """409: the log's match is settled (its dispute resolved); nothing was stored."""
+    return error_response(409, "Conflict", refusal_message(dispute_id), dispute=dispute_id,
+                          dispute_url=f"/api/v1/disputes/{dispute_id}")
+
+
+def refusal_message(dispute_id: int) -> str:
+    return (f"this log's match (same event, round, table and players) was settled by its organiser: dispute "
+            f"{dispute_id} is resolved, so no further log of it is taken and nothing was stored; if the ruling "
+            "is wrong, ask the event's organiser")
 
 
 def _resources():
@@ -101,7 +119,9 @@ def upload_game():
             if claimed is not None and claimed != name:
                 return forbidden(f"this token may only upload games of event {bound} ({name!r}); "
                                  f"the log's meta.event is {claimed!r}")
-        stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility, uploaded_by=token.id)
+        stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility, uploaded_by=token)
+    if stored.refused_by_dispute is not None:
+        return refused_upload(stored.refused_by_dispute)
     # Committed: only now may a worker hear of it (services.games.dispatch).
     status = stored.status
     if not stored.duplicate and status == GameStatus.QUEUED:
@@ -135,6 +155,8 @@ def get_game(game_id: int):
         "id": game.id, "status": str(game.status), "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
+        "uploaded_by": game.uploaded_by, "uploader_label": game.uploader,
+        "statistics": {"counted": game.counted, "why": game.counted_why},
         **{k: getattr(game, k) for k in ("content_hash", "uploader", "event_id", "event")},
         "event_named_in_log": game.named_event, "visibility": game.visibility,
         **{k: getattr(game, k) for k in ("match_id", "dispute_id", "catalog_version", "engine_version", "played_on",

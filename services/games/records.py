@@ -6,8 +6,10 @@ is exactly what was put in and a recount from the game_* tables uses the same de
 tables, their keys and values, and the statements (grouped and locked in key order; which games
 each counts, by how they ended) are declared once in services.stats.aggregates.
 
-Only ``valid`` games are counted (game_records.counted); a ``mismatch`` game keeps its record (the
-API shows it) but the statistics do not trust a log whose own claims are wrong.
+Only ``valid`` games are counted (game_records.counted), and of a match's games one at most
+(services.games.disputes: agreeing uploads count once, a match in open dispute not at all, a
+resolved one the game its resolution names); a ``mismatch`` game keeps its record (the API shows it)
+but the statistics do not trust a log whose own claims are wrong.
 """
 
 from __future__ import annotations
@@ -43,9 +45,29 @@ def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -
         conn.execute(statement, {"games": games, "sign": sign}, prepare=prepare)
 
 
+# The games that count by the rule "one match counts once" (services.games.disputes, counting_game):
+# every valid game without a match; of a match without a dispute, its valid game with the lowest id;
+# of a match whose dispute is resolved, the game its resolution names, if valid; of an open one, none.
+COUNTING_GAMES = """
+    WITH valid AS (SELECT g.id, g.match_id FROM games g JOIN verdicts v ON v.game_id = g.id
+                   WHERE v.status = 'valid')
+    SELECT id FROM valid WHERE match_id IS NULL
+    UNION ALL
+    SELECT min(v.id) FROM valid v
+    WHERE v.match_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.match_id = v.match_id)
+    GROUP BY v.match_id
+    UNION ALL
+    SELECT v.id FROM valid v JOIN disputes d ON d.match_id = v.match_id
+    WHERE d.status = 'resolved' AND d.counts_game_id = v.id"""
+# The key of recount_differences' answer that counts the games whose flags break that rule.
+COUNTING_RULE = "game_records.counted"
+
+
 def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]:
     """Check the agg_* tables against a recount from the game_* rows: per table, how many of its
-    rows do not equal the sum of the counted games' contributions (all zeros: they agree).
+    rows do not equal the sum of the counted games' contributions (all zeros: they agree); and
+    (``COUNTING_RULE``) how many games are counted (or pending) and should not be, or the reverse,
+    by the rule that one match counts once (``COUNTING_GAMES``).
 
     It takes every counted game's contribution back out inside a savepoint, counts the rows left
     non-zero, and rolls back, so the check uses the very statements that wrote the aggregates and
@@ -56,6 +78,10 @@ def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]
     with conn.transaction(force_rollback=True):
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (FOLD_LOCK,))
         ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted ORDER BY game_id")]
+        # games whose flags break the rule of which game of a match counts (services.games.disputes)
+        differences[COUNTING_RULE] = conn.execute(
+            f"""SELECT count(*) FROM game_records r FULL JOIN ({COUNTING_GAMES}) c ON c.id = r.game_id
+                WHERE coalesce(r.counted OR r.pending, false) <> (c.id IS NOT NULL)""").fetchone()[0]
         for start in range(0, len(ids), batch):
             apply_contribution(conn, ids[start:start + batch], -1)
         for aggregate in AGGREGATES:

@@ -122,9 +122,13 @@ def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, cl
     if recorded:  # replayed before: its old record (and counts) go first
         remove_records(conn, recorded)
     _upsert_verdicts(conn, [(game_id, result) for game_id, _, _, _, result in replayed])
+    # One match counts once (services.games.disputes): its disputes opened or updated, its other
+    # games settled, and which of these games count.
+    counting = check_matches(conn, match_ids, fresh=[game_id for game_id, *_ in replayed], locked=True)
     finished = [FinishedGame(game_id, result.record, result.log, played_on, event_id,
-                             counted=result.verdict.status == GameStatus.VALID)
-                for game_id, event_id, _, played_on, result in replayed
+                             counted=result.verdict.status == GameStatus.VALID
+                             and (match_id is None or game_id in counting))
+                for game_id, event_id, match_id, played_on, result in replayed
                 if result.verdict.status in RECORDED_VERDICTS and result.record is not None and result.log is not None]
     copy_record_rows(conn, finished, engine_version=ENGINE_VERSION, pending=defer_counts)
     deferred = {game.game_id for game in finished if game.counted} if defer_counts else set()
@@ -142,7 +146,6 @@ def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, cl
          [Move.REPLAYED_TO_COUNT.message if game_id in deferred else storable(result.verdict.message)
           for game_id, *_, result in replayed],
          [result.log.catalog if result.log else None for *_, result in replayed]))
-    check_matches(conn, match_ids)
     written = time.perf_counter()
     # Last, so the aggregate rows (shared with every worker writing games of the same days and
     # weeks) stay locked for as short a time as possible before the commit.
@@ -181,7 +184,9 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
     """The game leaves the pipeline as ``error``, counted nowhere, with the reason."""
     try:
         with pool.connection() as conn, conn.transaction():
-            conn.execute("SELECT 1 FROM games WHERE id = %s FOR UPDATE", (game_id,))
+            row = conn.execute("SELECT match_id FROM games WHERE id = %s FOR UPDATE", (game_id,)).fetchone()
+            matches = [row[0]] if row is not None and row[0] is not None else []
+            lock_matches(conn, matches)  # before any aggregate row (lock_matches)
             remove_records(conn, [game_id])
             conn.execute(
                 """INSERT INTO verdicts (game_id, status, message, engine_version) VALUES (%s, 'error', %s, %s)
@@ -193,5 +198,6 @@ def _mark_error(pool: ConnectionPool, game_id: int, message: str) -> None:
             conn.execute(
                 """UPDATE games SET status = %s, status_message = %s, finished_at = now(), updated_at = now()
                    WHERE id = %s""", (Move.FAILED.target, storable(message), game_id))
+            check_matches(conn, matches, locked=True)  # another upload of its match may count now, or a dispute open
     except Exception:  # the game stays 'replaying'; the sweeper sends it again later
         log.exception("could not even mark game %s as failed", game_id)

@@ -18,9 +18,10 @@ from psycopg.types.json import Jsonb
 
 from engine.log import GameLog, LogFormatError, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, malformed
-from services.games.disputes import claimed_winner
+from services.games.disputes import claimed_winner, resolved_disputes
 from services.games.status import Move
 from services.platform.storable import storable
+from services.platform.tokens import Token
 
 
 class NotAnObject(ValueError):
@@ -29,9 +30,15 @@ class NotAnObject(ValueError):
 
 @dataclass(frozen=True)
 class Stored:
-    id: int
+    id: int | None  # None: refused
     status: str
     duplicate: bool  # the same content was stored before: this is that row
+    # refused, not stored: its match's dispute (this id) is resolved, and an organiser's ruling is not
+    # joined by new uploads (services.games.disputes)
+    refused_by_dispute: int | None = None
+
+
+REFUSED = "refused"  # Stored.status of an upload refused because its match is settled
 
 
 @dataclass(frozen=True)
@@ -73,14 +80,14 @@ def _json_kind(value: Any) -> str:
 
 
 def store_upload(conn: Connection, parsed: Parsed, uploader: str | None, *, event_id: int | None = None,
-                 visibility: str = "public", uploaded_by: int | None = None) -> Stored:
+                 visibility: str = "public", uploaded_by: Token | None = None) -> Stored:
     """Store one game: a batch of one (store_batch)."""
     return store_batch(conn, [parsed], uploader, event_id=event_id, visibility=visibility,
                        uploaded_by=uploaded_by)[0]
 
 
 def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, event_id: int | None = None,
-                visibility: str = "public", uploaded_by: int | None = None) -> list[Stored]:
+                visibility: str = "public", uploaded_by: Token | None = None) -> list[Stored]:
     """Insert games (or find the ones with the same content) in the caller's transaction, in a handful
     of statements: one lookup of the hashes already stored, one upsert of the matches, one INSERT of
     every new game (the games-table triggers then fire once per batch, not per game) and one for the
@@ -91,7 +98,15 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     event); else each game's event is the one its log names in ``meta.event`` if an event of that
     name exists. An upload never creates an event (only an organiser does: services.games.events):
     a game naming one that does not exist is stored without an event, the name kept in
-    ``games.named_event``. ``uploaded_by``: the id of the API token that uploads them.
+    ``games.named_event``.
+
+    ``uploader``: the ``X-Uploader`` label, the uploader's own words (games.uploader, shown as a
+    label); ``uploaded_by``: the API token that uploaded them, all from this one token: its id in
+    ``games.uploaded_by`` (migration 0012: the uploader may read back an unlisted game), its owner,
+    name and role in ``games.uploaded_by_owner/_name/_role`` (migration 0013): who uploaded a game,
+    as the service knows it. None only for games stored by other means (tests, tools).
+
+    A new log whose match has a resolved dispute is refused (``refused_by_dispute``), not stored.
 
     New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
     commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not
@@ -113,9 +128,16 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     # the log names an event that does not exist: kept as text beside the game
     unfiled = {h: storable(named[h]) if events[h] is None and named.get(h) is not None else None for h in new}
     matches = _find_or_create_matches(conn, [(events[h], p.log.meta) for h, p in new.items() if p.log is not None])
+    # the match rows are locked now (the upsert): a resolution committed meanwhile is seen
+    settled = resolved_disputes(conn, sorted(set(matches.values())))
     rows = []
-    for h, parsed in new.items():
+    for h, parsed in list(new.items()):
         meta = parsed.log.meta if parsed.log is not None else {}
+        dispute = settled.get(matches.get(_match_key(events[h], meta)))
+        if dispute is not None:
+            known[h] = Stored(None, REFUSED, False, refused_by_dispute=dispute)
+            del new[h]
+            continue
         verdict = malformed(parsed.errors).verdict if parsed.log is None else None
         move = Move.STORE if verdict is None else Move.STORE_MALFORMED
         rows.append((h, parsed.raw, events[h], matches.get(_match_key(events[h], meta)),
@@ -124,20 +146,25 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     inserted = {}
     if rows:
         inserted = dict(conn.execute(
-            """INSERT INTO games (content_hash, raw_log, uploader, event_id, visibility, match_id, catalog_version,
+            """INSERT INTO games (content_hash, raw_log, uploader, uploaded_by, uploaded_by_owner, uploaded_by_name,
+                                  uploaded_by_role, event_id, visibility, match_id, catalog_version,
                                   played_on, status, status_message, claimed_winner, claimed_result, queued_at,
                                   finished_at,
-                                  engine_version, named_event, uploaded_by)
-               SELECT h, raw, %(uploader)s, e, %(visibility)s, m, cat, d, st, msg, winner, claim,
+                                  engine_version, named_event)
+               SELECT h, raw, %(uploader)s, %(by_token)s, %(by_owner)s, %(by_name)s, %(by_role)s, e, %(visibility)s,
+                      m, cat, d, st, msg, winner, claim,
                       CASE WHEN st = %(queued)s THEN now() END, CASE WHEN st = %(malformed)s THEN now() END,
-                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named, %(uploaded_by)s
+                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named
                FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(events)s::bigint[], %(matches)s::bigint[],
                            %(catalogs)s::text[], %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[],
                            %(winners)s::text[], %(claims)s::jsonb[], %(named)s::text[])
                     AS u(h, raw, e, m, cat, d, st, msg, winner, claim, named)
                ON CONFLICT (content_hash) DO NOTHING
                RETURNING content_hash, id""",
-            {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION, "uploaded_by": uploaded_by,
+            {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
+             "by_token": uploaded_by.id if uploaded_by else None,
+             "by_owner": uploaded_by.owner if uploaded_by else None,
+             "by_name": uploaded_by.name if uploaded_by else None, "by_role": uploaded_by.role if uploaded_by else None,
              "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
              **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "claims",
                          "winners", "named"), (list(column) for column in zip(*(row[:11] for row in rows)))))}
@@ -162,7 +189,8 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     out, seen = [], set()
     for h in hashes:
         stored = known[h]
-        out.append(stored if h not in seen or stored.duplicate else Stored(stored.id, stored.status, True))
+        out.append(stored if h not in seen or stored.duplicate or stored.id is None
+                   else Stored(stored.id, stored.status, True))
         seen.add(h)
     return out
 

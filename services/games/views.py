@@ -2,10 +2,12 @@
 plain values (dataclasses and dicts of the rows), so that the API (services/api) serialises them and
 the dashboards (dashboards/) draw them from the same reads. No writes here.
 
-- ``game_view``: one game with its event, its match's dispute, its verdict (and on request its
-  stored log and its record), with what deciding who may read it needs (its and its event's
-  visibility, its event's owner, the token that uploaded it: services.api.access.may_read_game);
-  ``replay_of`` reads that log once into the replay viewer's timeline.
+- ``game_view``: one game with who uploaded it (``uploaded_by``: the API token; ``uploader``: the
+  X-Uploader label), whether the statistics count it and why, its event, its match's dispute, its
+  verdict (and on request its stored log and its record), with what deciding who may read it needs
+  (its and its event's visibility, its event's owner, the id of the token that uploaded it:
+  services.api.access.may_read_game); ``replay_of`` reads that log once into the replay viewer's
+  timeline.
 - ``event_summaries``: events with their game counts by status and open disputes;
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
@@ -54,7 +56,8 @@ class GameView:
     status: GameStatus
     status_message: str | None
     content_hash: str
-    uploader: str | None
+    uploader: str | None  # the X-Uploader label: the uploader's own words, unchecked
+    uploaded_by: dict[str, str] | None  # the API token that uploaded it: owner, name, role (None: before 0013)
     event_id: int | None
     event: str | None  # the event's name
     match_id: int | None
@@ -70,9 +73,11 @@ class GameView:
     visibility: str  # the game's own: public | unlisted
     event_visibility: str | None  # its event's (None without an event)
     event_organiser: str | None  # its event's owner
-    uploaded_by: int | None  # the id of the API token that uploaded it (None: stored before migration 0012)
+    uploaded_by_token: int | None  # games.uploaded_by: the id of that token (None: stored before migration 0012)
     named_event: str | None  # the log's meta.event when the game was stored without an event (none had that name)
     verdict: dict[str, Any] | None  # VERDICT_COLUMNS; None until it is replayed
+    counted: bool = False  # in the statistics (or being added to them)
+    counted_why: str = ""  # why it is or is not, in words (one match counts once: services.games.disputes)
     raw_log: bytes | None = None  # with log=True
     record: dict[str, Any] | None = None  # with record=True: the game record, its seats and rounds
 
@@ -87,22 +92,62 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
     cur = _cursor(conn)
     verdict = ", ".join(f"v.{c} AS verdict_{c}" for c in VERDICT_COLUMNS)
     row = cur.execute(
-        f"""SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, g.event_id, e.name AS event,
-                   g.match_id, d.id AS dispute_id, g.catalog_version, g.engine_version, g.played_on, g.attempts,
-                   g.received_at, g.queued_at, g.replay_started_at, g.finished_at, g.visibility,
-                   e.visibility AS event_visibility, e.organiser AS event_organiser, g.uploaded_by, g.named_event,
-                   {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict}
+        f"""SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, {_UPLOADED_BY},
+                   g.uploaded_by AS uploaded_by_token, g.event_id, e.name AS event, g.match_id, d.id AS dispute_id,
+                   g.catalog_version, g.engine_version, g.played_on, g.attempts, g.received_at, g.queued_at,
+                   g.replay_started_at, g.finished_at, g.visibility, e.visibility AS event_visibility,
+                   e.organiser AS event_organiser, g.named_event,
+                   {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict},
+                   coalesce(r.counted OR r.pending, false) AS counted, d.status AS dispute_status,
+                   d.counts_game_id, (SELECT min(o.id) FROM games o JOIN verdicts ov ON ov.game_id = o.id
+                                      WHERE o.match_id = g.match_id AND ov.status = 'valid') AS first_valid
             FROM games g LEFT JOIN events e ON e.id = g.event_id
                          LEFT JOIN disputes d ON d.match_id = g.match_id
                          LEFT JOIN verdicts v ON v.game_id = g.id
+                         LEFT JOIN game_records r ON r.game_id = g.id
             WHERE g.id = %s""", (game_id,)).fetchone()
     if row is None:
         return None
-    facts = {k: v for k, v in row.items() if not k.startswith("verdict_") and k != "replayed"}
+    extra = ("replayed", "dispute_status", "counts_game_id", "first_valid", *_UPLOADED_BY_COLUMNS)
+    facts = {k: v for k, v in row.items() if not k.startswith("verdict_") and k not in extra}
     return GameView(**{**facts, "status": GameStatus(row["status"]),
                        "raw_log": bytes(row["raw_log"]) if log else None},
+                    uploaded_by=uploaded_by(row), counted_why=_counted_why(row),
                     verdict={c: row[f"verdict_{c}"] for c in VERDICT_COLUMNS} if row["replayed"] else None,
                     record=_record(cur, game_id) if record else None)
+
+
+# who uploaded a game, as the service knows it: the token's owner, name and role (migration 0013; its
+# id is games.uploaded_by, migration 0012, read by game_view alone): the columns and their view
+_UPLOADED_BY_COLUMNS = ("uploaded_by_owner", "uploaded_by_name", "uploaded_by_role")
+_UPLOADED_BY = "g.uploaded_by_owner, g.uploaded_by_name, g.uploaded_by_role"
+
+
+def uploaded_by(row: dict) -> dict[str, str] | None:
+    """The API token that uploaded a game (owner, name, role), from a row selected with _UPLOADED_BY;
+    None for a game stored before the service recorded it."""
+    if row["uploaded_by_role"] is None:
+        return None
+    return {"owner": row["uploaded_by_owner"], "name": row["uploaded_by_name"], "role": row["uploaded_by_role"]}
+
+
+def _counted_why(row: dict) -> str:
+    """Why a game is counted in the statistics or not, in words (services.games.disputes)."""
+    if row["counted"]:
+        return "counted in the statistics" + (" (its match's dispute names it)" if row["dispute_status"] else "")
+    if not row["replayed"] or row["status"] in PENDING:
+        return "not replayed yet"
+    if row["verdict_status"] != GameStatus.VALID:
+        return f"only valid games are counted; this one is {row['verdict_status']}"
+    if row["dispute_status"] == "open":
+        return (f"its match is in dispute (dispute {row['dispute_id']}): none of its uploads counts until the "
+                "event's organiser resolves it")
+    if row["dispute_status"] == "resolved":
+        named = row["counts_game_id"]
+        return (f"dispute {row['dispute_id']} was resolved: " + (
+            f"game {named} counts for the match" if named else "no game of the match counts"))
+    return (f"game {row['first_valid']}, an earlier upload of the same match that agrees with it, is counted: "
+            "a match counts once")
 
 
 def _record(cur, game_id: int) -> dict | None:
@@ -215,11 +260,15 @@ def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 
 
 def flagged_games(conn: Connection, event_id: int, limit: int) -> list[dict]:
     """The event's games that are not valid (illegal, mismatch, malformed, error), oldest first, read
-    through the partial index of migration 0003 (whose predicate this one repeats to the letter)."""
-    return _cursor(conn).execute(
-        """SELECT g.id, g.status, g.status_message, g.uploader, g.received_at
+    through the partial index of migration 0003 (whose predicate this one repeats to the letter).
+    Each: id, status, status_message, uploader (the X-Uploader label), uploaded_by (uploaded_by()),
+    received_at."""
+    rows = _cursor(conn).execute(
+        f"""SELECT g.id, g.status, g.status_message, g.uploader, {_UPLOADED_BY}, g.received_at
            FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
            ORDER BY g.id LIMIT %s""", (event_id, limit)).fetchall()
+    return [{**{k: v for k, v in r.items() if k not in _UPLOADED_BY_COLUMNS}, "uploaded_by": uploaded_by(r)}
+            for r in rows]
 
 
 def public_event_names(conn: Connection, limit: int) -> list[tuple[int, str]]:
@@ -240,6 +289,7 @@ class DisputeSummary:
     opened_at: dt.datetime
     resolved_at: dt.datetime | None
     match_id: int
+    counts_game_id: int | None  # the game the resolution counts (None: none, or not resolved)
     event_id: int
     event_name: str
     event_visibility: str
@@ -252,7 +302,7 @@ class DisputeSummary:
 
 
 _DISPUTES = """
-    SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id,
+    SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id, d.counts_game_id,
            m.event_id, e.name AS event_name, e.visibility AS event_visibility, e.organiser AS event_organiser,
            m.round, m.table_label, m.players, g.games, g.statuses
     FROM disputes d
@@ -283,7 +333,8 @@ class DisputeView:
     """A dispute with every side: each game uploaded for its match, oldest first."""
 
     dispute: DisputeSummary
-    # per game: id, uploader, received_at, status, status_message, claimed_result (what its log claims, as
+    # per game: id, uploader (the X-Uploader label), uploaded_by (the token's owner, name, role, or
+    # None), counted (in the statistics), received_at, status, status_message, claimed_result (what its log claims, as
     # stored at its upload: services.games.store); the verdict (verdict_status,
     # verdict_message, decision_index, verdict_round, phase, player, decision, rule, legal, errors); the
     # result by the rules (winner, margin, final_might: per seat, None without a record)
@@ -296,7 +347,8 @@ def dispute_view(conn: Connection, dispute_id: int) -> DisputeView | None:
     if head is None:
         return None
     sides = cur.execute("""
-        SELECT g.id, g.uploader, g.received_at, g.status, g.status_message, g.claimed_result,
+        SELECT g.id, g.uploader, {uploaded_by}, coalesce(r.counted OR r.pending, false) AS counted,
+               g.received_at, g.status, g.status_message, g.claimed_result,
                v.status AS verdict_status, v.message AS verdict_message, v.decision_index,
                v.round AS verdict_round, v.phase, v.player, v.decision, v.rule, v.legal,
                v.errors, r.winner, r.margin
@@ -304,9 +356,11 @@ def dispute_view(conn: Connection, dispute_id: int) -> DisputeView | None:
         LEFT JOIN verdicts v ON v.game_id = g.id
         LEFT JOIN game_records r ON r.game_id = g.id
         WHERE g.match_id = %s
-        ORDER BY g.received_at, g.id""", (head["match_id"],)).fetchall()
+        ORDER BY g.received_at, g.id""".format(uploaded_by=_UPLOADED_BY), (head["match_id"],)).fetchall()
     might = _final_might(cur, [s["id"] for s in sides])
-    return DisputeView(DisputeSummary(**head), [{**s, "final_might": might.get(s["id"])} for s in sides])
+    return DisputeView(DisputeSummary(**head), [
+        {**{k: v for k, v in s.items() if k not in _UPLOADED_BY_COLUMNS}, "uploaded_by": uploaded_by(s),
+         "final_might": might.get(s["id"])} for s in sides])
 
 
 def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:

@@ -67,7 +67,7 @@ def request_for(rule: str, endpoint: str, world: dict, whose: str) -> tuple[str,
         "api_v1.events.edit_event": {"json": {"starts_on": "2026-05-01"}},
         "api_v1.events.upload_bundle": {"data": json.dumps([self_play(7002)]), "content_type": "application/json"},
         "api_v1.events.reprocess_event": {},
-        "api_v1.disputes.resolve_dispute": {"json": {"resolution": "game 1 stands"}},
+        "api_v1.disputes.resolve_dispute": {"json": {"resolution": "game 1 stands", "counts": None}},
     }
     assert endpoint in bodies, f"{endpoint} is a new mutating route: add its body here"
     return url, bodies[endpoint]
@@ -161,12 +161,13 @@ def test_owner_and_admin_can(app, world, db):
     assert org_a.post(f"/api/v1/events/{a}/games", data=json.dumps([self_play(7020)]),
                       content_type="application/json").status_code == 202
     assert org_a.post(f"/api/v1/events/{a}/reprocess").status_code == 202
-    response = org_a.post(f"/api/v1/disputes/{world['disputes']['a']}/resolve", json={"resolution": "game 1 stands"})
+    response = org_a.post(f"/api/v1/disputes/{world['disputes']['a']}/resolve",
+                          json={"resolution": "game 1 stands", "counts": None})
     assert response.status_code == 200
     body = response.get_json()
     assert body["status"] == "resolved" and body["resolution"] == "game 1 stands" and body["resolved_at"]
     assert org_a.post(f"/api/v1/disputes/{world['disputes']['a']}/resolve",
-                      json={"resolution": "again"}).status_code == 409
+                      json={"resolution": "again", "counts": None}).status_code == 409
     # the same name again: the owner gets its event back
     name = db.execute("SELECT name FROM events WHERE id = %s", (a,)).fetchone()[0]
     assert org_a.post("/api/v1/events", json={"name": name}).status_code == 200
@@ -174,7 +175,7 @@ def test_owner_and_admin_can(app, world, db):
     assert admin.patch(f"/api/v1/events/{b}", json={"ends_on": "2026-07-01"}).status_code == 200
     assert admin.post(f"/api/v1/events/{b}/reprocess").status_code == 202
     assert admin.post(f"/api/v1/disputes/{world['disputes']['b']}/resolve",
-                      json={"resolution": "replayed"}).status_code == 200
+                      json={"resolution": "replayed", "counts": None}).status_code == 200
     # bad bodies are 400s naming the field
     response = org_a.patch(f"/api/v1/events/{a}", json={"visibility": "secret"})
     assert response.status_code == 400 and response.get_json()["error"]["pointer"] == "/visibility"

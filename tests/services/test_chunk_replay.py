@@ -17,7 +17,13 @@ from engine.selfplay import self_play
 from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size, sweep_stuck_games
 from services.games.events import create_event
 from services.games.fold import fold_pending_counts
-from services.games.records import FOLD_LOCK, recount_differences, rollup_differences
+from services.games.records import (
+    COUNTING_RULE,
+    FOLD_LOCK,
+    apply_contribution,
+    recount_differences,
+    rollup_differences,
+)
 from services.games.replay import replay_stored_games
 from services.games.store import parse_upload, store_upload
 from services.platform.broker import make_celery
@@ -125,6 +131,59 @@ def test_two_games_of_one_match_in_one_chunk_open_one_dispute(db, pool):
     reason = disputes[0][0]
     # written after both verdicts were in: no side is 'not replayed yet'
     assert "claim different results" in reason and "verdicts differ" in reason and "not replayed" not in reason
+
+
+def counted_flags(db, ids: list[int]) -> dict[int, tuple[bool, bool]]:
+    return {gid: (counted, pending) for gid, counted, pending in db.execute(
+        "SELECT game_id, counted, pending FROM game_records WHERE game_id = ANY(%s)", (ids,))}
+
+
+def test_a_pending_game_whose_match_falls_into_dispute_is_not_folded_later(db, pool):
+    """One match counts once (services.games.disputes), also for games the fold adds later: a valid
+    game left pending by a bulk replay, then a disagreeing log of its match replayed — the dispute
+    opens, the pending game is no longer pending (its status its verdict, not 'replaying') and the
+    fold adds nothing."""
+    meta = {"event": "Fold Dispute Cup", "round": 1, "table": 9, "players": ["Gil", "Hal"]}
+    honest = self_play(7600, meta=meta)
+    ids = store(db, [honest], event="Fold Dispute Cup")
+    assert replay_stored_games(pool, [ids[0]], defer_counts=True) == {ids[0]: "valid"}
+    assert counted_flags(db, ids) == {ids[0]: (False, True)}
+    ids += store(db, [mismatch(honest)], event="Fold Dispute Cup")
+    assert replay_stored_games(pool, [ids[1]], defer_counts=True) == {ids[1]: "mismatch"}
+    assert counted_flags(db, ids) == {ids[0]: (False, False), ids[1]: (False, False)}
+    assert db.execute("SELECT status FROM games WHERE id = %s", (ids[0],)).fetchone()[0] == "valid"
+    fold_pending_counts(pool)
+    assert counted_flags(db, ids)[ids[0]] == (False, False)
+    assert db.execute("SELECT count(*) FROM disputes d JOIN games g ON g.match_id = d.match_id WHERE g.id = %s",
+                      (ids[0],)).fetchone()[0] == 1
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+
+
+def test_agreeing_logs_of_a_match_count_once_whichever_is_replayed_first(db, pool):
+    """Two logs of one match that agree (same result, both valid, other bytes): no dispute; the first
+    upload counts, whichever of them the workers replay first; the recount check sees a second one
+    counted."""
+    meta = {"event": "Agreeing Cup", "round": 3, "table": 1, "players": ["Ida", "Jo"]}
+    log = self_play(7700, meta=meta)
+    again = json.loads(json.dumps(log))
+    again["meta"]["x-seat"] = 2
+    first, second = store(db, [log, again], event="Agreeing Cup")
+    replay_stored_games(pool, [second])
+    assert counted_flags(db, [first, second]) == {second: (True, False)}
+    replay_stored_games(pool, [first])
+    assert counted_flags(db, [first, second]) == {first: (True, False), second: (False, False)}
+    assert db.execute("SELECT count(*) FROM disputes d JOIN games g ON g.match_id = d.match_id WHERE g.id = %s",
+                      (first,)).fetchone()[0] == 0
+    assert db.execute("""SELECT sum(games) FROM agg_first_player
+                         WHERE event_id = (SELECT event_id FROM games WHERE id = %s)""", (first,)).fetchone()[0] == 1
+    with db.transaction():
+        assert set(recount_differences(db).values()) == {0}
+    with db.transaction(force_rollback=True):  # the second one counted too: the aggregates agree, the rule not
+        apply_contribution(db, [second], 1)
+        db.execute("UPDATE game_records SET counted = true WHERE game_id = %s", (second,))
+        differences = recount_differences(db)
+        assert differences[COUNTING_RULE] == 1 and sum(differences.values()) == 1
 
 
 def test_games_that_no_longer_exist_are_left_out(db, pool):

@@ -180,6 +180,9 @@ def test_downgrading_0009_leaves_the_counts_the_code_before_it_takes_out(fresh_d
             assert result.verdict.status == "valid", result.verdict.message
             game_id = conn.execute("INSERT INTO games (content_hash, raw_log, status) VALUES (%s, %s, 'valid') "
                                    "RETURNING id", (canonical_hash(result.log), raw)).fetchone()[0]
+            # as the replay writes it: a valid game counts by its verdict (recount_differences' rule)
+            conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
+                         "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
             write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on=f"2026-03-1{n}",
                                               event_id=None, counted=True)], engine_version=ENGINE_VERSION)
         assert conn.execute("SELECT sum(games) FROM agg_game_margins WHERE battlefield = '*'").fetchone()[0] == 1
@@ -305,3 +308,48 @@ def test_rehash_goes_through_every_game_batch_by_batch(fresh_database):
     with psycopg.connect(url) as conn:  # run again: nothing left to change
         assert rehash.rehash(conn, rehash.canonical_hash, batch=2) == (0, [(ids["recorded"],
                                                                            ids["recorded, by player"])])
+
+
+# --- revision 0013: one match counts once; who uploaded a game -----------------------------------------
+
+
+def test_upgrading_to_0013_counts_each_shared_match_once(fresh_database):
+    """Before 0013 every valid upload of a match was counted. The upgrade settles them by the rule:
+    a match in open dispute counts nothing; one whose uploads were never disputed, its first valid
+    game; and the aggregates then equal a recount under that rule. A game stored under 0012 knows its
+    token's id only (games.uploaded_by): the upgrade fills in its owner, name and role."""
+    url = fresh_database()
+    migrate.upgrade(url, "0012")
+    with psycopg.connect(url) as conn:
+        token = conn.execute("INSERT INTO api_tokens (prefix, secret_hash, role, name, owner) "
+                             "VALUES ('Abcd1234', %s, 'uploader', 'phone', 'a player') RETURNING id",
+                             ("0" * 64,)).fetchone()[0]
+        event = conn.execute("INSERT INTO events (name) VALUES ('Old Open') RETURNING id").fetchone()[0]
+        matches = [conn.execute("INSERT INTO event_matches (event_id, round, table_label, players) "
+                                "VALUES (%s, %s, '1', ARRAY['A', 'B']) RETURNING id", (event, n)).fetchone()[0]
+                   for n in (1, 2)]
+        ids = {}
+        for n, (match, seed) in enumerate([(matches[0], 7801), (matches[0], 7802), (matches[0], 7803),
+                                           (matches[1], 7804), (matches[1], 7805)]):
+            raw = json.dumps(self_play(seed)).encode()
+            result = replay(raw)
+            game_id = conn.execute(
+                "INSERT INTO games (content_hash, raw_log, status, event_id, match_id, claimed_winner, uploaded_by) "
+                "VALUES (%s, %s, 'valid', %s, %s, 'A', %s) RETURNING id",
+                (canonical_hash(result.log), raw, event, match, token if n == 0 else None)).fetchone()[0]
+            conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
+                         "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
+            write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
+                                              event_id=event, counted=True)], engine_version=ENGINE_VERSION)
+            ids.setdefault(match, []).append(game_id)
+        conn.execute("INSERT INTO disputes (match_id, reason) VALUES (%s, 'results differ')", (matches[0],))
+        assert conn.execute("SELECT sum(games) FROM agg_first_player").fetchone()[0] == 5
+    migrate.upgrade(url)
+    with psycopg.connect(url) as conn:
+        counted = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted ORDER BY 1")]
+        assert counted == [min(ids[matches[1]])]
+        assert conn.execute("SELECT sum(games) FROM agg_first_player").fetchone()[0] == 1
+        assert set(recount_differences(conn).values()) == {0}
+        uploaded = conn.execute("SELECT uploaded_by, uploaded_by_owner, uploaded_by_name, uploaded_by_role FROM games "
+                                "WHERE uploaded_by IS NOT NULL OR uploaded_by_role IS NOT NULL").fetchall()
+        assert uploaded == [(token, "a player", "phone", "uploader")]
