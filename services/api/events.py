@@ -22,7 +22,9 @@
   match whose dispute is resolved, with that ``dispute``, or — from an uploader token bound to the
   event — a log whose ``meta.event`` names another event). Every stored game records the token that
   uploaded it (games.uploaded_by, its id; uploaded_by_owner/_name/_role); ``X-Uploader`` is kept
-  only as a label.
+  only as a label. Its size is bounded whatever the bundle's (``_Report``): every entry counted,
+  rows for at most 1,000 entries, the problems first. At most EMPYREAN_MAX_BUNDLE_GAMES entries
+  (413); a bundle that is mostly not game logs is refused (400), nothing stored.
 """
 
 from __future__ import annotations
@@ -265,13 +267,11 @@ def upload_bundle(event_id: int):
     if err:
         return err
     limits = BundleLimits(max_body_bytes=resources.config.max_bundle_bytes,
-                          max_game_bytes=resources.config.max_upload_bytes)
+                          max_game_bytes=resources.config.max_upload_bytes, max_games=resources.config.max_bundle_games)
     if request.content_length is not None and request.content_length > limits.max_body_bytes:
         return error_response(413, TITLES[413], f"the bundle is larger than {limits.max_body_bytes:,} bytes "
                               "(EMPYREAN_MAX_BUNDLE_BYTES); split it", pointer="")
-    report: list[dict] = []
-    counts = {"accepted": 0, "duplicates": 0, "malformed": 0, "rejected": 0}
-    new_ids: list[int] = []
+    report = _Report()
     # The whole bundle is stored in ONE transaction: a bundle that breaks off part-way (a truncated
     # gzip, an array that stops being JSON, too big without a Content-Length) stores nothing, so the
     # organiser resends it whole and nothing is half there. Workers hear of the games only after
@@ -280,77 +280,144 @@ def upload_bundle(event_id: int):
         try:
             with conn.transaction():
                 _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
-                              limits, uploader, event_id, visibility, report, counts, new_ids,
-                              token=token, bound_name=bound_name)
+                              limits, uploader, event_id, visibility, report, token=token, bound_name=bound_name)
         except BundleError as exc:
-            read = exc.entries_read if exc.entries_read is not None else len(report)
+            read = exc.entries_read if exc.entries_read is not None else report.received
             stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
             return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), f"{exc.message}; {stored}",
                                   pointer="", read_before_error=read)
-    sent = len(enqueue_bundle(resources.db_pool, resources.celery, new_ids))
-    body = {"event": event_id, "received": len(report), **counts, "sent_to_workers": sent,
-            "games": sorted(report, key=lambda e: e["index"])}
-    return jsonify(body), 202 if counts["accepted"] else 200
+    sent = len(enqueue_bundle(resources.db_pool, resources.celery, report.new_ids))
+    return jsonify(report.body(event_id, sent)), 202 if report.counts["accepted"] else 200
 
 
-STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.store_batch)
+STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.store_batch) ...
+STORE_BATCH_BYTES = 4 * 1_048_576  # ... or fewer, once their logs come to this many bytes
+REPORT_ROWS = 1000  # per-game rows in a bundle's answer (every entry is counted)
+REPORT_ERRORS = 10  # a malformed game's errors in its row (all of them: GET /api/v1/games/{id})
+# A bundle is refused (nothing stored) once more than NOT_LOGS entries, and more than half of
+# those read, are not game logs: the wrong file, not a tournament with a few broken lines.
+NOT_LOGS = 100
+
+
+class _Report:
+    """A bundle's acceptance report, of a bounded size whatever the bundle's: every entry is counted,
+    and rows are kept for at most REPORT_ROWS entries — the problems (rejected, malformed) first,
+    since those are what the organiser acts on, then accepted and duplicate entries while room
+    remains — and answered in bundle order."""
+
+    def __init__(self) -> None:
+        self.counts = {"accepted": 0, "duplicates": 0, "malformed": 0, "rejected": 0}
+        self.received = 0
+        self.problems: list[dict] = []
+        self.others: list[dict] = []
+        self.problems_seen = 0
+        self.new_ids: list[int] = []  # the games to send to the workers (an int each)
+        self.not_logs = 0
+        self.first_not_log = ""
+
+    def add(self, kind: str, row: dict) -> None:
+        self.received += 1
+        self.counts[kind] += 1
+        if kind in ("rejected", "malformed"):
+            self.problems_seen += 1
+            if len(self.problems) < REPORT_ROWS:
+                self.problems.append(row)
+        elif len(self.others) < REPORT_ROWS:
+            self.others.append(row)
+
+    def not_a_log(self, index: int, why: str) -> None:
+        """Entry ``index`` (0-based) is no game log; raises BundleError when most of the bundle so far is not."""
+        self.not_logs += 1
+        if not self.first_not_log:
+            self.first_not_log = f"entry {index}: {why[:200]}"
+        if self.not_logs > NOT_LOGS and 2 * self.not_logs > index + 1:
+            raise BundleError(f"this is not a bundle of game logs: {self.not_logs:,} of its first {index + 1:,} "
+                              'entries are not game logs (a game log is a JSON object with "format": '
+                              f'"empyrean-log"; {self.first_not_log})')
+
+    def body(self, event_id: int, sent: int) -> dict:
+        rows = sorted(self.problems + self.others[:REPORT_ROWS - len(self.problems)], key=lambda r: r["index"])
+        omitted, problems_omitted = self.received - len(rows), self.problems_seen - len(self.problems)
+        body = {"event": event_id, "received": self.received, **self.counts, "sent_to_workers": sent,
+                "games": rows, "games_omitted": omitted, "problems_omitted": problems_omitted}
+        if omitted:
+            body["more"] = (
+                f"{omitted:,} of the {self.received:,} entries have no row here: at most {REPORT_ROWS:,} are "
+                "listed, the rejected and malformed ones first; every entry is counted above. The event's "
+                f"games by status: {url_for('api_v1.events.get_event', event_id=event_id)}; its games that "
+                f"are not valid, with their replays: the event's dashboard page, /events/{event_id}."
+                + (f" {problems_omitted:,} more rejected or malformed entries are not listed: fix the listed "
+                   "ones and send the bundle again (the games already stored come back as duplicates)."
+                   if problems_omitted else ""))
+        return body
+
+
+def _errors_row(errors: list[dict], game_id: int) -> list[dict]:
+    if len(errors) <= REPORT_ERRORS:
+        return errors
+    return errors[:REPORT_ERRORS] + [{"path": "", "message": f"... and {len(errors) - REPORT_ERRORS} more: "
+                                      f"{url_for('api_v1.games.get_game', game_id=game_id)}"}]
 
 
 def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLimits, uploader, event_id: int,
-                  visibility: str, report: list[dict], counts: dict, new_ids: list[int], *, token: Token,
-                  bound_name: str | None) -> None:
+                  visibility: str, report: _Report, *, token: Token, bound_name: str | None) -> None:
     """Read the bundle's entries and store them in ``conn``'s transaction, a batch at a time,
-    filling the report; raises BundleError when the bundle cannot be read to its end.
-    ``bound_name``: the event's name when an uploader token bound to it sends the bundle; a log
-    whose meta.event names another event is then rejected (as POST /games answers it 403)."""
+    filling the report; raises BundleError when the bundle cannot be read to its end, or is
+    mostly not game logs. ``bound_name``: the event's name when an uploader token bound to it sends
+    the bundle; a log whose meta.event names another event is then rejected (as POST /games answers
+    it 403)."""
     batch: list[tuple[int, Parsed]] = []
+    batch_bytes = 0
 
     def flush() -> None:
         stored_all = store_batch(conn, [parsed for _, parsed in batch], uploader, event_id=event_id,
                                  visibility=visibility, uploaded_by=token)
         for (index, parsed), stored in zip(batch, stored_all):
             if stored.refused_by_dispute is not None:
-                counts["rejected"] += 1
-                report.append({"index": index, "status": "rejected", "dispute": stored.refused_by_dispute,
-                               "error": refusal_message(stored.refused_by_dispute)})
+                report.add("rejected", {"index": index, "status": "rejected", "dispute": stored.refused_by_dispute,
+                                        "error": refusal_message(stored.refused_by_dispute)})
                 continue
             row = {"index": index, "id": stored.id, "status": stored.status}
             if stored.duplicate:
-                counts["duplicates"] += 1
                 row["duplicate"] = True
+                report.add("duplicates", row)
             elif parsed.log is None:
-                counts["malformed"] += 1
-                row["errors"] = parsed.errors
+                row["errors"] = _errors_row(parsed.errors, stored.id)
+                report.add("malformed", row)
             else:
-                counts["accepted"] += 1
-                new_ids.append(stored.id)
-            report.append(row)
+                report.new_ids.append(stored.id)
+                report.add("accepted", row)
         batch.clear()
+
+    def reject(index: int, why: str) -> None:
+        report.add("rejected", {"index": index, "status": "rejected", "error": why})
+        report.not_a_log(index, why)
 
     try:
         for entry in read_bundle(stream, content_type=content_type, content_encoding=content_encoding, limits=limits):
             if entry.raw is None:
-                counts["rejected"] += 1
-                report.append({"index": entry.index, "status": "rejected", "error": entry.error})
+                reject(entry.index, entry.error or "unreadable")
                 continue
             try:
                 parsed = parse_upload(entry.raw)
             except NotAnObject as exc:
-                counts["rejected"] += 1
-                report.append({"index": entry.index, "status": "rejected", "error": str(exc)})
+                reject(entry.index, str(exc))
                 continue
             named = parsed.log.meta.get("event") if parsed.log is not None else None
             if bound_name is not None and named is not None and named != bound_name:
-                counts["rejected"] += 1
-                report.append({"index": entry.index, "status": "rejected",
-                               "error": f"this log's meta.event is {named!r}, but this token may only upload games "
-                                        f"of event {event_id} ({bound_name!r}); not stored"})
+                report.add("rejected", {"index": entry.index, "status": "rejected",
+                                        "error": f"this log's meta.event is {named!r}, but this token may only "
+                                                 f"upload games of event {event_id} ({bound_name!r}); not stored"})
                 continue
+            if not parsed.says_log:
+                report.not_a_log(entry.index, 'a JSON object without "format": "empyrean-log"')
             batch.append((entry.index, parsed))
-            if len(batch) >= STORE_BATCH:
+            batch_bytes += len(parsed.raw)
+            if len(batch) >= STORE_BATCH or batch_bytes >= STORE_BATCH_BYTES:
                 flush()
+                batch_bytes = 0
     except BundleError as exc:
-        exc.entries_read = len(report) + len(batch)  # the transaction is rolled back: nothing stored
+        exc.entries_read = report.received + len(batch)  # the transaction is rolled back: nothing stored
         raise
     if batch:
         flush()

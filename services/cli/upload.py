@@ -56,6 +56,9 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
             counts = ", ".join(f"{k} {report[k]}" for k in ("accepted", "duplicates", "malformed", "rejected")
                                if k in report)
             click.echo(f"event {ev['id']} ({ev['name']}): {counts}")
+            if report.get("problems_omitted"):
+                click.echo(f"... and {report['problems_omitted']:,} more rejected or malformed entries not listed "
+                           "(the answer lists 1,000): fix those above and upload again")
             if report.get("error"):
                 ok = False
                 click.echo(f"the bundle stopped early: {report['error']}")

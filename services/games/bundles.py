@@ -35,6 +35,7 @@ class BundleLimits:
     max_body_bytes: int = 512 * 1024 * 1024  # decompressed, the whole bundle
     max_game_bytes: int = 2 * 1024 * 1024  # one game log
     max_gzip_ratio: int = 200  # decompressed / compressed: beyond it, a zip bomb
+    max_games: int = 100_000  # entries (games, and lines that are not) in one bundle
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,14 @@ def read_bundle(body: BinaryIO, *, content_type: str | None, content_encoding: s
     gzipped = encoding == "gzip" or stream.peek(2)[:2] == GZIP_MAGIC
     if gzipped:
         stream = io.BufferedReader(_Gunzip(stream, limits), CHUNK)  # type: ignore[arg-type]
+    for entry in _entries(mime, stream, limits):
+        if entry.index >= limits.max_games:
+            raise BundleError(f"the bundle has more than {limits.max_games:,} games (EMPYREAN_MAX_BUNDLE_GAMES); "
+                              f"split it into bundles of at most {limits.max_games:,}", status=413)
+        yield entry
+
+
+def _entries(mime: str, stream: io.BufferedReader, limits: BundleLimits) -> Iterator[BundleEntry]:
     if mime in NDJSON_TYPES:
         yield from _ndjson(stream, limits)
         return
@@ -185,11 +194,40 @@ def _ndjson(stream: io.BufferedReader, limits: BundleLimits) -> Iterator[BundleE
         index += 1
 
 
+class _EntryBytes:
+    """What ijson reads the array from: counts the bytes read since the last element was handed
+    out, and stops the bundle (413) once one element has taken far more than a game may have.
+    ijson builds an element whole before it yields it, so without this one element of 500 MB
+    (a single string) would be built in memory before its size could be checked."""
+
+    def __init__(self, inner: io.BufferedReader, limits: BundleLimits) -> None:
+        self.inner = inner
+        self.max_game_bytes = limits.max_game_bytes
+        # ijson reads ahead a buffer at a time: an element may begin in the buffer before
+        self.allowed = limits.max_game_bytes + 2 * CHUNK
+        self.read_since = 0
+        self.index = 0  # the element being read
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.inner.read(CHUNK if size is None or size < 0 else size)
+        self.read_since += len(data)
+        if self.read_since > self.allowed:
+            raise BundleError(f"entry {self.index} of the array is larger than {self.max_game_bytes:,} bytes; "
+                              "the array could not be read past it", status=413)
+        return data
+
+    def handed_out(self) -> None:
+        self.read_since = 0
+        self.index += 1
+
+
 def _array(stream: io.BufferedReader, limits: BundleLimits) -> Iterator[BundleEntry]:
     index = 0
+    source = _EntryBytes(stream, limits)
     try:
-        items = ijson.items(stream, "item", use_float=True)
+        items = ijson.items(source, "item", use_float=True, buf_size=CHUNK)
         for obj in items:
+            source.handed_out()
             try:
                 raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
             except (RecursionError, ValueError) as exc:

@@ -16,7 +16,7 @@ from typing import Any
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
-from engine.log import GameLog, LogFormatError, canonical_hash, dump_log, parse_log
+from engine.log import FORMAT, GameLog, LogFormatError, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, malformed
 from services.games.disputes import claimed_winner, resolved_disputes
 from services.games.status import Move
@@ -48,6 +48,9 @@ class Parsed:
     log: GameLog | None  # None: malformed
     errors: list[dict]  # the engine's [{path, message}] when malformed
     claimed: dict | None = None  # the result the log claims, as written (when it can be read at all)
+    # the object says it is a game log ("format": "empyrean-log"), however malformed; False: a JSON
+    # object that is no game log at all (a bundle made mostly of those is refused: services/api/events.py)
+    says_log: bool = True
 
 
 def parse_upload(raw: bytes) -> Parsed:
@@ -70,7 +73,7 @@ def parse_upload(raw: bytes) -> Parsed:
             raise NotAnObject(f"a game log must be a JSON object, not {_json_kind(value)}") from None
         claimed = value.get("result")
         return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors,
-                      claimed if isinstance(claimed, dict) else None)
+                      claimed if isinstance(claimed, dict) else None, value.get("format") == FORMAT)
     return Parsed(raw, canonical_hash(log), log, [], dump_log(log).get("result"))
 
 

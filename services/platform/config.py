@@ -95,6 +95,8 @@ class Config:
     max_upload_bytes: int = setting("EMPYREAN_MAX_UPLOAD_BYTES", 1_048_576, _whole(low=1024))
     # Largest tournament bundle (POST /api/v1/events/{id}/games), decompressed, in bytes.
     max_bundle_bytes: int = setting("EMPYREAN_MAX_BUNDLE_BYTES", 512 * 1_048_576, _whole(low=1024))
+    # Most entries (game logs, and lines that are not) in one tournament bundle: 413 beyond it.
+    max_bundle_games: int = setting("EMPYREAN_MAX_BUNDLE_GAMES", 100_000, _whole(low=1))
     # The sweeper re-sends games left in received/queued/replaying this many seconds after their
     # last change (longer than a task may run, so a game still being replayed is not re-sent) ...
     sweep_after_s: int = setting("EMPYREAN_SWEEP_AFTER", 300, _whole(low=1))

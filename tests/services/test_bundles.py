@@ -58,10 +58,14 @@ def test_a_truncated_gzip_reports_what_was_read_then_fails():
 
 
 def test_a_zip_bomb_is_refused_by_ratio_and_by_size():
-    bomb = gzip.compress(b"[" + b" " * 50_000_000 + b"]")
+    bomb = gzip.compress(b" " * 50_000_000 + b"[]")
     with pytest.raises(BundleError) as exc:
         entries(bomb)
     assert exc.value.status == 413 and "zip bomb" in exc.value.message
+    # inside an array, the megabytes of spaces are the first entry's: refused as too large sooner
+    with pytest.raises(BundleError) as exc:
+        entries(gzip.compress(b"[" + b" " * 50_000_000 + b"]"))
+    assert exc.value.status == 413 and "entry 0 of the array is larger than" in exc.value.message
     with pytest.raises(BundleError) as exc:
         entries(gzip.compress(json.dumps(LOGS * 50).encode()), max_body_bytes=2000)
     assert exc.value.status == 413
@@ -99,3 +103,32 @@ def test_deeply_nested_entries_are_rejected_one_by_one():
     got = entries(b"[" + deep + b',{"ok":1}]')
     assert got[0].raw is None and "RecursionError" in got[0].error
     assert json.loads(got[1].raw) == {"ok": 1}
+
+
+def test_more_entries_than_the_limit_is_a_413():
+    body = b"\n".join(b'{"n":%d}' % i for i in range(11))
+    assert len(entries(body, ctype="application/x-ndjson", max_games=11)) == 11
+    with pytest.raises(BundleError) as exc:
+        entries(body, ctype="application/x-ndjson", max_games=10)
+    assert exc.value.status == 413 and "more than 10 games" in exc.value.message
+
+
+def test_an_array_entry_far_over_the_limit_is_refused_before_it_is_built():
+    """ijson builds an array element whole before it is seen: the reader stops reading once one
+    element has taken more bytes than a game may have (plus its buffers), so memory stays flat."""
+    import tracemalloc
+
+    body = b'[{"ok":1},{"huge":"' + b"x" * 20_000_000 + b'"}]'
+    tracemalloc.start()
+    read = []
+    try:
+        with pytest.raises(BundleError) as exc:
+            for e in read_bundle(io.BytesIO(body), content_type="application/json",
+                                 limits=BundleLimits(max_game_bytes=100_000)):
+                read.append(e)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert exc.value.status == 413 and "entry 1" in exc.value.message and "100,000 bytes" in exc.value.message
+    assert [json.loads(e.raw) for e in read] == [{"ok": 1}]
+    assert peak < 2_000_000, peak

@@ -189,3 +189,100 @@ def test_reprocessing_an_event_replays_its_games_and_counts_them_once(admin_clie
     assert replayed > first_replay
     assert db.execute(counted, (event_id,)).fetchall() == before
 
+
+
+# --- issue 16: one bundle must not exhaust the API's memory ------------------------------------------
+
+
+def variants(log: dict, n: int, first: int = 0) -> list[bytes]:
+    """``n`` different games (content hashes) from one log: a free meta field numbers them."""
+    return [json.dumps({**log, "meta": {**log.get("meta", {}), "x-copy": first + i}}).encode() for i in range(n)]
+
+
+def post_ndjson(client, event_id: int, lines: list[bytes]):
+    return client.post(f"/api/v1/events/{event_id}/games", data=b"\n".join(lines) + b"\n",
+                       content_type="application/x-ndjson")
+
+
+def event_games(db, event_id: int) -> int:
+    return db.execute("SELECT count(*) FROM games WHERE event_id = %s", (event_id,)).fetchone()[0]
+
+
+def test_a_big_bundles_report_lists_at_most_1000_rows_and_every_problem_first(admin_client, db):
+    """1,200 new games and then 6 problems: the answer counts every entry, lists 1,000 rows and
+    among them the 6 problems at the end of the bundle (what the organiser has to act on)."""
+    event_id = make_event(admin_client, "Report Cup")
+    good = variants(self_play(4242), 1200)
+    bad = [b"not json", b"[1]", b'{"format": "empyrean-log", "x-what": 1}', b"x", b"y", b"z"]
+    report = post_ndjson(admin_client, event_id, good + bad).get_json()
+    assert (report["received"], report["accepted"], report["malformed"], report["rejected"]) == (1206, 1200, 1, 5)
+    rows = report["games"]
+    assert len(rows) == 1000 and report["games_omitted"] == 206 and report["problems_omitted"] == 0
+    assert [r["index"] for r in rows] == sorted(r["index"] for r in rows)  # bundle order
+    assert [r["index"] for r in rows if r["status"] in ("rejected", "malformed")] == list(range(1200, 1206))
+    assert report["more"] and f"/api/v1/events/{event_id}" in report["more"]
+    assert event_games(db, event_id) == 1201
+
+
+def test_more_than_1000_problems_are_counted_and_the_rest_said(admin_client, db):
+    event_id = make_event(admin_client, "Problem Cup")
+    broken = [json.dumps({"format": "empyrean-log", "version": 1, "x-n": i, "decisions": [1] * 300}).encode()
+              for i in range(1500)]  # game logs (their format says so) that are malformed: stored
+    report = post_ndjson(admin_client, event_id, broken).get_json()
+    assert report["malformed"] == 1500 and len(report["games"]) == 1000
+    assert report["problems_omitted"] == 500 and report["games_omitted"] == 500
+    assert all(len(r["errors"]) <= 11 for r in report["games"])  # 10 and "... more" (all: GET /games/{id})
+    assert "more" in report["games"][0]["errors"][-1]["message"]
+    assert event_games(db, event_id) == 1500
+
+
+@pytest.mark.parametrize("lines", [
+    [b"x"] * 1_000_000,  # 2 MB of one-letter lines
+    [b'{"i":%d}' % i for i in range(100_000)],  # JSON objects, but not game logs
+], ids=["1M lines of x", "100k objects without format"])
+def test_a_bundle_that_is_not_game_logs_is_refused_and_nothing_stored(admin_client, db, lines):
+    event_id = make_event(admin_client, f"Not Logs {len(lines)}")
+    response = post_ndjson(admin_client, event_id, lines)
+    assert response.status_code == 400, str(response.get_json())[:300]
+    message = response.get_json()["error"]["message"]
+    assert "not game logs" in message and '"format": "empyrean-log"' in message and "nothing was stored" in message
+    assert len(response.get_data()) < 2000
+    assert event_games(db, event_id) == 0
+
+
+def test_a_bundle_over_the_game_limit_is_a_413_that_says_the_limit(ingest_config, db):
+    import dataclasses
+
+    from service_helpers import as_admin, running_app
+
+    with running_app(dataclasses.replace(ingest_config, max_bundle_games=50)) as app:
+        client = as_admin(app)
+        event_id = make_event(client, "Limit Cup")
+        logs = [json.dumps({"format": "empyrean-log", "x-n": i}).encode() for i in range(51)]
+        response = post_ndjson(client, event_id, logs)
+        assert response.status_code == 413
+        message = response.get_json()["error"]["message"]
+        assert "more than 50 games" in message and "EMPYREAN_MAX_BUNDLE_GAMES" in message, message
+        assert event_games(db, event_id) == 0
+        assert post_ndjson(client, event_id, logs[:50]).get_json()["malformed"] == 50  # the limit itself is fine
+
+
+def test_a_bundle_of_1mib_entries_is_stored_a_few_at_a_time(admin_client, db):
+    """64 game logs of 1 MiB each (64 MiB): the API holds a few MiB of them at a time, not all 64
+    (a batch is 1,000 games or STORE_BATCH_BYTES, whichever comes first)."""
+    import tracemalloc
+
+    event_id = make_event(admin_client, "Heavy Cup")
+    pad = "p" * (1_048_576 - 100)
+    lines = [json.dumps({"format": "empyrean-log", "x-n": i, "x-pad": pad}).encode() for i in range(64)]
+    body = b"\n".join(lines)
+    tracemalloc.start()
+    try:
+        response = admin_client.post(f"/api/v1/events/{event_id}/games", data=body,
+                                     content_type="application/x-ndjson")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert response.get_json()["malformed"] == 64
+    assert peak < 40 * 2**20, f"{peak / 2**20:.0f} MiB traced while storing"
+    assert event_games(db, event_id) == 64
