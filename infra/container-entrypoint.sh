@@ -6,8 +6,8 @@
 #   - beat is its own process (`celery beat`), not embedded in a worker (`worker --beat`): any number
 #     of worker containers may run, and exactly one beat (the sweeper must not run twice);
 #   - gunicorn's worker count comes from WEB_CONCURRENCY (gunicorn's own variable; default 2).
-# --limit-request-line 8190 (gunicorn's largest bounded value): URLs over 4 KB reach the app, which
-# answers its JSON 414 (services/api/errors.py MAX_URL_BYTES), not gunicorn's HTML page.
+# Everything else of gunicorn's (gevent workers, keep-alive, access log) is in one file both use,
+# services/platform/gunicorn_conf.py.
 # Configuration: environment variables only (services/platform/config.py).
 set -eu
 
@@ -15,13 +15,11 @@ role="${1:-api}"
 case "$role" in
   api)
     shift || true
+    # gevent workers and their bounds (slow clients): services/platform/gunicorn_conf.py
     exec python -m gunicorn \
+      --config python:services.platform.gunicorn_conf \
       --bind "${EMPYREAN_API_HOST:-0.0.0.0}:${EMPYREAN_API_PORT:-8000}" \
-      --worker-class gthread --workers "${WEB_CONCURRENCY:-2}" --threads 4 \
-      --graceful-timeout 10 \
-      --limit-request-line 8190 \
-      --access-logfile - \
-      --no-control-socket \
+      --workers "${WEB_CONCURRENCY:-2}" \
       "$@" \
       'services.platform.entrypoints:api_app()'
     ;;

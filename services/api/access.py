@@ -66,7 +66,7 @@ def _bearer() -> str | None:
 # has just checked it (docs/security.md). Only valid tokens are kept; a bad one is checked each time.
 TOKEN_MEMORY_S = 5.0
 _checked: TTLCache = TTLCache(maxsize=10_000, ttl=TOKEN_MEMORY_S)
-_checked_lock = threading.Lock()  # gunicorn's gthread workers serve requests from several threads
+_checked_lock = threading.Lock()  # several requests at once per process (gevent greenlets; werkzeug threads in tests)
 
 
 def _recently_checked(text: str) -> Token | None:

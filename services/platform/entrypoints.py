@@ -2,7 +2,7 @@
 imports the engine (services.platform.native): the compiled build when a current one exists,
 unless ``EMPYREAN_ENGINE=python``.
 
-- the API:  ``gunicorn 'services.platform.entrypoints:api_app()'``
+- the API:  ``gunicorn --config python:services.platform.gunicorn_conf 'services.platform.entrypoints:api_app()'``
 - a worker: ``celery -A workers.celery_app:app worker …`` (and ``… beat``): the worker's app makes
   the same choice when it is built (workers.celery_app)
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from services.platform.config import Config
 
 API_APP = "services.platform.entrypoints:api_app()"  # gunicorn's APP_MODULE: a factory, called
+# gunicorn's settings (gevent workers and their bounds), the same wherever the API runs
+GUNICORN_CONFIG = "python:services.platform.gunicorn_conf"
 # Celery's --app: an attribute, never called; the worker's app chooses the engine build when it is
 # first built (workers.celery_app)
 WORKER_APP = "workers.celery_app:app"

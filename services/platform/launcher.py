@@ -41,7 +41,7 @@ import psycopg
 from services.platform import migrate
 from services.platform.config import Config
 from services.platform.embedded import EmbeddedStack
-from services.platform.entrypoints import API_APP
+from services.platform.entrypoints import API_APP, GUNICORN_CONFIG
 
 READY_TIMEOUT_S = 90
 CHILD_STOP_TIMEOUT_S = 30
@@ -97,16 +97,10 @@ class RunningService:
 def api_command(config: Config) -> list[str]:
     return [
         sys.executable, "-m", "gunicorn",
+        # gevent workers, header-read bound, keep-alive, access log: services/platform/gunicorn_conf.py
+        "--config", GUNICORN_CONFIG,
         "--bind", f"{config.api_host}:{config.api_port}",
-        # Threads per worker: uploads wait on Postgres and Redis, not on the CPU.
-        "--worker-class", "gthread", "--workers", "2", "--threads", "4",
-        "--graceful-timeout", "10",
-        # gunicorn's largest bounded request line: URLs over services.api.errors.MAX_URL_BYTES (4 KB) reach
-        # the app and get its JSON 414 rather than gunicorn's HTML page
-        "--limit-request-line", "8190",
-        "--access-logfile", "-",
-        # gunicorn's control socket lives at one fixed path in $HOME: two services would collide.
-        "--no-control-socket",
+        "--workers", "2",
         API_APP,  # the API's entry point: it chooses the engine build, then builds the app
     ]
 
