@@ -204,10 +204,12 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
         if on_line is not None:
             on_line(i)
     r.after_last_line = seen
-    while g.pending is not None and g.pending.default is not None:
+    while True:  # what the log leaves out after its last line
         pend = g.pending
+        if pend is None or pend.default is None:
+            break
         r.left_out.append(LeftOut(pend.player, pend.seat, pend.kind, pend.prompt, pend.default, list(pend.options())))
-        g.take_default()  # what the log leaves out after its last line
+        g.take_default()
     return r
 
 
