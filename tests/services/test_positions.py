@@ -12,7 +12,7 @@ import pytest
 from service_helpers import anonymous_client, make_token, running_app, token_client
 
 from engine.position import position
-from engine.seats import as_recorded
+from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 
 URL = "/api/v1/positions"
@@ -183,3 +183,85 @@ def test_answers_fit_the_documented_schemas(client):
         validator.validate(post(client, {**log, "decisions": log["decisions"][:cut]}).get_json())
     response_validator("/catalog", "get", 200).validate(client.get("/api/v1/catalog").get_json())
     response_validator("/catalog/{version}", "get", 200).validate(client.get("/api/v1/catalog/2026.1").get_json())
+
+
+@pytest.mark.parametrize(("seed", "players", "view"), [(1710, 2, None), (1711, 3, None), (1712, 2, 2), (1713, 3, 1)])
+def test_answers_agree_with_the_engine_along_whole_games(client, seed, players, view):
+    """A sample of decision points through HTTP (every one is checked at the engine level in
+    tests/engine/test_position.py): the answer is the engine's position, and the logged next line
+    is legal there (or at a point the log left out)."""
+    log = recorded(seed, players)
+    if view is not None:
+        log = seat_view(log, view)
+    lines = log["decisions"]
+    for k in range(0, len(lines), 6):
+        cut = {**log, "decisions": lines[:k]}
+        cut.pop("result", None)
+        body = post(client, cut).get_json()
+        assert body == json.loads(json.dumps(position(cut).to_dict())), k
+        assert body["status"] == "in progress"
+        assert lines[k] in body["legal"] or any(lines[k] in p["legal"] for p in body["left_out"]), k
+    assert post(client, log).get_json()["status"] == "valid"
+
+
+def _garbage_lines(n: int) -> list[str]:
+    return [f"P{1 + i % 2} dploy Nothing{i} to B{i % 9}" for i in range(n)]
+
+
+HOSTILE = [
+    # (name, body bytes, content type, expected status, words in the error or status of the position)
+    ("not json", b"this is not json", "application/json", 400, "not valid JSON"),
+    ("a list", b"[{}, {}]", "application/json", 400, "JSON object"),
+    ("a string", b'"log"', "application/json", 400, "JSON object"),
+    ("utf-16", json.dumps({"format": "empyrean-log"}).encode("utf-16"), "application/json", 400, "UTF-8"),
+    ("deep arrays", b"[" * 1000 + b"]" * 1000, "application/json", 400, ""),
+    ("deep inside", b'{"format": "empyrean-log", "meta": ' + b"[" * 1000 + b"]" * 1000 + b"}", "application/json",
+     400, ""),
+    ("unclosed", b"[" * 100_000, "application/json", 400, ""),
+    ("form post", b"a=1", "application/x-www-form-urlencoded", 415, "Content-Type"),
+    ("whitespace", b"   \n ", "application/json", 400, "empty"),
+]
+
+
+@pytest.mark.parametrize(("name", "data", "content_type", "status", "words"), HOSTILE, ids=[h[0] for h in HOSTILE])
+def test_hostile_bodies_are_refused_cleanly(client, name, data, content_type, status, words):
+    response = post(client, data, content_type)
+    assert response.status_code == status, (name, response.get_data(as_text=True)[:300])
+    error = response.get_json()["error"]
+    assert error["status"] == status and words.lower() in error["message"].lower()
+
+
+def test_a_gzip_body_is_refused_as_uploads_refuse_it(client):
+    import gzip
+
+    response = post(client, gzip.compress(json.dumps(recorded(1714)).encode()), **{"Content-Encoding": "gzip"})
+    assert response.status_code == 415 and response.get_json()["error"]["header"] == "Content-Encoding"
+
+
+def test_hostile_logs_are_malformed_or_illegal_positions_never_a_500(client):
+    log = recorded(1715)
+    base = {k: v for k, v in log.items() if k != "result"}
+    cases = {
+        "5000 garbage lines": ({**base, "decisions": _garbage_lines(5000)}, "malformed", "/decisions/0"),
+        "5001 lines": ({**base, "decisions": ["P1 pass"] * 5001}, "malformed", "/decisions"),
+        "5000 passes": ({**base, "decisions": ["P1 pass"] * 5000}, "illegal", None),
+        "unknown deck": ({**base, "setup": {**base["setup"], "decks": ["Nobody's Deck", base["setup"]["decks"][1]]}},
+                         "malformed", "/setup/decks/0"),
+        "mash-up of unknown cards": ({**base, "setup": {**base["setup"], "decks": [
+            {"name": "Odd", "cards": [f"Card {i}" for i in range(24)]}, base["setup"]["decks"][1]]}},
+            "malformed", "/setup/decks/0/cards"),
+        "unknown catalog": ({**base, "catalog": "1999.9"}, "malformed", "/catalog"),
+        "unknown battlefield": ({**base, "setup": {**base["setup"], "battlefields": ["Atlantis", "B", "C"]}},
+                                "malformed", "/setup/battlefields/0"),
+        "a player 3 in a 2-player game": ({**base, "decisions": ["P3 pass"]}, "malformed", "/decisions/0"),
+        "long names": ({**base, "meta": {"players": ["x" * 10_000, "y"]}}, "malformed", "/meta/players/0"),
+    }
+    for name, (body, status, path) in cases.items():
+        response = post(client, body)
+        assert response.status_code == 200, (name, response.get_data(as_text=True)[:300])
+        answer = response.get_json()
+        assert answer["status"] == status, (name, answer["verdict"]["message"])
+        if path is not None:
+            assert path in {e["path"] for e in answer["verdict"]["errors"]}, (name, answer["verdict"]["errors"][:3])
+        if status == "illegal":
+            assert answer["verdict"]["rule"] and answer["verdict"]["index"] is not None
