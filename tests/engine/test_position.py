@@ -11,10 +11,13 @@ The whole log's position is the replay's verdict."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from engine.catalog import load_catalog
 from engine.decisions import CHANCE, format_decision, parse_decision
@@ -25,6 +28,9 @@ from engine.replay import build_game, replay
 from engine.seats import as_recorded, hide, seat_view
 from engine.selfplay import self_play
 from engine.timeline import timeline
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+from mutations import mutated_bytes  # noqa: E402
 
 TWO_PLAYER_SEEDS = range(9100, 9112)
 THREE_PLAYER_SEEDS = range(9200, 9206)
@@ -270,3 +276,16 @@ def test_the_json_form_is_complete_and_plain():
         assert len(d["essence"]) == len(d["might"]) == len(d["totals"]) == len(d["players"]) == 3
         assert all(len(row) == 4 for row in d["might"])
         assert d["board"]["to_move"] == (0 if d["to_decide"] == "C" else d["to_decide"])
+
+
+@settings(max_examples=1_000, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                    HealthCheck.data_too_large])
+@given(mutated_bytes())
+def test_mutated_logs_give_a_position_and_never_an_engine_error(data):
+    pos = position(data)
+    assert pos.status in {IN_PROGRESS, "valid", "illegal", "mismatch", "malformed"}, pos.verdict.message
+    d = pos.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    if pos.in_progress:
+        assert pos.legal and pos.pending is not None
+        assert len(set(pos.legal)) == len(pos.legal)
