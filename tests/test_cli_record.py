@@ -142,6 +142,15 @@ def test_a_mash_up_deck_file_and_a_refused_setup(tmp_path):
     assert saved["setup"]["decks"] == [{"name": "mine", "cards": deck}, "Spectres of the Necropolis"]
     assert saved["setup"]["battlefields"] == ["The Throne", "River of Rebirth", "The Fountain of Janus"]
     assert saved["setup"]["first_player"] == 2 and saved["decisions"][0].startswith("C draw P1 Archers")
+    (tmp_path / "odd.json").write_text(json.dumps({"name": "Odd", "cards": deck[:23] + ["Lich"]}))
+    odd = run("--out", str(tmp_path / "odd-game.json"), "--deck", str(tmp_path / "odd.json"), "--deck", "cavalry",
+              "--battlefield", "throne", "--battlefield", "river", "--battlefield", "fountain", "--first-player", "1",
+              stdin="")
+    assert odd.returncode == 2 and "/setup/decks/0/cards" in odd.stdout and "mash-up deck 'Odd'" in odd.stdout
+    (tmp_path / "list.json").write_text(json.dumps(deck))
+    listed = run("--out", str(tmp_path / "list-game.json"), "--deck", str(tmp_path / "list.json"),
+                 "--first-player", "1", stdin="")
+    assert listed.returncode == 2 and "a mash-up deck file holds a JSON object" in listed.stderr
     bad = run("--out", str(tmp_path / "bad.json"), "--deck", "No Such", "--deck", "cavalry", "--battlefield", "throne",
               "--battlefield", "river", "--battlefield", "fountain", "--first-player", "1", stdin="")
     assert bad.returncode == 2 and "MALFORMED" in bad.stdout and "/setup/decks/0" in bad.stdout
