@@ -177,6 +177,22 @@ def test_position_agrees_with_the_engine_at_every_decision_point(seed, players, 
         assert any(p.left_out for p in (position(unfinished(log, k)) for k in range(0, len(lines), 7)))
 
 
+@pytest.mark.parametrize(("seed", "players", "form"), [(9109, 2, "full"), (9202, 3, "full"), (9101, 2, "seat1"),
+                                                    (9204, 3, "seat1"), (9103, 2, "hide2")])
+def test_every_listed_line_is_taken_next(seed, players, form):
+    """At a sample of points, each line of ``legal`` (and of ``left_out``), written next, is read:
+    the game goes on (or ends) rather than the log turning illegal there."""
+    log = game_log(seed, players, form)
+    tried = 0
+    for k in range(0, len(log["decisions"]), 9):
+        pos = position(unfinished(log, k))
+        for line in pos.legal + [line for p in pos.left_out for line in p.legal]:
+            after = position({**unfinished(log, k), "decisions": log["decisions"][:k] + [line]})
+            assert after.status in (IN_PROGRESS, "valid"), (k, line, after.verdict and after.verdict.message)
+            tried += 1
+    assert tried > 100
+
+
 def test_a_chance_draw_lists_each_card_the_deck_can_still_give_and_then_the_unseen_one():
     log = game_log(9100, 2, "full")
     first = log["setup"]["first_player"]
