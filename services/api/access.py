@@ -2,7 +2,8 @@
 
 - A request proves who it is with ``Authorization: Bearer emp_<prefix>_<secret>`` (services.platform.tokens).
   Reads are public and need no token; every mutating route says which roles it accepts with
-  ``@require(...)``. No token, or one that is unknown, malformed or revoked: 401 with
+  ``@require(...)``, or that it needs none because it stores nothing with ``@public(reason)`` (the
+  positions API). No token, or one that is unknown, malformed or revoked: 401 with
   ``WWW-Authenticate: Bearer``. A valid token whose role or event does not allow the request: 403.
   A token sent with a read is checked too (a bad one is a 401), so a client learns at once that
   its token is wrong.
@@ -148,6 +149,15 @@ def require(*roles: str):
     return decorate
 
 
+def public(reason: str):
+    """A mutating route anyone may call without a token; ``reason`` says why that is safe (it
+    stores nothing). Such routes are listed, and tested, by their mark (``public_because``)."""
+    def decorate(view):
+        view.public_because = reason
+        return view
+    return decorate
+
+
 def may_manage_event(token: Token, organiser: str | None) -> bool:
     """Edit, reprocess, upload bundles into and resolve disputes of an event owned by ``organiser``."""
     return token.is_admin or (token.role == "organiser" and organiser is not None and organiser == token.owner)
@@ -197,7 +207,14 @@ def _token_for_limits() -> Token | None:
         return None
 
 
+# Public and stateless, asked once per decision by recorders: counted per client address under a
+# limit of its own (EMPYREAN_RATE_LIMIT_POSITIONS), token or not.
+POSITIONS_ENDPOINT = "api_v1.positions.post_position"
+
+
 def _rate_key() -> str:
+    if request.endpoint == POSITIONS_ENDPOINT:
+        return f"positions:ip:{get_remote_address()}"
     token = _token_for_limits()
     if token is None:
         return f"ip:{get_remote_address()}"
@@ -207,6 +224,8 @@ def _rate_key() -> str:
 
 def _rate_limit() -> str:
     config: Config = current_app.extensions["empyrean"].config
+    if request.endpoint == POSITIONS_ENDPOINT:
+        return config.rate_limit_positions
     if _token_for_limits() is None:
         return config.rate_limit_anonymous
     return getattr(config, f"rate_limit_{_kind()}")
@@ -300,7 +319,10 @@ def init_access(app: Flask, config: Config) -> Limiter:
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(exc: RateLimitExceeded):
-        who = "this token" if current_token() is not None else "your address (no token)"
+        if request.endpoint == POSITIONS_ENDPOINT:
+            who = "your address (positions are counted per address)"
+        else:
+            who = "this token" if current_token() is not None else "your address (no token)"
         retry = exc.retry_after if hasattr(exc, "retry_after") else None
         current = limiter.current_limit
         window = exc.limit.limit.get_expiry()
