@@ -12,6 +12,8 @@ the dashboards (dashboards/) draw them from the same reads. No writes here.
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
 - ``dispute_summaries`` and ``dispute_view``: disputes, listed or one with every side.
+- ``event_matches`` and ``player_matches``: matches with every upload, for the standings and the
+  player pages (services.games.standings makes them into results); ``games_outside_matches``.
 
 Ids above ``MAX_ID`` (PostgreSQL's bigint) name nothing; the callers answer "not found" for them
 before they ask for a connection.
@@ -31,6 +33,8 @@ from engine.log import LogFormatError, parse_log
 from engine.replay import malformed
 from engine.timeline import Timeline, timeline
 
+from . import standings
+from .disputes import MatchDispute
 from .status import PENDING, GameStatus
 
 MAX_ID = 2**63 - 1  # ids are bigint
@@ -371,3 +375,66 @@ def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
         SELECT game_id, array_agg(final_might ORDER BY seat) AS might
         FROM game_players WHERE game_id = ANY(%s) GROUP BY game_id""", (game_ids,)).fetchall()
     return {r["game_id"]: r["might"] for r in rows}
+
+
+# --- standings and players (services.games.standings decides; these read its rows) ----------------
+
+_MATCH_HEADS = """
+    SELECT m.id, m.event_id, e.name AS event, m.round, m.table_label, m.players, d.id AS dispute_id,
+           d.status AS dispute_status, d.counts_game_id
+    FROM event_matches m JOIN events e ON e.id = m.event_id LEFT JOIN disputes d ON d.match_id = m.id
+"""
+
+
+def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
+    """Every match of the event with all its uploads (whatever their visibility: which game counts
+    depends on them all), each upload's verdict and its record's seats: three statements."""
+    cur = _cursor(conn)
+    heads = cur.execute(_MATCH_HEADS + "WHERE m.event_id = %s", (event_id,)).fetchall()
+    return _matches(cur, heads, "g.event_id = %(key)s AND g.match_id IS NOT NULL", event_id)
+
+
+def player_matches(conn: Connection, player: str) -> list[standings.Match]:
+    """The matches of public events in which ``player`` (a name as logs write it, exactly) played,
+    with all their uploads; each upload says whether anyone may see it (``visible``). Found through
+    the players of event_matches (its GIN index, migration 0014)."""
+    cur = _cursor(conn)
+    heads = cur.execute(_MATCH_HEADS + "WHERE m.players @> %s::text[] AND e.visibility = 'public'",
+                        ([player],)).fetchall()
+    return _matches(cur, heads, "g.match_id = ANY(%(key)s)", [h["id"] for h in heads])
+
+
+def _matches(cur, heads: list[dict], games_where: str, key) -> list[standings.Match]:
+    if not heads:
+        return []
+    games: dict[int, list[dict]] = {h["id"]: [] for h in heads}
+    seats: dict[int, list[standings.Seat]] = {}
+    for s in cur.execute(f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
+                             JOIN games g ON g.id = p.game_id WHERE {games_where} ORDER BY p.game_id, p.seat""",
+                         {"key": key}):
+        seats.setdefault(s["game_id"], []).append(standings.Seat(s["player_name"], s["deck"], s["won"]))
+    for g in cur.execute(f"""
+            SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status AS verdict, g.played_on,
+                   g.visibility = 'public' AND e.visibility = 'public' AS visible
+            FROM games g JOIN events e ON e.id = g.event_id LEFT JOIN verdicts v ON v.game_id = g.id
+            WHERE {games_where} ORDER BY g.id""", {"key": key}):
+        if g["match_id"] in games:
+            games[g["match_id"]].append(g)
+    out = []
+    for h in heads:
+        found = games[h["id"]]
+        played = min((g["played_on"] for g in found if g["played_on"]), default=None)
+        dispute = (MatchDispute(h["dispute_id"], h["dispute_status"], h["counts_game_id"])
+                   if h["dispute_id"] is not None else None)
+        out.append(standings.Match(
+            h["id"], h["event_id"], h["event"], h["round"], h["table_label"], tuple(h["players"]),
+            tuple(standings.MatchGame(g["id"], g["status"], g["verdict"], g["claimed_winner"],
+                                      tuple(seats.get(g["id"], ())), g["visible"]) for g in found),
+            dispute, played.isoformat() if played else None))
+    return out
+
+
+def games_outside_matches(conn: Connection, event_id: int) -> int:
+    """How many of the event's games are in no match: their logs name no round, table or players."""
+    return conn.execute("SELECT count(*) FROM games WHERE event_id = %s AND match_id IS NULL",
+                        (event_id,)).fetchone()[0]
