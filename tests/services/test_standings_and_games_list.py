@@ -19,6 +19,7 @@ from urllib.parse import quote
 import pytest
 from service_helpers import as_admin, make_token, token_client
 from test_match_counting import finished, logs_won_by, match_meta, new_event, upload
+from test_openapi import response_validator
 from tournament import load_tournament
 
 from engine.replay import replay
@@ -58,6 +59,7 @@ def expected_results(bundle) -> tuple[dict[str, list[str]], int]:
 
 def test_standings_count_each_verified_match_once_and_leave_the_rest_out(client, tournament):
     body = client.get(f"/api/v1/events/{tournament['event']}/standings").get_json()
+    response_validator("/events/{event_id}/standings", "get", 200).validate(body)  # as documented
     want, counted = expected_results(tournament["bundle"])
     assert body["counted_matches"] == counted
     got = {r["player"]: r for r in body["standings"]}
@@ -149,6 +151,7 @@ def test_the_event_games_list_pages_through_every_game_once_newest_first(client,
     seen, url = [], f"/api/v1/events/{event}/games?limit=7"
     while url:
         body = client.get(url).get_json()
+        response_validator("/events/{event_id}/games", "get", 200).validate(body)  # as documented
         assert len(body["games"]) <= 7
         seen += [g["id"] for g in body["games"]]
         url = body["next"]
