@@ -136,12 +136,12 @@ STANDINGS_NOTE = (
 
 def _standings_table(table: standings.Standings) -> Table:
     return Table(
-        ["#", "player", "deck", "W–D–L", "points", "OMW", "GW", "OOMW", "left out"],
-        [[r.rank, player_links([r.player])[0], ", ".join(r.decks) or "–", f"{r.wins}–{r.draws}–{r.losses}",
-          r.points, figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
-          figures.percent(d["opponents_opponents_match_win"]), r.left_out or ""]
+        ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"],
+        [[r.rank, player_links([r.player])[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
+          figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
+          figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
          for r, d in ((r, r.as_dict()) for r in table.rows)],
-        numeric={0, 4, 5, 6, 7, 8})
+        numeric={0, 2, 3, 4, 5, 6, 7})
 
 
 def _left_out_table(table: standings.Standings) -> Table:

@@ -68,15 +68,15 @@ def player_page(name: str):
     deck_rates = rates([(r.count("win"), len(r)) for _, r in decks])
     [win_rate] = rates([(overall["wins"], overall["matches"])])
 
-    deck_table = Table(["deck", "matches", "wins", "draws", "losses", "win rate (95% CI)"],
-                       [[deck, len(r), r.count("win"), r.count("draw"), r.count("loss"), rate_cell(rate)]
-                        for (deck, r), rate in zip(decks, deck_rates)], numeric={1, 2, 3, 4})
+    deck_table = Table(["deck", "win rate (95% CI)", "matches", "wins", "draws", "losses"],
+                       [[deck, rate_cell(rate), len(r), r.count("win"), r.count("draw"), r.count("loss")]
+                        for (deck, r), rate in zip(decks, deck_rates)], numeric={2, 3, 4, 5})
     event_table = Table(["event", "counted", "wins", "draws", "losses", "points", "left out"], [
         [Link(event, f"/events/{event_id}#panel-standings"), *_event_cells(name, found)]
         for (event_id, event), found in by_event.items()], numeric={1, 2, 3, 4, 5, 6})
     match_table = Table(
-        ["date", "event", "round", "table", "opponents", "deck", "their decks", "result", "games (replay)"],
-        [_match_row(name, s) for s in settled], numeric={2})
+        ["result", "opponents", "deck", "their decks", "event", "round", "table", "date", "games (replay)", "note"],
+        [_match_row(name, s) for s in settled], numeric={5})
     panels = [
         Panel("player-decks", "Decks played", table=deck_table,
               note="Counted matches only. A draw is a match not won; the interval is the 95% Wilson interval."),
@@ -100,8 +100,9 @@ def _event_cells(name: str, found: list[standings.Settled]) -> list:
 def _match_row(name: str, s: standings.Settled) -> list:
     m = s.match
     opponents = [p for p in m.players if p != name]
-    result = RESULT_WORDS[s.outcome[name]] if s.state == standings.COUNTED else f"{s.state}: {s.why}"
+    counted = s.state == standings.COUNTED
     games = [Link(f"game {g.id} ({g.status})", url_for("replay.replay_page", game_id=g.id))
              for g in m.games if g.visible]
-    return [m.played_on or "", Link(m.event, f"/events/{m.event_id}"), m.round, m.table, player_links(opponents),
-            s.deck_of(name) or "", ", ".join(s.deck_of(p) or "?" for p in opponents), result, games]
+    return [RESULT_WORDS[s.outcome[name]] if counted else s.state, player_links(opponents), s.deck_of(name) or "",
+            ", ".join(s.deck_of(p) or "?" for p in opponents), Link(m.event, f"/events/{m.event_id}"), m.round,
+            m.table, m.played_on or "", games, "" if counted else s.why]
