@@ -395,11 +395,14 @@ def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
 
 
 def player_matches(conn: Connection, player: str) -> list[standings.Match]:
-    """The matches of public events in which ``player`` (a name as logs write it, exactly) played,
-    with all their uploads; each upload says whether anyone may see it (``visible``). Found through
-    the players of event_matches (its GIN index, migration 0014)."""
+    """The matches of public events in which ``player`` (a name as logs write it, exactly) played and
+    of which some upload is public (a match known only from unlisted games is not listed), with all
+    their uploads; each says whether anyone may see it (``visible``). Found through the players of
+    event_matches (its GIN index, migration 0014)."""
     cur = _cursor(conn)
-    heads = cur.execute(_MATCH_HEADS + "WHERE m.players @> %s::text[] AND e.visibility = 'public'",
+    heads = cur.execute(_MATCH_HEADS + """WHERE m.players @> %s::text[] AND e.visibility = 'public'
+                                          AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id
+                                                      AND g.visibility = 'public')""",
                         ([player],)).fetchall()
     return _matches(cur, heads, "g.match_id = ANY(%(key)s)", [h["id"] for h in heads])
 

@@ -229,12 +229,16 @@ def test_unlisted_games_and_events_are_listed_only_for_tokens_that_may_read_them
     in_hidden = upload(token_client(app, scorer), logs_won_by(meta, 1, 22_000)["Ana"][0]).get_json()["id"]
     public_event = as_admin(app).post("/api/v1/events", json={"name": f"Loud Cup {secrets.token_hex(3)}"}).get_json()
     loner = make_token(app, "uploader", name="loner")
-    quiet = token_client(app, loner).post(
-        "/api/v1/games?visibility=unlisted", data=json.dumps(logs_won_by(
-            {**match_meta(public_event["name"]), "players": ["Ana", "Bo"]}, 1, 22_100)["Bo"][0]),
-        content_type="application/json").get_json()["id"]
+    hush = f"Hush {secrets.token_hex(3)}"  # a player whose one game is unlisted, in a public event
+    log = logs_won_by({**match_meta(public_event["name"]), "players": ["Ana", "Bo"]}, 1, 22_100)["Bo"][0]
+    log["meta"]["players"] = [hush if p == "Ana" else p for p in log["meta"]["players"]]
+    quiet = token_client(app, loner).post("/api/v1/games?visibility=unlisted", data=json.dumps(log),
+                                          content_type="application/json").get_json()["id"]
     finished(olga, in_hidden)
     finished(admin_client, quiet)
+    # the player page lists no unlisted game; the public event's standings count it, as the statistics do
+    assert client.get("/players/" + quote(hush)).status_code == 404
+    assert client.get(f"/api/v1/events/{public_event['id']}/standings").get_json()["counted_matches"] == 1
 
     anyone = _everything(client, "/api/v1/games?limit=500")
     assert in_hidden not in anyone and quiet not in anyone
