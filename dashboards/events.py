@@ -26,6 +26,7 @@ blueprint = Blueprint("events", __name__, template_folder="templates")
 
 VERDICTS = tuple(str(s) for s in GameStatus if s in FINISHED)  # valid, illegal, mismatch, malformed, error
 MAX_FLAGGED = 200
+MAX_STANDING_ROWS = 1000  # players (and matches left out) drawn on the page; the CSVs and the API have all
 
 
 def replay_path(game_id: int) -> str:
@@ -91,13 +92,13 @@ class _Detail:
     summary: dict
     disputes: list[views.DisputeSummary]  # the open ones first
     flagged: list[dict]
-    standings: standings.Standings
+    standings: standings.Standings | None  # with_standings only
     outside: int  # games in no match (views.games_outside_matches)
 
 
-def _event_detail(event_id: int) -> _Detail | None:
-    """One event's summary, disputes (the open ones first), flagged games and standings; None when
-    there is no such event (or it is unlisted: a browser sends no token)."""
+def _event_detail(event_id: int, *, with_standings: bool = True) -> _Detail | None:
+    """One event's summary, disputes (the open ones first), flagged games and (``with_standings``)
+    standings; None when there is no such event (or it is unlisted: a browser sends no token)."""
     if event_id > views.MAX_ID:
         return None
     with _pool().connection() as conn:
@@ -107,8 +108,8 @@ def _event_detail(event_id: int) -> _Detail | None:
             return None
         disputes = views.dispute_summaries(conn, event_id=event_id)
         flagged = views.flagged_games(conn, event_id, MAX_FLAGGED)
-        table = standings.standings(views.event_matches(conn, event_id))
-        outside = views.games_outside_matches(conn, event_id)
+        table = standings.standings(views.event_matches(conn, event_id)) if with_standings else None
+        outside = views.games_outside_matches(conn, event_id) if with_standings else 0
     disputes.sort(key=lambda d: d.status != "open")  # stable: newest first within open, then resolved
     return _Detail(_summary(found[0]), disputes, flagged, table, outside)
 
@@ -140,15 +141,20 @@ def _standings_table(table: standings.Standings) -> Table:
         [[r.rank, player_links([r.player])[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
           figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
           figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
-         for r, d in ((r, r.as_dict()) for r in table.rows)],
+         for r, d in ((r, r.as_dict()) for r in table.rows[:MAX_STANDING_ROWS])],
         numeric={0, 2, 3, 4, 5, 6, 7})
 
 
-def _left_out_table(table: standings.Standings) -> Table:
+def _left_out_table(left_out: list[standings.Settled]) -> Table:
     return Table(["round", "table", "players", "state", "why", "uploads (replay)"],
                  [[s.match.round, s.match.table, player_links(s.match.players), s.state, s.why,
                    [Link(f"game {g.id} ({g.status})", replay_path(g.id)) for g in s.match.games]]
-                  for s in table.left_out], numeric={0})
+                  for s in left_out[:MAX_STANDING_ROWS]], numeric={0})
+
+
+def _more(shown: int, total: int, what: str) -> str:
+    return (f" The first {shown:,} of {total:,} {what} are drawn here; the CSV and the API have them all."
+            if total > shown else "")
 
 
 @blueprint.get("/events/<int:event_id>")
@@ -178,10 +184,11 @@ def event(event_id: int):
                "match and not in the standings." if detail.outside else "")
     panels = [
         Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings),
-              note=STANDINGS_NOTE + outside, csv_url=csv("standings")),
-        Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(detail.standings),
-              note="Disputed, waiting for their replay, or with no valid upload: counted once settled.",
-              csv_url=csv("left-out")),
+              note=STANDINGS_NOTE + outside + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
+              csv_url=csv("standings")),
+        Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out),
+              note="Disputed, waiting for their replay, or with no valid upload: counted once settled."
+                   + _more(MAX_STANDING_ROWS, len(left_out), "matches"), csv_url=csv("left-out")),
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
         Panel("disputes", f"Disputes ({sum(d.status == 'open' for d in disputes)} open)", table=dispute_table,
               note="Open disputes first. Each upload of the match links to its replay.", csv_url=csv("disputes")),
@@ -193,7 +200,7 @@ def event(event_id: int):
 
 @blueprint.get('/events/<int:event_id>/<any(standings, "left-out", disputes, flagged):table>.csv')
 def event_csv(event_id: int, table: str):
-    detail = _event_detail(event_id)
+    detail = _event_detail(event_id, with_standings=table in ("standings", "left-out"))
     if detail is None:
         return _not_found(event_id)
     if table == "standings":

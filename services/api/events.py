@@ -244,8 +244,8 @@ def _readable(event_id: int):
     if event_id > views.MAX_ID:
         return _no_event(event_id)
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        found = views.event_summaries(conn, event_id)
-    if not found or not may_read_event(current_token(), event_id, found[0].visibility, found[0].organiser):
+        owner = event_owner(conn, event_id)
+    if owner is None or not may_read_event(current_token(), event_id, owner.visibility, owner.organiser):
         return _no_event(event_id)
     return None
 

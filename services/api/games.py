@@ -32,7 +32,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from services.games import listing, views
-from services.games.events import VISIBILITIES, event_name
+from services.games.events import VISIBILITIES, event_name, event_owner
 from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
@@ -244,8 +244,8 @@ def _list_filters(conn, reader: listing.Reader, event_id: int | None, allowed: t
 
 
 def _event_readable(conn, event_id: int) -> bool:
-    found = views.event_summaries(conn, event_id)
-    return bool(found) and may_read_event(current_token(), event_id, found[0].visibility, found[0].organiser)
+    owner = event_owner(conn, event_id)
+    return owner is not None and may_read_event(current_token(), event_id, owner.visibility, owner.organiser)
 
 
 def games_page(event_id: int | None = None):

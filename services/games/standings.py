@@ -38,9 +38,10 @@ a rank (1, 2, 2, 4). A player whose every match is left out is listed last, with
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .disputes import MatchDispute, Side, counting_game
 
@@ -52,8 +53,9 @@ COUNTED, DISPUTED, PENDING, NOT_VALID, NONE_COUNTS = "counted", "disputed", "pen
 STATES = (COUNTED, DISPUTED, PENDING, NOT_VALID, NONE_COUNTS)
 
 
-@dataclass(frozen=True)
-class Seat:
+# The rows are NamedTuples, not dataclasses: an event of 100,000 games reads some 400,000 of them, and
+# a tuple is built several times faster (docs/performance.md, "Standings and the games list").
+class Seat(NamedTuple):
     """A player of a replayed game, as its record has them."""
 
     player: str
@@ -61,8 +63,7 @@ class Seat:
     won: bool
 
 
-@dataclass(frozen=True)
-class MatchGame:
+class MatchGame(NamedTuple):
     """One upload of a match."""
 
     id: int
@@ -79,8 +80,7 @@ class MatchGame:
         return {s.player: "win" if s.won else "loss" for s in self.seats}
 
 
-@dataclass(frozen=True)
-class Match:
+class Match(NamedTuple):
     id: int
     event_id: int
     event: str
@@ -92,18 +92,14 @@ class Match:
     played_on: str | None = None  # the day of its first game (ISO), if known
 
 
-@dataclass(frozen=True)
-class Settled:
+class Settled(NamedTuple):
     """A match and what the service's rule makes of it."""
 
     match: Match
     state: str  # one of STATES
     counts: MatchGame | None  # the game that counts (state counted)
     why: str  # the state in words
-
-    @property
-    def outcome(self) -> dict[str, str]:
-        return self.counts.outcome() if self.counts is not None else {}
+    outcome: dict[str, str]  # each player's result (the counting game's outcome; empty when none counts)
 
     def deck_of(self, player: str) -> str | None:
         """The deck the player played: the counting game's, else any replayed upload's."""
@@ -125,21 +121,21 @@ def settle(match: Match) -> Settled:
     if chosen is not None:
         game = next(g for g in match.games if g.id == chosen)
         if game.seats:
-            return Settled(match, COUNTED, game, f"game {chosen} counts")
+            return Settled(match, COUNTED, game, f"game {chosen} counts", game.outcome())
         # valid but its record rows are not there (the replay writes both in one transaction, so
         # only a record removed by hand): nothing to score with
-        return Settled(match, PENDING, None, f"game {chosen} is valid but has no record yet")
+        return Settled(match, PENDING, None, f"game {chosen} is valid but has no record yet", {})
     dispute = match.dispute
     if dispute is not None and dispute.status == "open":
         return Settled(match, DISPUTED, None, f"in dispute (dispute {dispute.id}): no upload counts until the "
-                       "organiser resolves it")
+                       "organiser resolves it", {})
     if dispute is not None:
-        return Settled(match, NONE_COUNTS, None, f"dispute {dispute.id} was resolved: no game of it counts")
+        return Settled(match, NONE_COUNTS, None, f"dispute {dispute.id} was resolved: no game of it counts", {})
     waiting = [g.id for g in match.games if g.verdict is None]
     if waiting:
-        return Settled(match, PENDING, None, "waiting for the replay of game " + ", ".join(map(str, waiting)))
+        return Settled(match, PENDING, None, "waiting for the replay of game " + ", ".join(map(str, waiting)), {})
     verdicts = ", ".join(f"game {g.id} {g.verdict}" for g in match.games)
-    return Settled(match, NOT_VALID, None, f"no valid upload ({verdicts})")
+    return Settled(match, NOT_VALID, None, f"no valid upload ({verdicts})", {})
 
 
 @dataclass
@@ -168,15 +164,6 @@ class Row:
     def points(self) -> int:
         return POINTS["win"] * self.wins + POINTS["draw"] * self.draws
 
-    def sort_key(self) -> tuple:
-        if not self.matches:
-            return (1, 0, 0, 0, 0, self.player)
-        return (0, -self.points, -self.opponents_match_win, -self.game_win, -self.opponents_opponents_match_win,
-                self.player)
-
-    def tie_key(self) -> tuple:
-        return self.sort_key()[:-1]
-
     def as_dict(self) -> dict:
         def pct(x: Fraction | None) -> float | None:
             return None if x is None else float(x)
@@ -203,49 +190,82 @@ class Standings:
         return sum(s.state == COUNTED for s in self.settled)
 
 
-def _mean(values: list[Fraction]) -> Fraction:
-    return sum(values, Fraction(0)) / len(values)
+def _table_order(s: Settled) -> tuple:
+    """Matches by round, then table — numbered tables by number (2 before 10), labels after them."""
+    m = s.match
+    return (m.round, not m.table.isdigit(), int(m.table) if m.table.isdigit() else 0, m.table, m.id)
 
 
 def standings(matches: Iterable[Match]) -> Standings:
     """The standings of these matches (one event's): every player of every match has a row."""
-    settled = sorted((settle(m) for m in matches), key=lambda s: (s.match.round, s.match.table, s.match.id))
+    settled = sorted((settle(m) for m in matches), key=_table_order)
     rows: dict[str, Row] = {}
     for s in settled:
         for player in s.match.players:
-            row = rows.setdefault(player, Row(player))
-            if s.state != COUNTED:
-                row.left_out += 1
-                continue
-            result = s.outcome.get(player)
-            if result is None:  # a name of the match that no seat of its record has (cannot be: same meta)
-                row.left_out += 1
-                continue
+            if player not in rows:
+                rows[player] = Row(player)
+        if s.state != COUNTED:
+            for player in s.match.players:
+                rows[player].left_out += 1
+            continue
+        seats = s.counts.seats
+        names = [seat.player for seat in seats]
+        for seat in seats:
+            row = rows.get(seat.player) or rows.setdefault(seat.player, Row(seat.player))
+            result = s.outcome[seat.player]
             row.wins += result == "win"
             row.draws += result == "draw"
             row.losses += result == "loss"
-            row.opponents += [p for p in s.outcome if p != player]
-            deck = s.deck_of(player)
-            if deck is not None and deck not in row.decks:
-                row.decks.append(deck)
-    played = [r for r in rows.values() if r.matches]
-    for r in played:
-        # one game per match: game points and match points are the same numbers
-        r.match_win = r.game_win = max(FLOOR, Fraction(r.points, 3 * r.matches))
-    for r in played:
-        r.opponents_match_win = _mean([rows[o].match_win for o in r.opponents])
-    for r in played:
-        r.opponents_opponents_match_win = _mean([rows[o].opponents_match_win for o in r.opponents])
+            row.opponents += [n for n in names if n != seat.player]
+            if seat.deck not in row.decks:
+                row.decks.append(seat.deck)
+    _percentages([r for r in rows.values() if r.matches])
     return Standings(rank(rows.values()), settled)
+
+
+def _percentages(played: list[Row]) -> None:
+    """Each player's match-win % (floored), game-win %, OMW and OOMW, exactly. Summed as integers
+    over common denominators — every match-win % over d = 3·lcm(1..most matches), every mean over
+    lcm(1..most opponents) more — and made Fractions once at the end: summing Fractions costs a gcd
+    per addition, seconds for an event of 100,000 matches (docs/performance.md)."""
+    if not played:
+        return
+    d = 3 * math.lcm(*range(1, max(r.matches for r in played) + 1)) * FLOOR.denominator
+    el = math.lcm(*range(1, max(len(r.opponents) for r in played) + 1))
+    floor = int(FLOOR * d)  # exact: d is a multiple of the floor's denominator
+    # one game per match: game points and match points are the same numbers
+    mw = {r.player: max(r.points * (d // (3 * r.matches)), floor) for r in played}  # over d
+    omw = {r.player: sum(mw[o] for o in r.opponents) * (el // len(r.opponents)) for r in played}  # over el·d
+    for r in played:
+        oomw = sum(omw[o] for o in r.opponents) * (el // len(r.opponents))  # over el·el·d
+        r.match_win = r.game_win = Fraction(mw[r.player], d)
+        r.opponents_match_win = Fraction(omw[r.player], el * d)
+        r.opponents_opponents_match_win = Fraction(oomw, el * el * d)
+
+
+_ORDER = ("points", "opponents_match_win", "game_win", "opponents_opponents_match_win")
 
 
 def rank(rows: Iterable[Row]) -> list[Row]:
     """The rows in standing order, each given its rank: points, then the tie-breakers in order, then
-    the name; rows equal on points and every tie-breaker share a rank (1, 2, 2, 4)."""
-    ordered = sorted(rows, key=Row.sort_key)
+    the name; rows equal on points and every tie-breaker share a rank (1, 2, 2, 4). Rows without a
+    counted match come last. Each percentage is compared as an integer over its column's common
+    denominator (exact, and much faster to sort than Fractions)."""
+    rows = list(rows)
+    played = [r for r in rows if r.matches]
+    scale = {k: math.lcm(*(getattr(r, k).denominator for r in played)) if played and k != "points" else 1
+             for k in _ORDER}
+    keys = {id(r): (bool(r.matches), *(_scaled(getattr(r, k), scale[k]) if r.matches else 0 for k in _ORDER))
+            for r in rows}
+    # by name, then (a stable sort) by the key, highest first: equal keys stay in name order
+    ordered = sorted(sorted(rows, key=lambda r: r.player), key=lambda r: keys[id(r)], reverse=True)
     for i, r in enumerate(ordered):
-        r.rank = ordered[i - 1].rank if i and ordered[i - 1].tie_key() == r.tie_key() else i + 1
+        r.rank = ordered[i - 1].rank if i and keys[id(ordered[i - 1])] == keys[id(r)] else i + 1
     return ordered
+
+
+def _scaled(x: int | Fraction, denominator: int) -> int:
+    return x if isinstance(x, int) else x.numerator * (denominator // x.denominator)
 
 
 __all__ = ["POINTS", "FLOOR", "TIE_BREAKERS", "STATES", "COUNTED", "DISPUTED", "PENDING", "NOT_VALID",

@@ -380,8 +380,7 @@ def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
 # --- standings and players (services.games.standings decides; these read its rows) ----------------
 
 _MATCH_HEADS = """
-    SELECT m.id, m.event_id, e.name AS event, m.round, m.table_label, m.players, d.id AS dispute_id,
-           d.status AS dispute_status, d.counts_game_id
+    SELECT m.id, m.event_id, e.name, m.round, m.table_label, m.players, d.id, d.status, d.counts_game_id
     FROM event_matches m JOIN events e ON e.id = m.event_id LEFT JOIN disputes d ON d.match_id = m.id
 """
 
@@ -389,9 +388,8 @@ _MATCH_HEADS = """
 def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
     """Every match of the event with all its uploads (whatever their visibility: which game counts
     depends on them all), each upload's verdict and its record's seats: three statements."""
-    cur = _cursor(conn)
-    heads = cur.execute(_MATCH_HEADS + "WHERE m.event_id = %s", (event_id,)).fetchall()
-    return _matches(cur, heads, "g.event_id = %(key)s AND g.match_id IS NOT NULL", event_id)
+    heads = conn.execute(_MATCH_HEADS + "WHERE m.event_id = %s", (event_id,)).fetchall()
+    return _matches(conn, heads, "g.event_id = %(key)s AND g.match_id IS NOT NULL", event_id)
 
 
 def player_matches(conn: Connection, player: str) -> list[standings.Match]:
@@ -399,42 +397,39 @@ def player_matches(conn: Connection, player: str) -> list[standings.Match]:
     of which some upload is public (a match known only from unlisted games is not listed), with all
     their uploads; each says whether anyone may see it (``visible``). Found through the players of
     event_matches (its GIN index, migration 0014)."""
-    cur = _cursor(conn)
-    heads = cur.execute(_MATCH_HEADS + """WHERE m.players @> %s::text[] AND e.visibility = 'public'
-                                          AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id
-                                                      AND g.visibility = 'public')""",
-                        ([player],)).fetchall()
-    return _matches(cur, heads, "g.match_id = ANY(%(key)s)", [h["id"] for h in heads])
+    heads = conn.execute(_MATCH_HEADS + """WHERE m.players @> %s::text[] AND e.visibility = 'public'
+                                           AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id
+                                                       AND g.visibility = 'public')""",
+                         ([player],)).fetchall()
+    return _matches(conn, heads, "g.match_id = ANY(%(key)s)", [h[0] for h in heads])
 
 
-def _matches(cur, heads: list[dict], games_where: str, key) -> list[standings.Match]:
+def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
+    """The matches of ``heads`` (rows of _MATCH_HEADS) with their games (``games_where``) and seats.
+    Plain tuple rows and NamedTuples: an event of 100,000 games is some 400,000 rows."""
     if not heads:
         return []
-    games: dict[int, list[dict]] = {h["id"]: [] for h in heads}
     seats: dict[int, list[standings.Seat]] = {}
-    for s in cur.execute(f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
-                             JOIN games g ON g.id = p.game_id WHERE {games_where} ORDER BY p.game_id, p.seat""",
-                         {"key": key}):
-        seats.setdefault(s["game_id"], []).append(standings.Seat(s["player_name"], s["deck"], s["won"]))
-    for g in cur.execute(f"""
-            SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status AS verdict, g.played_on,
-                   g.visibility = 'public' AND e.visibility = 'public' AS visible
+    for game_id, name, deck, won in conn.execute(
+            f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
+                JOIN games g ON g.id = p.game_id WHERE {games_where}""", {"key": key}):  # any order: by name
+        seats.setdefault(game_id, []).append(standings.Seat(name, deck, won))
+    games: dict[int, list[standings.MatchGame]] = {}
+    first_day: dict[int, dt.date] = {}
+    for game_id, match_id, status, claim, verdict, played_on, visible in conn.execute(f"""
+            SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status, g.played_on,
+                   g.visibility = 'public' AND e.visibility = 'public'
             FROM games g JOIN events e ON e.id = g.event_id LEFT JOIN verdicts v ON v.game_id = g.id
             WHERE {games_where} ORDER BY g.id""", {"key": key}):
-        if g["match_id"] in games:
-            games[g["match_id"]].append(g)
-    out = []
-    for h in heads:
-        found = games[h["id"]]
-        played = min((g["played_on"] for g in found if g["played_on"]), default=None)
-        dispute = (MatchDispute(h["dispute_id"], h["dispute_status"], h["counts_game_id"])
-                   if h["dispute_id"] is not None else None)
-        out.append(standings.Match(
-            h["id"], h["event_id"], h["event"], h["round"], h["table_label"], tuple(h["players"]),
-            tuple(standings.MatchGame(g["id"], g["status"], g["verdict"], g["claimed_winner"],
-                                      tuple(seats.get(g["id"], ())), g["visible"]) for g in found),
-            dispute, played.isoformat() if played else None))
-    return out
+        games.setdefault(match_id, []).append(
+            standings.MatchGame(game_id, status, verdict, claim, tuple(seats.get(game_id, ())), visible))
+        if played_on is not None and (match_id not in first_day or played_on < first_day[match_id]):
+            first_day[match_id] = played_on
+    return [standings.Match(
+        match_id, event_id, event, rnd, table, tuple(players), tuple(games.get(match_id, ())),
+        MatchDispute(dispute_id, dispute_status, counts) if dispute_id is not None else None,
+        first_day[match_id].isoformat() if match_id in first_day else None)
+        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts in heads]
 
 
 def games_outside_matches(conn: Connection, event_id: int) -> int:
