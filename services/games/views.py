@@ -22,7 +22,9 @@ before they ask for a connection.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -404,11 +406,30 @@ def player_matches(conn: Connection, player: str) -> list[standings.Match]:
     return _matches(conn, heads, "g.match_id = ANY(%(key)s)", [h[0] for h in heads])
 
 
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector paused while a large read builds its rows (none of which form
+    cycles): with it running, each of its passes walks every row built so far, and reading an
+    event of 100,000 games takes twice as long (docs/performance.md, "Standings and the games list")."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
     """The matches of ``heads`` (rows of _MATCH_HEADS) with their games (``games_where``) and seats.
     Plain tuple rows and NamedTuples: an event of 100,000 games is some 400,000 rows."""
     if not heads:
         return []
+    with _collector_paused():
+        return _build_matches(conn, heads, games_where, key)
+
+
+def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
     seats: dict[int, list[standings.Seat]] = {}
     for game_id, name, deck, won in conn.execute(
             f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
