@@ -132,9 +132,9 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/disputes/{dispute_id}", "", 404),
     *[(f"/stats/{name}", "", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
-    *[(f"/stats/{name}", "battlefield=Plains&deck=A", 200)
+    *[(f"/stats/{name}", "battlefield=The+Throne&deck=Vikings+of+Valhalla", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
-    ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=A&min_games=0", 200),
+    ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=Vikings+of+Valhalla&min_games=0", 200),
     ("/stats/decks", "from=notadate", 400),
     ("/stats/cards", "colour=blue", 400),
 ])
