@@ -28,6 +28,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 
 
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where a test keeps a screenshot of its own choosing (test-artifacts/screenshots/)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
 @pytest.fixture(scope="module")
 def site(app):
     """The app over real HTTP on a free loopback port, with the tournament loaded: (base URL, facts)."""

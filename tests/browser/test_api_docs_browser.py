@@ -6,7 +6,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-from conftest import SCREENSHOTS
 
 from services.api.openapi import document
 
@@ -29,7 +28,7 @@ def bare_site(app):
 
 
 @pytest.mark.parametrize("viewport", ["page", "phone"])
-def test_the_footer_opens_the_api_reference_and_an_operation_unfolds(bare_site, viewport, request):
+def test_the_footer_opens_the_api_reference_and_an_operation_unfolds(bare_site, viewport, request, screenshots):
     page = request.getfixturevalue(viewport)
     hosts: list[str] = []
     page.on("request", lambda r: hosts.append(r.url.split("/")[2]))
@@ -42,7 +41,7 @@ def test_the_footer_opens_the_api_reference_and_an_operation_unfolds(bare_site, 
     assert page.locator(".opblock").count() == operations  # every operation of /api/v1 is listed
     operation.first.locator(".opblock-summary-control").click()
     page.get_by_text("Request body").first.wait_for()
-    page.screenshot(path=str(SCREENSHOTS / f"api-reference-{viewport}.png"))  # what a person sees first
+    page.screenshot(path=str(screenshots / f"api-reference-{viewport}.png"))  # what a person sees first
     assert set(hosts) == {bare_site.split("/")[2]}  # no CDN, no validator badge
     wide = page.evaluate("document.scrollingElement.scrollWidth")
     assert wide <= page.viewport_size["width"], f"the page scrolls sideways: {wide} px"
