@@ -18,9 +18,10 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import assets, events, pages, replay
+    from . import assets, events, pages, record, replay
 
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(events.blueprint)
     app.register_blueprint(replay.blueprint)
+    app.register_blueprint(record.blueprint)
