@@ -333,3 +333,21 @@ def load_catalog(version: str = DEFAULT_VERSION) -> Catalog:
     if version not in available_versions():
         raise KeyError(version)
     return load_catalog_dir(catalog_root() / version)
+
+
+def catalog_data(cat: Catalog) -> dict[str, Any]:
+    """A catalog as plain data (JSON-ready), for recorders: what a setup offers (premade decks,
+    battlefields, the deck template a mash-up must keep) and what each card shows (cost, might,
+    type, deck, text). Premade decks list their 24 cards in deck-list order, copies repeated."""
+    return {
+        "version": cat.version,
+        "title": cat.title,
+        "notice": cat.notice,
+        "template": {"deck_size": DECK_SIZE, "costs": {str(cost): n for cost, n in TEMPLATE.items()}},
+        "decks": [{"name": name, "cards": [c.name for c in cards]} for name, cards in sorted(cat.decks.items())],
+        "battlefields": [{"name": bf.name, "zones": bf.zones, "text": list(bf.text)}
+                         for _, bf in sorted(cat.battlefields.items())],
+        "cards": [{"name": c.name, "deck": c.deck, "type": c.type, "cost": c.cost, "might": c.might,
+                   "max_might": c.max_might, "ability": c.ability, "tokens": list(c.affixed), "text": c.text}
+                  for _, c in sorted(cat.cards.items())],
+    }

@@ -64,6 +64,19 @@ class Failure:
 
 
 @dataclass
+class LeftOut:
+    """A decision point after a log's last line that the log may leave out: the default taken and
+    the answers it allowed (worked out before the default was taken)."""
+
+    player: int
+    seat: int
+    kind: Kind
+    prompt: str
+    default: Decision
+    answers: list[Decision]
+
+
+@dataclass
 class Reading:
     failure: Failure | None = None
     order: list[int] = field(default_factory=list)  # lines applied as answers, in the order the rules took them
@@ -76,6 +89,12 @@ class Reading:
     way: Way = Way()  # how ambiguous lines were taken: read(..., way=way) reads the same again
     # lines before which ``belongs`` had a choice among unseen cards find nothing
     nothing_before: list[tuple[int, Decision]] = field(default_factory=list)
+    # g.auto[after_last_line:] are the answers the engine took itself after the last line read
+    # (forced ones, and the defaults of the points the log leaves out after its last line)
+    after_last_line: int = 0
+    # the points the log left out after its last line, each with its default (taken) and every
+    # answer a longer log could have written there instead (engine.position)
+    left_out: list[LeftOut] = field(default_factory=list)
 
     @property
     def consumed(self) -> int:
@@ -184,8 +203,13 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
             ahead.add(i)
         if on_line is not None:
             on_line(i)
-    while g.pending is not None and g.pending.default is not None:
-        g.take_default()  # what the log leaves out after its last line
+    r.after_last_line = seen
+    while True:  # what the log leaves out after its last line
+        pend = g.pending
+        if pend is None or pend.default is None:
+            break
+        r.left_out.append(LeftOut(pend.player, pend.seat, pend.kind, pend.prompt, pend.default, list(pend.options())))
+        g.take_default()
     return r
 
 

@@ -20,7 +20,7 @@ from .decisions import CHANCE, format_decision, parse_decision
 from .game import End, Game
 from .log import GameLog, LogFormatError, parse_log
 from .observe import GameObserver
-from .reader import Way, read_lines
+from .reader import Reading, Way, read_lines
 from .record import GameRecord, RecordBuilder
 
 ENGINE_VERSION = "1.0.0"
@@ -73,6 +73,9 @@ class ReplayResult:
     # how the reading took lines that could be read two ways (engine.reader.read_lines): a second
     # pass over the same lines this way gives the same reading
     way: Way = field(default_factory=Way)
+    # the reading itself (where the last line left the game, the points left out after it), when
+    # the lines were read
+    reading: Reading | None = None
 
 
 def malformed(errors: list[dict]) -> ReplayResult:
@@ -164,6 +167,7 @@ class _Attempt(GameObserver):
         self.checked: set[int] = set()
         self.checkpoints = {c.round: (i, c) for i, c in enumerate(log.checkpoints)}
         self.way = Way()
+        self.reading: Reading | None = None
 
     def new_game(self) -> Game:
         self.builder = RecordBuilder() if self.want_record else None
@@ -206,6 +210,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
     lines = [parse_decision(text) for text in log.decisions]
     g, reading = read_lines(attempt.new_game, lines, first=g)
     attempt.way = reading.way
+    attempt.reading = reading
     if reading.failure is not None:
         f = reading.failure
         pt = _point(g)
@@ -298,4 +303,4 @@ def _result(log: GameLog, g: Game, attempt: _Attempt, keep_game: bool, verdict: 
     if rec is not None:
         rec.decisions = len(log.decisions)
         rec.unseen = verdict.unseen
-    return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way)
+    return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way, attempt.reading)

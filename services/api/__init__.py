@@ -23,7 +23,7 @@ from services.platform.config import Config
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
 
-from . import disputes, events, games, health, openapi, stats
+from . import catalog, disputes, events, games, health, openapi, positions, stats
 from .access import init_access
 from .errors import register_error_handlers
 from .headers import init_headers
@@ -81,6 +81,8 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(events.blueprint)
     api.register_blueprint(disputes.blueprint)
     api.register_blueprint(stats.blueprint)
+    api.register_blueprint(positions.blueprint)
+    api.register_blueprint(catalog.blueprint)
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(metrics.blueprint)  # GET /metrics (Prometheus)

@@ -197,7 +197,14 @@ def _token_for_limits() -> Token | None:
         return None
 
 
+# Public and stateless, asked once per decision by recorders: counted per client address under a
+# limit of its own (EMPYREAN_RATE_LIMIT_POSITIONS), token or not.
+POSITIONS_ENDPOINT = "api_v1.positions.post_position"
+
+
 def _rate_key() -> str:
+    if request.endpoint == POSITIONS_ENDPOINT:
+        return f"positions:ip:{get_remote_address()}"
     token = _token_for_limits()
     if token is None:
         return f"ip:{get_remote_address()}"
@@ -207,6 +214,8 @@ def _rate_key() -> str:
 
 def _rate_limit() -> str:
     config: Config = current_app.extensions["empyrean"].config
+    if request.endpoint == POSITIONS_ENDPOINT:
+        return config.rate_limit_positions
     if _token_for_limits() is None:
         return config.rate_limit_anonymous
     return getattr(config, f"rate_limit_{_kind()}")
@@ -300,7 +309,10 @@ def init_access(app: Flask, config: Config) -> Limiter:
 
     @app.errorhandler(RateLimitExceeded)
     def too_many(exc: RateLimitExceeded):
-        who = "this token" if current_token() is not None else "your address (no token)"
+        if request.endpoint == POSITIONS_ENDPOINT:
+            who = "your address (positions are counted per address)"
+        else:
+            who = "this token" if current_token() is not None else "your address (no token)"
         retry = exc.retry_after if hasattr(exc, "retry_after") else None
         current = limiter.current_limit
         window = exc.limit.limit.get_expiry()

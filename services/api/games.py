@@ -32,6 +32,7 @@ from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
 from .access import current_token, forbidden, may_read_game, require
+from .bodies import read_log_body
 from .errors import error_response
 
 blueprint = Blueprint("games", __name__)
@@ -82,24 +83,9 @@ def upload_game():
     visibility, err = visibility_param()
     if err:
         return err
-    if request.mimetype != "application/json":
-        return error_response(415, "Unsupported Media Type", "send the game log as JSON with "
-                              f"Content-Type: application/json (got {request.mimetype or 'none'!r})",
-                              pointer="")
-    encoding = (request.headers.get("Content-Encoding") or "identity").strip().lower()
-    if encoding != "identity":
-        return error_response(415, "Unsupported Media Type", f"Content-Encoding {encoding!r} is not taken here: send "
-                              "one log uncompressed, or many (gzip allowed) to POST /api/v1/events/{id}/games",
-                              header="Content-Encoding")
-    limit = config.max_upload_bytes
-    if request.content_length is not None and request.content_length > limit:
-        return _too_large(limit)
-    raw = request.stream.read(limit + 1)  # also bounds bodies sent without a Content-Length
-    if len(raw) > limit:
-        return _too_large(limit)
-    if not raw.strip():
-        return error_response(400, "Bad Request", "the body is empty: send one game log (a JSON object)",
-                              pointer="")
+    raw, err = read_log_body(config.max_upload_bytes)
+    if err:
+        return err
     uploader, err = uploader_header()
     if err:
         return err
@@ -136,11 +122,6 @@ def upload_game():
     response.status_code = 200 if stored.duplicate else 202
     response.headers["Location"] = status_url
     return response
-
-
-def _too_large(limit: int):
-    return error_response(413, "Content Too Large", f"the body is larger than {limit} bytes, the most one "
-                          "game log may be (EMPYREAN_MAX_UPLOAD_BYTES)", pointer="")
 
 
 @blueprint.get("/games/<int:game_id>")

@@ -53,10 +53,13 @@ class Parsed:
     says_log: bool = True
 
 
-def parse_upload(raw: bytes) -> Parsed:
-    """Parse a body; raise NotAnObject for bodies that are not a JSON object (nothing to store)."""
+def read_log(raw: bytes) -> tuple[GameLog | None, list[dict], dict | None]:
+    """The one parse of a body that should be one game log: (the log, [], None), or for a JSON
+    object that is not a valid log (None, the engine's errors, the object). Raises NotAnObject for
+    a body that is not a JSON object at all (refused, nothing stored). Uploads and the positions
+    API (services/api/positions.py) read their bodies with it, so both refuse the same bodies."""
     try:
-        log = parse_log(raw)
+        return parse_log(raw), [], None
     except LogFormatError as exc:
         # Only now pay for a second decode: to tell "not JSON / not an object" (rejected) from
         # "a JSON object that is not a valid log" (stored as malformed).
@@ -71,8 +74,16 @@ def parse_upload(raw: bytes) -> Parsed:
             raise NotAnObject(said[0] if said else f"the log is not valid JSON: {decode_error}") from None
         if not isinstance(value, dict):
             raise NotAnObject(f"a game log must be a JSON object, not {_json_kind(value)}") from None
+        return None, exc.errors, value
+
+
+def parse_upload(raw: bytes) -> Parsed:
+    """Parse a body; raise NotAnObject for bodies that are not a JSON object (nothing to store)."""
+    log, errors, value = read_log(raw)
+    if log is None:
+        assert value is not None  # read_log gives the object of a malformed log
         claimed = value.get("result")
-        return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, exc.errors,
+        return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, errors,
                       claimed if isinstance(claimed, dict) else None, value.get("format") == FORMAT)
     return Parsed(raw, canonical_hash(log), log, [], dump_log(log).get("result"))
 

@@ -116,6 +116,10 @@ class Config:
     rate_limit_bundles: str = setting("EMPYREAN_RATE_LIMIT_BUNDLES", "30/minute", _rate)
     # per token: every other POST/PATCH (events, reprocess, disputes)
     rate_limit_writes: str = setting("EMPYREAN_RATE_LIMIT_WRITES", "120/minute", _rate)
+    # per client IP, with or without a token: POST /positions (the recorder asks once per decision,
+    # some 150 a game; a venue's tables often share one address, and a position costs ~1 ms of CPU
+    # and no database, so the limit stops floods, not tables: 600/minute is ten answers a second)
+    rate_limit_positions: str = setting("EMPYREAN_RATE_LIMIT_POSITIONS", "600/minute", _rate)
     # per client IP: requests whose token is not valid (token guessing), on every route that checks
     # tokens (health and readiness too); over it, every request from the address that sends a token
     # is refused (429) without looking the token up, until the window has passed

@@ -1,0 +1,202 @@
+"""position(log): the game at the point after a log's last line — who decides, what is legal, the
+tally — for recorders (the positions API, ``empyrean record``). Never raises, like ``replay``.
+
+A log is usually unfinished. It is replayed once (engine.replay, no record); if the only thing
+wrong with it is that it ends before the game is over, the game is **in progress** at the decision
+point the replay stopped at, and the position says who decides there (a player, or ``"C"`` for a
+chance draw), every legal answer as a log line, and the board and tally. Any other verdict (valid,
+illegal at some decision, mismatch, malformed, error) is the position's status, with the verdict's
+usual details; the board and tally are still given when a game could be set up.
+
+Where the replay stops, as the reader reads logs (engine.reader):
+
+* points with one legal answer are taken by the engine itself: never asked, listed in ``forced``;
+* points a log may leave out (``DecisionPoint.default``) are taken with their default after the
+  last line: in one seat's view (``"view": n``) the other players' draws, keeps and unseen discards
+  ("C draw P2 ?"); a choice among unseen cards that may have found nothing ("P2 choose nothing").
+  They are in ``forced`` too, and each in ``left_out`` with the answers a log may write there
+  instead (a discard that showed itself, named): writing one of those is legal next as well;
+* a chance draw (recorded chance) lists every card the deck can still give, then "C draw P1 ?"
+  (always allowed: a card the writer did not see). In seeded chance there are no chance points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .catalog import Catalog
+from .decisions import CHANCE, format_decision
+from .game import Game, forced_choice
+from .log import GameLog, LogFormatError, parse_log
+from .reader import Reading
+from .replay import ReplayResult, Verdict, VerdictStatus, engine_error, malformed, replay
+from .timeline import snapshot
+
+IN_PROGRESS = "in progress"  # the status of a position whose game goes on (else: the verdict's status)
+
+
+@dataclass(frozen=True)
+class LeftOutPoint:
+    """A point after the last line that the log may leave out: its default was taken (and is in
+    ``forced``); ``legal`` are the lines a log may write there instead."""
+
+    to_decide: int | str
+    kind: str
+    prompt: str
+    default: str
+    legal: list[str]
+
+
+@dataclass(frozen=True)
+class Pending:
+    """The decision point the game waits at."""
+
+    to_decide: int | str  # the player (1..3), or "C" for chance
+    kind: str  # engine.decisions.Kind's value, e.g. "deploy or pass", "chance: card drawn"
+    prompt: str
+    legal: list[str]  # every legal answer, as log lines, in the engine's order
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One player's counts, as the companion app keeps them."""
+
+    seat: int
+    essence: int  # essence left to spend this round
+    next_round_adjustment: int  # added to (or taken from) next round's essence by effects so far
+    spent: int  # essence spent this round
+    might: list[int]  # per battlefield, B1 first
+    total: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game came out."""
+
+    end: str  # score, concession or time
+    winner: int | None  # None: a draw
+    might: list[list[int]]  # final might, per player per battlefield
+    conceded_by: int | None
+
+
+@dataclass
+class Position:
+    verdict: Verdict | None  # None while the game is in progress
+    decisions: int = 0  # how many lines of the log were read
+    round: int | None = None
+    phase: str | None = None
+    pending: Pending | None = None
+    forced: list[str] = field(default_factory=list)
+    left_out: list[LeftOutPoint] = field(default_factory=list)
+    tallies: list[Tally] = field(default_factory=list)
+    outcome: Outcome | None = None
+    board: dict[str, Any] | None = None  # engine.timeline.snapshot: the frame the replay viewer draws
+
+    @property
+    def in_progress(self) -> bool:
+        return self.verdict is None
+
+    @property
+    def status(self) -> str:
+        return IN_PROGRESS if self.verdict is None else self.verdict.status.value
+
+    @property
+    def legal(self) -> list[str]:
+        return self.pending.legal if self.pending is not None else []
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, status first."""
+        pend = self.pending
+        return {
+            "status": self.status,
+            "verdict": self.verdict.to_dict() if self.verdict is not None else None,
+            "decisions": self.decisions,
+            "round": self.round,
+            "phase": self.phase,
+            "to_decide": pend.to_decide if pend else None,
+            "kind": pend.kind if pend else None,
+            "prompt": pend.prompt if pend else None,
+            "legal": list(self.legal),
+            "forced": list(self.forced),
+            "left_out": [asdict(p) for p in self.left_out],
+            "essence": [t.essence for t in self.tallies],
+            "next_round_adjustment": [t.next_round_adjustment for t in self.tallies],
+            "might": [list(t.might) for t in self.tallies],
+            "totals": [t.total for t in self.tallies],
+            "players": [asdict(t) for t in self.tallies],
+            "outcome": asdict(self.outcome) if self.outcome is not None else None,
+            "board": self.board,
+        }
+
+
+def position(source: Any, *, catalog: Catalog | None = None) -> Position:
+    """The position after the last line of a log (bytes, JSON text, a decoded dict, or a GameLog).
+    ``catalog``: judge under this catalog instead of the one the log names. Never raises."""
+    try:
+        log = source if isinstance(source, GameLog) else parse_log(source)
+    except LogFormatError as e:
+        return Position(malformed(e.errors).verdict)
+    except Exception as exc:  # an engine bug: said plainly, as replay does
+        return Position(engine_error(exc))
+    try:
+        return _position(log, replay(log, record=False, catalog=catalog, keep_game=True))
+    except Exception as exc:
+        return Position(engine_error(exc), decisions=len(log.decisions))
+
+
+def malformed_position(errors: list[dict]) -> Position:
+    """The position of a log that does not read, from the errors parse_log raised (for a caller
+    that has parsed already)."""
+    return Position(malformed(errors).verdict)
+
+
+def _who(player: int) -> int | str:
+    return "C" if player == CHANCE else player
+
+
+def _lines(decisions: Any) -> list[str]:
+    return [format_decision(d) for d in decisions]
+
+
+def ends_early(verdict: Verdict, log: GameLog) -> bool:
+    """The verdict says only that the log ends before the game is over (no line is at fault)."""
+    return (verdict.status is VerdictStatus.ILLEGAL and verdict.decision is None
+            and verdict.index == len(log.decisions))
+
+
+def _position(log: GameLog, res: ReplayResult) -> Position:
+    g = res.game
+    in_progress = ends_early(res.verdict, log)
+    pos = Position(None if in_progress else res.verdict, decisions=len(log.decisions))
+    if g is None:
+        return pos  # no game could be set up (malformed, or an engine error)
+    pos.round, pos.phase = g.round, g.phase.label
+    pos.tallies = _tallies(g)
+    last = len(log.decisions) - 1
+    pos.board = snapshot(g, len(log.decisions), log.decisions[last] if last >= 0 else None,
+                         line=last if last >= 0 else None)
+    if g.over:
+        assert g.end is not None and g.final_might is not None
+        pos.outcome = Outcome(g.end.value, g.winner, [list(r) for r in g.final_might], g.conceded_by)
+    if in_progress and g.pending is not None:
+        pend = g.pending
+        pos.pending = Pending(_who(pend.player), pend.kind.value, pend.prompt, _lines(g.legal_decisions()))
+        pos.forced, pos.left_out = _since_last_line(g, res.reading)
+    return pos
+
+
+def _since_last_line(g: Game, reading: Reading | None) -> tuple[list[str], list[LeftOutPoint]]:
+    if reading is None:
+        return [], []
+    forced = [format_decision(forced_choice(entry)) for entry in g.auto[reading.after_last_line:]]
+    left = [LeftOutPoint(_who(p.player), p.kind.value, p.prompt, format_decision(p.default), _lines(p.answers))
+            for p in reading.left_out]
+    return forced, left
+
+
+def _tallies(g: Game) -> list[Tally]:
+    might = g.might_table()
+    return [Tally(ps.num, ps.essence, ps.next_adjust, ps.spent, might[i], sum(might[i]))
+            for i, ps in enumerate(g.players)]
+
