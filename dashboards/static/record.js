@@ -346,7 +346,7 @@
       prompt.textContent = pos.prompt || pos.kind || "";
     }
     drawAnswers(answers, pos.legal.map(read));
-    (pos.left_out || []).forEach(function (point) { drawLeftOut(answers, point); });
+    drawLeftOut(answers, pos.left_out || []);
     number(answers);
   }
 
@@ -442,15 +442,25 @@
     fill();
   }
 
-  // A point the log may leave out (one seat's view: another player's hidden answer, taken unseen);
-  // if the table did see it after all, its other answers may be written.
-  function drawLeftOut(box, point) {
-    var others = point.legal.filter(function (line) { return line !== point["default"]; });
-    if (!others.length) return;
+  // Points the log may leave out (one seat's view: another player's draws, keeps and discards,
+  // taken unseen). If the table saw one after all (a card that showed itself), its other answers
+  // may be written: they are offered folded away, under the point they answer.
+  function drawLeftOut(box, points) {
+    var shown = points.filter(function (point) {
+      return point.legal.some(function (line) { return line !== point["default"]; });
+    });
+    if (!shown.length) return;
     var det = add(box, el("details", "left-out"));
-    add(det, el("summary", "", "Left out as not seen: " + point["default"] + " — it was seen?"));
-    var list = add(det, el("div", "answer-list"));
-    others.forEach(function (line) { answerButton(list, label(read(line)), line, "secondary"); });
+    add(det, el("summary", "", "Not seen from this seat, so left out (" + shown.length + "): shown after all?"));
+    shown.forEach(function (point) {
+      var seat = read(point["default"]).seat;
+      add(det, el("p", "note", who(seat) + ": " + point.prompt + " — written as “" + point["default"] + "”"));
+      var list = add(det, el("div", "answer-list"));
+      point.legal.forEach(function (line) {
+        if (line !== point["default"]) answerButton(list, label(read(line)), line, "secondary");
+      });
+    });
+    det.addEventListener("toggle", function () { number(box); });
   }
 
   function choose(group) {

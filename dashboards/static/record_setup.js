@@ -96,11 +96,13 @@ window.RecordSetup = (function () {
       var name = d.name.toLowerCase();
       return words.every(function (w) { return name.indexOf(w) >= 0; });
     });
-    if (!shown.length) option(select, "", "No premade deck matches “" + filter + "”").disabled = true;
+    option(select, "", !current ? "Loading the decks…" : shown.length ? "Choose a deck (" + shown.length + ")"
+                                 : "No premade deck matches “" + filter + "”");
     shown.forEach(function (d) { option(select, d.name, d.name); });
     option(select, MASHUP, "Mash-up: my own 24 cards…");
     var keep = shown.some(function (d) { return d.name === chosen; }) || chosen === MASHUP;
-    select.value = keep ? chosen : (shown.length ? shown[0].name : MASHUP);
+    // a search that leaves one deck chooses it; else the choice stays, or waits for one
+    select.value = keep ? chosen : (shown.length === 1 && words.length ? shown[0].name : "");
     showMashup(select.closest(".seat-box"));
   }
 
