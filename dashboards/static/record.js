@@ -443,21 +443,22 @@
   }
 
   // Points the log may leave out (one seat's view: another player's draws, keeps and discards,
-  // taken unseen). If the table saw one after all (a card that showed itself), its other answers
-  // may be written: they are offered folded away, under the point they answer.
+  // taken unseen; a choice among unseen cards that found nothing), already taken with their default.
+  // If the table saw one after all (a card that showed itself), its answer may be written instead;
+  // and the default itself may be written out (as a seat's own log does where the next line could
+  // be read as its answer). Offered folded away, under the point they answer.
   function drawLeftOut(box, points) {
-    var shown = points.filter(function (point) {
-      return point.legal.some(function (line) { return line !== point["default"]; });
-    });
+    var shown = points.filter(function (point) { return point.legal.length > 1; });
     if (!shown.length) return;
     var det = add(box, el("details", "left-out"));
     add(det, el("summary", "", "Not seen from this seat, so left out (" + shown.length + "): shown after all?"));
     shown.forEach(function (point) {
       var seat = read(point["default"]).seat;
-      add(det, el("p", "note", who(seat) + ": " + point.prompt + " — written as “" + point["default"] + "”"));
+      add(det, el("p", "note", who(seat) + ": " + point.prompt + " — taken as “" + point["default"] + "”"));
       var list = add(det, el("div", "answer-list"));
       point.legal.forEach(function (line) {
-        if (line !== point["default"]) answerButton(list, label(read(line)), line, "secondary");
+        var text = label(read(line)) + (line === point["default"] ? " (write it out)" : "");
+        answerButton(list, text, line, "secondary");
       });
     });
     det.addEventListener("toggle", function () { number(box); });

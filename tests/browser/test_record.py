@@ -21,7 +21,7 @@ from service_helpers import as_admin, make_token
 from engine.catalog import load_catalog
 from engine.log import parse_log, to_json
 from engine.replay import replay
-from engine.seats import as_recorded
+from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 from engine.timeline import timeline
 
@@ -341,3 +341,175 @@ def test_a_3_player_game_recorded_by_tapping_the_board(recorder_site, browser):
         start(page)
         play(page, log["decisions"], board=True)
         check_the_end(page, log)
+
+
+def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(recorder_site, browser):
+    """P1's view: P2's draws and keeps are never asked; what P2 showed (a card chosen from the hand
+    that showed itself) is written from the folded-away answers of a left-out point."""
+    log = seat_view(game(2), 1)
+    with watched(browser, "record-seat-view-desktop", **DESKTOP) as page:
+        page.goto(f"{recorder_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play(page, log["decisions"])
+        page.wait_for_selector("#verdict[data-status]")
+        assert page.get_attribute("#verdict", "data-status") == "valid"
+        assert "of P2's cards were not seen" in page.inner_text("#verdict")
+        got = downloaded(page)
+        assert got["chance"] == {"type": "recorded", "view": 1}
+        assert canonical(got) == canonical(expected_log(log, got))
+        assert replay(got).verdict.status == "valid"
+
+
+def test_undo_redo_a_reload_and_a_link_lose_nothing(recorder_site, browser):
+    """Undo three decisions (the u key, the button, the list) and redo them: the same log. A reload
+    in the middle, and the game's link opened in a new tab: nothing lost. Digits pick answers."""
+    log = game(6)
+    lines = log["decisions"]
+    with watched(browser, "record-undo-desktop", **DESKTOP) as page:
+        page.goto(f"{recorder_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, lines[:30])
+        page.keyboard.press("u")
+        wait_ready(page, 29)
+        page.click("#undo")
+        wait_ready(page, 28)
+        page.click("#history-list button[data-index='27']")  # back to just before decision 28
+        wait_ready(page, 27)
+        assert stored_log(page)["decisions"] == lines[:27]
+        assert stored_log(page)["redo"] == lines[29:26:-1]
+        for n in (28, 29, 30):
+            page.click("#redo")
+            wait_ready(page, n)
+        assert page.locator("#redo").is_disabled()
+        assert stored_log(page)["decisions"] == lines[:30]
+        # a different decision after an undo drops what could be redone
+        page.keyboard.press("u")
+        wait_ready(page, 29)
+        other = [b for b in page.locator("#answers button[data-line]").all()
+                 if b.get_attribute("data-line") != lines[29] and b.is_visible()]
+        if other:
+            other[0].click()
+            wait_ready(page, 30)
+            assert stored_log(page)["redo"] == []
+            page.keyboard.press("u")
+            wait_ready(page, 29)
+        click_line(page, lines[29])
+        wait_ready(page, 30)
+        # the keyboard: digit k takes the k-th answer shown (a deploy: its card, then its battlefield)
+        keyed = 0
+        for i in range(30, 40):
+            for want in ([group_of(lines[i])] if group_of(lines[i]) else []) + [lines[i]]:
+                shown = [b.get_attribute("data-line") or b.get_attribute("data-group")
+                         for b in page.locator("#answers button.answer").all()]
+                if shown.index(want) < 9:
+                    page.keyboard.press(str(shown.index(want) + 1))
+                    keyed += 1
+                else:
+                    page.click(f"#answers button.answer >> nth={shown.index(want)}")
+            wait_ready(page, i + 1)
+        assert keyed >= 5
+        game_id = stored_log(page)["id"]
+        page.reload()
+        wait_ready(page, 40)
+        assert page.get_attribute("#record", "data-screen") == "game"
+        assert stored_log(page)["decisions"] == lines[:40]
+        play(page, lines[40:42], done=40)
+        other_tab = page.context.new_page()
+        other_tab.goto(f"{recorder_site}/record#game={game_id}")
+        wait_ready(other_tab, 42)
+        assert other_tab.locator("#history-list button[data-index]").count() == 42
+        other_tab.goto(f"{recorder_site}/record")  # the games on this device, each a link
+        other_tab.click(f"#saved-list a[href='#game={game_id}']")
+        wait_ready(other_tab, 42)
+        other_tab.close()
+
+
+def test_a_concession_ends_the_game(recorder_site, browser):
+    log = game(5)
+    upto = first_line_of_round(log, 2) + 1  # a line into round 2
+    with watched(browser, "record-concession-phone", **PHONE) as page:
+        page.goto(f"{recorder_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"][:upto])
+        page.click("#end-early > summary")
+        page.click("button[data-concede='2']")
+        assert page.get_attribute("#record", "data-screen") == "game"  # a second tap concedes
+        page.click("button[data-concede='2']")
+        page.wait_for_selector("#verdict[data-status]")
+        assert page.inner_text("#end-how") == "P2 Bo conceded in round 2."
+        assert page.get_attribute("#verdict", "data-status") == "valid"
+        assert page.is_checked("input[name=winner][value='1']")
+        got = downloaded(page)
+        assert got["decisions"] == log["decisions"][:upto] + ["P2 concede"]
+        assert got["result"]["reason"] == "concession" and got["result"]["winner"] == 1
+        assert replay(got).verdict.status == "valid"
+        no_sideways_scroll(page)
+
+
+def test_time_called_and_a_claim_the_rules_disagree_with(recorder_site, browser):
+    """Time called: the board tallied as it stands; a claimed winner the tally disagrees with is a
+    mismatch (how a dispute starts); back to the game undoes the end."""
+    log = game(7)
+    upto = first_line_of_round(log, 4) + 1  # a line into round 4
+    with watched(browser, "record-time-desktop", **DESKTOP) as page:
+        page.goto(f"{recorder_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"][:upto])
+        page.click("#end-early > summary")
+        page.check("input[name=time-rule][value='tally']")
+        page.click("#time-called")
+        page.wait_for_selector("#verdict[data-status=valid]")
+        assert page.inner_text("#end-how").startswith("Time was called in round 4")
+        result = stored_log(page)["result"]
+        assert result["reason"] == "time" and result["time_rule"] == "tally"
+        other = next(v for v in ("1", "2", "draw") if v != str(result["winner"] or "draw"))
+        page.check(f"input[name=winner][value='{other}']")
+        page.click("#check-result")
+        page.wait_for_selector("#verdict[data-status=mismatch]")
+        got = downloaded(page)
+        verdict = replay(got).verdict
+        assert verdict.status == "mismatch" and verdict.errors[0]["path"] == "/result/winner"
+        page.click("#back-to-game")
+        wait_ready(page, upto)
+        assert page.get_attribute("#record", "data-screen") == "game"
+        assert stored_log(page)["end"] is None and stored_log(page)["result"] is None
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_mid_game_the_board_the_tally_and_a_card_s_text(recorder_site, browser, width):
+    """A 3-player game in round 5, a card on the board to choose: the tally always in view, the
+    target marked on the board, a card's cost, might and text on tap. Screenshots of the screen."""
+    log = game(3, players=3)
+    upto = 87  # "P3 choose P2:B2Z1": a target on the board
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-mid-game-{width}", **options) as page:
+        page.goto(f"{recorder_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"][:upto])
+        target = log["decisions"][upto]
+        assert page.locator(f"#board button[data-board-line={quoted(target)}]").count() == 1
+        assert page.locator(f"#answers button[data-line={quoted(target)}]").count() == 1
+        assert page.locator("#tally-table tbody tr").count() == 3
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert page.locator("#tally-table").is_visible()  # the tally stays in view
+        if width == "phone":
+            answer = page.locator("#answers button.answer").first.bounding_box()
+            assert answer["y"] + answer["height"] <= 844 and answer["height"] >= 44  # in reach, at the bottom
+        card = page.locator("#board .hand .card-btn").first
+        name = card.inner_text()
+        card.click()
+        assert page.locator("#card-info").is_visible()
+        stats = page.inner_text("#card-info-stats")
+        assert page.inner_text("#card-info-name") == name and stats.startswith("Cost ") and "might" in stats
+        page.click("#card-info button")
+        assert not page.locator("#card-info").is_visible()
+        no_sideways_scroll(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if width == "phone":  # what a phone shows: the tally on top, the decisions at the bottom
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "record-mid-game-phone-screen.png"))
