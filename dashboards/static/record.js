@@ -609,6 +609,12 @@
   }
 
   // ------------------------------------------------------------------ the end
+  // "valid: player 2 wins …" after a "valid" badge reads "player 2 wins …"
+  function words(status, message) {
+    var text = message || "";
+    return text.indexOf(status + ": ") === 0 ? text.slice(status.length + 2) : text;
+  }
+
   function timeRule() {
     var r = document.querySelector("input[name=time-rule]:checked");
     return r ? r.value : "tally";
@@ -670,6 +676,7 @@
     var chosen = document.querySelector("input[name=winner]:checked");
     game.result.winner = !chosen || chosen.value === "draw" ? null : Number(chosen.value);
     save();
+    drawUploaded();
     var box = byId("verdict");
     box.textContent = "Checking…";
     box.removeAttribute("data-status");
@@ -680,7 +687,7 @@
       box.textContent = "";
       box.setAttribute("data-status", v.status);
       add(box, el("span", "status status-" + v.status, v.status));
-      add(box, el("span", "", " " + v.message));
+      add(box, el("span", "", " " + words(v.status, v.message)));
       if (v.status === "mismatch") {
         add(box, el("p", "note", "Uploaded like this, the game is a mismatch: the organiser sees the " +
                                "disagreement and the claimed result is not counted until it is settled."));
@@ -712,9 +719,11 @@
     store.setToken(token);
     status.textContent = "Uploading…";
     byId("upload").disabled = true;
-    post(urls.games, store.log(game, game.result), token).then(function (answer) {
+    var sent = store.log(game, game.result);
+    post(urls.games, sent, token).then(function (answer) {
       game.uploaded = {id: answer.id, status: answer.status, status_url: answer.status_url,
-                       replay_url: urls.replay.replace("{id}", String(answer.id)), duplicate: !!answer.duplicate};
+                       replay_url: urls.replay.replace("{id}", String(answer.id)), duplicate: !!answer.duplicate,
+                       sent: JSON.stringify(sent)};
       save();
       drawUploaded();
       follow(answer.status_url, token, 0);
@@ -746,15 +755,20 @@
   function drawUploaded() {
     var up = game.uploaded;
     var status = byId("upload-status");
+    // a log changed since its upload (a decision undone, another result claimed) is another log:
+    // it may be uploaded too (for the same match, the service then opens a dispute)
+    var changed = !!up && up.sent !== JSON.stringify(store.log(game, game.result));
     byId("replay-row").hidden = !up;
-    byId("upload").disabled = !!up;
-    if (!up) { status.textContent = ""; return; }
+    byId("upload").disabled = !!up && !changed;
+    byId("upload").textContent = changed ? "Upload the changed log" : "Upload";
     status.textContent = "";
+    if (!up) return;
     status.setAttribute("data-status", up.status);
     add(status, el("span", "", (up.duplicate ? "Already uploaded: game " : "Uploaded: game ") + up.id + " — "));
     add(status, el("span", "status status-" + up.status, up.status));
-    if (up.message) add(status, el("span", "", " " + up.message));
+    if (up.message) add(status, el("span", "", " " + words(up.status, up.message)));
     if (up.event) add(status, el("span", "", " · event " + up.event));
+    if (changed) add(status, el("p", "note", "The log has changed since that upload."));
     var link = new URL(up.replay_url, window.location.href).toString();
     byId("replay-link").value = link;
     byId("open-replay").href = up.replay_url;

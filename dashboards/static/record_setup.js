@@ -364,17 +364,45 @@ window.RecordSetup = (function () {
     }
     store.setToken(token);
     note.textContent = "Looking for events…";
+    // GET /api/v1/events answers the public events (checking the token on the way: a bad one is a
+    // 401 here, not at the end of the game). A token bound to one event uploads into that one only;
+    // the upload says so if another is chosen. Unlisted events are added by number (below).
     getJSON(urls.events, token).then(function (body) {
       var select = byId("event");
       var chosen = select.value;
-      while (select.options.length > 1) select.remove(1);
+      Array.prototype.slice.call(select.options, 1).forEach(function (o) {
+        if (!o.hasAttribute("data-unlisted")) select.removeChild(o);
+      });
       body.events.forEach(function (e) { option(select, String(e.id), e.name); });
       if (chosen) select.value = chosen;
-      note.textContent = body.events.length ? body.events.length + " event(s) this token may upload into."
-                                            : "There is no event this token may upload into.";
+      note.textContent = body.events.length ? "The token is valid; " + body.events.length + " public event(s)."
+                                            : "The token is valid; there is no public event.";
+    }, function (err) { note.textContent = tokenProblem(err); });
+  }
+
+  function tokenProblem(err) {
+    return err.status === 401 ? "That token is not valid (mistyped, unknown or revoked): " + err.message
+                              : "Could not load the events: " + err.message;
+  }
+
+  // An unlisted event, by number: shown only to a token that may see it (its organiser's, an
+  // admin's, or an uploader's bound to it).
+  function findEvent() {
+    var token = byId("token").value.trim(), id = byId("event-id").value.trim();
+    var note = byId("events-note");
+    if (!token || !/^[1-9][0-9]*$/.test(id)) {
+      note.textContent = "Enter the API token and the event's number.";
+      return;
+    }
+    store.setToken(token);
+    getJSON(urls.event + id, token).then(function (e) {
+      var select = byId("event");
+      var o = select.querySelector('option[value="' + e.id + '"]') || option(select, String(e.id), e.name);
+      o.setAttribute("data-unlisted", "true");
+      select.value = String(e.id);
+      note.textContent = "Event " + e.id + ": " + e.name + ".";
     }, function (err) {
-      note.textContent = err.status === 401 ? "That token is not valid (mistyped, unknown or revoked): " + err.message
-                                            : "Could not load the events: " + err.message;
+      note.textContent = err.status === 404 ? "This token sees no event " + id + "." : tokenProblem(err);
     });
   }
 
@@ -493,6 +521,7 @@ window.RecordSetup = (function () {
     byId("redraw").addEventListener("click", drawAtRandom);
     byId("use-drawn").addEventListener("click", useDrawn);
     byId("find-events").addEventListener("click", findEvents);
+    byId("find-event").addEventListener("click", findEvent);
     byId("open-log").addEventListener("change", function (ev) {
       if (ev.target.files && ev.target.files[0]) openFile(ev.target.files[0]);
     });

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from service_helpers import as_admin, make_token
+from service_helpers import as_admin, make_token, token_client
 
 from engine.catalog import load_catalog
 from engine.log import parse_log, to_json
@@ -51,9 +51,7 @@ def recorder_site(app):
 def event(app) -> dict:
     """An event owned by an organiser, and an uploader token bound to it."""
     organiser = make_token(app, "organiser", name="recorder tests", owner="Recorder TO")
-    client = as_admin(app)
-    client.environ_base["HTTP_AUTHORIZATION"] = f"Bearer {organiser}"
-    body = client.post("/api/v1/events", json={"name": EVENT}).get_json()
+    body = token_client(app, organiser).post("/api/v1/events", json={"name": EVENT}).get_json()
     return {"id": body["id"], "name": EVENT, "organiser_token": organiser}
 
 
@@ -83,14 +81,14 @@ def shoot(page, name: str) -> None:
 
 # ---------------------------------------------------------------------------------- the setup form
 def fill_setup(page, log: dict, *, view: int | None = None, event: dict | None = None, token: str | None = None,
-               table: str = "", round_: str = "") -> None:
+               table: str = "", round_: str = "", names: list[str] = NAMES) -> None:
     """Set a game up through the form as a person would: mode, names, decks (searched, then chosen),
     battlefields, first player, who records, event."""
     setup = log["setup"]
     page.wait_for_selector("#catalog option", state="attached")
     page.check(f"input[name=mode][value='{setup['mode']}']")
     for seat, deck in enumerate(setup["decks"], 1):
-        page.fill(f"#player-{seat}", NAMES[seat - 1])
+        page.fill(f"#player-{seat}", names[seat - 1])
         page.fill(f"#deck-search-{seat}", deck.split()[0])
         page.select_option(f"#deck-{seat}", deck)
     for b, name in enumerate(setup["battlefields"], 1):
@@ -222,9 +220,12 @@ def stored_log_as_log(page, got: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------- tests
-def test_the_setup_form(recorder_site, browser):
+def test_the_setup_form(recorder_site, browser, app, event):
     """The navigation link, the mode changing the form, battlefields drawn at random and
-    confirmed, a mash-up checked against the template, and what stops a game from starting."""
+    confirmed, a mash-up checked against the template, the events a token finds (an unlisted one by
+    its number), and what stops a game from starting."""
+    organiser = token_client(app, event["organiser_token"])
+    closed = organiser.post("/api/v1/events", json={"name": "Recorder Closed", "visibility": "unlisted"}).get_json()
     with watched(browser, "record-setup-desktop", **DESKTOP) as page:
         page.goto(f"{recorder_site}/meta")
         page.click("nav a:has-text('Record a game')")
@@ -269,6 +270,16 @@ def test_the_setup_form(recorder_site, browser):
         assert "no card called “Nobody”" in check and "this one has 25" in check
         page.click("#start")
         assert "P1's mash-up" in page.inner_text("#setup-errors")
+        # the events: the public ones with the token, an unlisted one by its number
+        page.fill("#token", event["organiser_token"])
+        page.click("#find-events")
+        page.wait_for_selector(f"#event option[value='{event['id']}']", state="attached")
+        assert page.locator(f"#event option[value='{closed['id']}']").count() == 0
+        page.click("details.unlisted > summary")
+        page.fill("#event-id", str(closed["id"]))
+        page.click("#find-event")
+        page.wait_for_selector(f"#event option[value='{closed['id']}']", state="attached")
+        assert page.input_value("#event") == str(closed["id"])
     with watched(browser, "record-setup-phone", **PHONE) as phone:
         phone.goto(f"{recorder_site}/record")
         phone.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
@@ -286,6 +297,7 @@ def test_a_2_player_game_recorded_and_uploaded_into_an_event(recorder_site, brow
     with watched(browser, "record-end-desktop", **DESKTOP) as page:
         page.goto(f"{recorder_site}/record")
         fill_setup(page, log, event=event, token=token, table="7", round_="2")
+        shoot(page, "record-setup-filled-desktop")
         start(page)
         play(page, log["decisions"])
         got = check_the_end(page, log)
@@ -324,6 +336,8 @@ def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(recorder_site, 
         mashup.locator(".mashup-name").fill(mashup_deck["name"])
         mashup.locator(".mashup-paste").fill("\n".join(cards))
         assert "Keeps the deck template." in mashup.locator(".mashup-check").inner_text()
+        no_sideways_scroll(page)
+        shoot(page, "record-setup-mashup-phone")
         start(page)
         no_sideways_scroll(page)
         play(page, log["decisions"])
@@ -454,9 +468,10 @@ def test_time_called_and_a_claim_the_rules_disagree_with(recorder_site, browser)
     mismatch (how a dispute starts); back to the game undoes the end."""
     log = game(7)
     upto = first_line_of_round(log, 4) + 1  # a line into round 4
+    nasty = '<script>alert("x")</script>&"'  # a player's name is text, never markup (the page fails on a dialog)
     with watched(browser, "record-time-desktop", **DESKTOP) as page:
         page.goto(f"{recorder_site}/record")
-        fill_setup(page, log)
+        fill_setup(page, log, names=["Ada", nasty])
         start(page)
         play(page, log["decisions"][:upto])
         page.click("#end-early > summary")
@@ -464,6 +479,7 @@ def test_time_called_and_a_claim_the_rules_disagree_with(recorder_site, browser)
         page.click("#time-called")
         page.wait_for_selector("#verdict[data-status=valid]")
         assert page.inner_text("#end-how").startswith("Time was called in round 4")
+        assert page.get_by_text(f"P2 {nasty} wins").count() == 1
         result = stored_log(page)["result"]
         assert result["reason"] == "time" and result["time_rule"] == "tally"
         other = next(v for v in ("1", "2", "draw") if v != str(result["winner"] or "draw"))
