@@ -238,6 +238,7 @@
   // ------------------------------------------------------------------ drawing the game
   function drawGame() {
     var board = pos.board;
+    var answered = document.activeElement && byId("decide").contains(document.activeElement);
     root.setAttribute("data-count", String(game.decisions.length));
     drawTally(byId("where"), byId("tally-table"), pos);
     drawDecide();
@@ -251,6 +252,10 @@
     byId("redo").textContent = game.redo.length ? "Redo (" + game.redo.length + ")" : "Redo";
     drawConcede();
     busy(false);
+    if (answered) {  // a keyboard user stays on the answers: focus the next question's first one
+      var first = byId("answers").querySelector("button.answer");
+      if (first) first.focus({preventScroll: true});
+    }
   }
 
   function battlefieldInfo(board) {
@@ -265,7 +270,7 @@
     var board = answer.board;
     if (where) {
       where.textContent = "";
-      if (answer.round) add(where, el("strong", "", "Round " + answer.round));
+      add(where, el("strong", "", answer.round ? "Round " + answer.round : "Before round 1"));
       if (answer.phase) add(where, el("span", "", " · " + answer.phase + " phase"));
       if (board && board.first_player) add(where, el("span", "", " · first player P" + board.first_player));
       add(where, el("span", "count", " · " + game.decisions.length + " decisions"));
@@ -421,12 +426,15 @@
     });
     var long = entries.length > 10;
     var listBox = el("div", "answer-list" + (grid ? " card-grid" : ""));
+    function always(e) { return e.single && (e.single.verb === "pass" || e.single.card === B.UNSEEN); }
+    if (long) {  // a long list (a draw, a deploy): "Pass" and "Not seen" first, in reach, never filtered out
+      entries = entries.filter(always).concat(entries.filter(function (e) { return !always(e); }));
+    }
     function fill() {
       listBox.textContent = "";
       entries.forEach(function (e) {
         var text = e.group ? groupLabel(e.first) : label(e.single);
-        var always = e.single && (e.single.verb === "pass" || e.single.card === B.UNSEEN);
-        if (long && !always && !matches(text)) return;
+        if (long && !always(e) && !matches(text)) return;
         if (e.single) {
           answerButton(listBox, text, e.single.line, e.single.card === B.UNSEEN ? "unseen-answer" : "");
         } else {
@@ -876,6 +884,14 @@
   byId("back-to-game").addEventListener("click", backToGame);
   byId("new-game").addEventListener("click", newGame);
   window.addEventListener("hashchange", fromHash);
+  window.addEventListener("storage", function (ev) {
+    if (!game || ev.key !== store.key(game.id) || !ev.newValue) return;
+    var changed = store.load(game.id);  // recorded on in another tab of this device: show that
+    if (!changed || JSON.stringify(changed.decisions) === JSON.stringify(game.decisions)) return;
+    game = changed;
+    pick = null;
+    ask();
+  });
 
   setup.init(start);
   fromHash();

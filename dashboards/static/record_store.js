@@ -48,14 +48,16 @@ window.RecordStore = (function () {
     return readJSON(INDEX, []).filter(function (entry) { return entry && typeof entry.id === "string"; });
   }
 
+  function key(id) { return PREFIX + "game." + id; }
+
   function load(id) {
-    var game = readJSON(PREFIX + "game." + id, null);
+    var game = readJSON(key(id), null);
     return game && game.setup && Array.isArray(game.decisions) ? game : null;
   }
 
   function save(game) {
     game.updated = new Date().toISOString();
-    writeJSON(PREFIX + "game." + game.id, game);
+    writeJSON(key(game.id), game);
     var index = list().filter(function (entry) { return entry.id !== game.id; });
     index.unshift({id: game.id, title: title(game), updated: game.updated, decisions: game.decisions.length,
                    finished: !!game.result, uploaded: game.uploaded ? game.uploaded.id : null});
@@ -63,7 +65,7 @@ window.RecordStore = (function () {
   }
 
   function remove(id) {
-    window.localStorage.removeItem(PREFIX + "game." + id);
+    window.localStorage.removeItem(key(id));
     writeJSON(INDEX, list().filter(function (entry) { return entry.id !== id; }));
   }
 
@@ -124,7 +126,10 @@ window.RecordStore = (function () {
     };
     var game = create(setup, data.decisions.filter(function (d) { return typeof d === "string"; }));
     var result = data.result;
-    if (result && result.reason === "time") game.end = {reason: "time", time_rule: result.time_rule};
+    if (result && typeof result === "object") {
+      game.result = result;  // the claim as the file makes it, checked at the end like any other
+      if (result.reason === "time") game.end = {reason: "time", time_rule: result.time_rule};
+    }
     return game;
   }
 
@@ -135,6 +140,6 @@ window.RecordStore = (function () {
     try { window.sessionStorage.setItem(TOKEN, text); } catch (e) { /* kept in the field only */ }
   }
 
-  return {list: list, load: load, save: save, remove: remove, create: create, log: log, fromLog: fromLog,
+  return {key: key, list: list, load: load, save: save, remove: remove, create: create, log: log, fromLog: fromLog,
           token: token, setToken: setToken};
 })();

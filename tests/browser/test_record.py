@@ -536,3 +536,29 @@ def test_mid_game_the_board_the_tally_and_a_card_s_text(recorder_site, browser, 
         if width == "phone":  # what a phone shows: the tally on top, the decisions at the bottom
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SCREENSHOTS / "record-mid-game-phone-screen.png"))
+
+
+def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(recorder_site, browser, tmp_path):
+    """Open a saved log: a file whose last line breaks the rules shows why and goes back to just
+    before it; the game then goes on."""
+    log = game(9)
+    lines = log["decisions"]
+    broken = {k: v for k, v in log.items() if k != "result"}
+    broken.update(meta={"players": NAMES[:2], "date": "2026-03-14"},
+                  decisions=lines[:20] + ["P1 deploy Nonsense to B1"])
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    with watched(browser, "record-open-file-desktop", **DESKTOP) as page:
+        page.goto(f"{recorder_site}/record")
+        page.set_input_files("#open-log", str(path))
+        wait_ready(page, 21)
+        problem = page.locator("#problem")
+        assert problem.is_visible() and "Nonsense" in problem.inner_text()
+        assert page.locator("#answers button").count() == 0
+        problem.locator("button").click()
+        wait_ready(page, 20)
+        assert not problem.is_visible()
+        play(page, lines[20:25], done=20)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:25] and kept["redo"] == []
+        assert [p["name"] for p in kept["setup"]["players"]] == NAMES[:2] and kept["setup"]["date"] == "2026-03-14"
