@@ -18,8 +18,9 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import assets, events, pages, record, replay
+    from . import api_docs, assets, events, pages, record, replay
 
+    app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(events.blueprint)

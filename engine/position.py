@@ -18,6 +18,10 @@ Where the replay stops, as the reader reads logs (engine.reader):
   instead (a discard that showed itself, named): writing one of those is legal next as well;
 * a chance draw (recorded chance) lists every card the deck can still give, then "C draw P1 ?"
   (always allowed: a card the writer did not see). In seeded chance there are no chance points.
+
+Every line listed (``legal``, and ``left_out``'s) may be written next; the only other lines that
+may are the ``forced`` answers written out, as a log may write them (docs/log-format.md, "What may
+come next: recorders").
 """
 
 from __future__ import annotations

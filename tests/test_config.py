@@ -37,6 +37,7 @@ CHANGED = Config(
     rate_limit_bundles="1/minute",
     rate_limit_writes="40/minute",
     rate_limit_auth_failures="5/minute",
+    rate_limit_positions="50/second",
 )
 
 
@@ -88,6 +89,7 @@ def test_the_variable_names():
         "rate_limit_bundles": "EMPYREAN_RATE_LIMIT_BUNDLES",
         "rate_limit_writes": "EMPYREAN_RATE_LIMIT_WRITES",
         "rate_limit_auth_failures": "EMPYREAN_RATE_LIMIT_AUTH_FAILURES",
+        "rate_limit_positions": "EMPYREAN_RATE_LIMIT_POSITIONS",
     }
 
 

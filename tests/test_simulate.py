@@ -130,3 +130,48 @@ def test_verify_reads_gzip_and_reports_a_broken_gzip_file(tmp_path):
     broken.write_bytes(good.read_bytes()[:30])
     result = CliRunner().invoke(cli, ["verify", str(broken)])
     assert result.exit_code == 1 and "cannot be decompressed" in result.output
+
+
+# --- the players' decks and the bot reach the games (issue 18: they sat in a comment, unseen by any test)
+def _decks_by_player(uploads: list[dict]) -> dict[tuple[str, str], set[str]]:
+    """(event, player) -> the decks that player's seats had in that event's games."""
+    out: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for log in uploads:
+        for name, deck in zip(log["meta"]["players"], log["setup"]["decks"]):
+            out[(log["meta"]["event"], name)].add(deck)
+    return out
+
+
+def test_each_player_keeps_one_deck_from_the_pool_through_an_event():
+    pool = ["Vikings of Valhalla", "Zulus of the Mfecane"]
+    bundle = _bundle(decks=pool, events=3)
+    decks = _decks_by_player(bundle.uploads)
+    assert len(decks) == 16 * 3
+    assert all(len(held) == 1 for held in decks.values()), {k: v for k, v in decks.items() if len(v) > 1}
+    assert set().union(*decks.values()) == set(pool)
+
+
+def test_every_game_is_the_bot_asked_for_playing_the_players_decks():
+    for bot in ("random", "greedy"):
+        bundle = simulate(SimConfig(players=4, rounds=2, bot=bot, seed=3))
+        for log in bundle.uploads:
+            again = self_play(log["chance"]["seed"], decks=log["setup"]["decks"], bot=bot,
+                              battlefields=log["setup"]["battlefields"], catalog=log["catalog"], meta=log["meta"])
+            assert again == log
+    other = simulate(SimConfig(players=4, rounds=2, bot="random", seed=3)).uploads
+    assert [g["decisions"] for g in bundle.uploads] != [g["decisions"] for g in other]
+
+
+def test_the_demo_leagues_deck_shares_are_its_players_decks():
+    from services.cli.demo import PLAYERS, ROUNDS, demo_games
+
+    games = demo_games()
+    decks = _decks_by_player(games)
+    assert len(decks) == PLAYERS and all(len(held) == 1 for held in decks.values())
+    players_per_deck = Counter(next(iter(held)) for held in decks.values())
+    seats_per_deck = Counter(deck for log in games for deck in log["setup"]["decks"])
+    # an even league has no byes: every player sits once in every round, so a deck's share of the
+    # seats is its share of the players
+    assert len(games) == PLAYERS // 2 * ROUNDS
+    assert {d: n / (2 * len(games)) for d, n in seats_per_deck.items()} == \
+        {d: n / PLAYERS for d, n in players_per_deck.items()}

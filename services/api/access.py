@@ -2,7 +2,8 @@
 
 - A request proves who it is with ``Authorization: Bearer emp_<prefix>_<secret>`` (services.platform.tokens).
   Reads are public and need no token; every mutating route says which roles it accepts with
-  ``@require(...)``. No token, or one that is unknown, malformed or revoked: 401 with
+  ``@require(...)``, or that it needs none because it stores nothing with ``@public(reason)`` (the
+  positions API). No token, or one that is unknown, malformed or revoked: 401 with
   ``WWW-Authenticate: Bearer``. A valid token whose role or event does not allow the request: 403.
   A token sent with a read is checked too (a bad one is a 401), so a client learns at once that
   its token is wrong.
@@ -145,6 +146,15 @@ def require(*roles: str):
             return view(*args, **kwargs)
         checked.required_roles = roles + ("admin",)
         return checked
+    return decorate
+
+
+def public(reason: str):
+    """A mutating route anyone may call without a token; ``reason`` says why that is safe (it
+    stores nothing). Such routes are listed, and tested, by their mark (``public_because``)."""
+    def decorate(view):
+        view.public_because = reason
+        return view
     return decorate
 
 

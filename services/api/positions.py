@@ -19,6 +19,7 @@ from flask import Blueprint, current_app, jsonify
 from engine.position import malformed_position, position
 from services.games.store import NotAnObject, read_log
 
+from .access import public
 from .bodies import read_log_body
 from .errors import error_response
 
@@ -26,6 +27,7 @@ blueprint = Blueprint("positions", __name__)
 
 
 @blueprint.post("/positions")
+@public("a question about the body only: nothing is stored or changed")
 def post_position():
     config = current_app.extensions["empyrean"].config
     raw, err = read_log_body(config.max_upload_bytes)

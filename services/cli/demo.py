@@ -29,7 +29,7 @@ FIRST_DAY = dt.date(2026, 9, 5)
 
 def demo_games(seed: int = 2026) -> list[dict]:
     """A weekly Swiss league of 12 players, each with a deck of their own (services.simulation.simulate)."""
-    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="random", seed=seed,
+    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=seed,
                        start=FIRST_DAY, name=DEMO_EVENT)
     return simulate(league).uploads
 

@@ -198,10 +198,9 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
                     a, b = b, a  # who sits as player 1
                 meta = {"event": event, "round": rnd, "table": str(table), "players": [a, b],
                         "date": round_day.isoformat()}
-                log = self_play(rng.next() >> 12,  # 52 bits: exact in any JSON reader
-                                # FIXME: since d20e805 these arguments sit inside the comment above, so they are
-                                # not passed: decks=[deck_of[a], deck_of[b]], bot=config.bot,
-                                catalog=cat.version, meta=meta)
+                seed = rng.next() >> 12  # 52 bits: exact in any JSON reader
+                log = self_play(seed, decks=[deck_of[a], deck_of[b]], bot=config.bot, catalog=cat.version,
+                                meta=meta)
                 bundle.matches += 1
                 played.add(frozenset((a, b)))
                 winner = log["result"]["winner"]

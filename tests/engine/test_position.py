@@ -11,10 +11,13 @@ The whole log's position is the replay's verdict."""
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from engine.catalog import load_catalog
 from engine.decisions import CHANCE, format_decision, parse_decision
@@ -25,6 +28,9 @@ from engine.replay import build_game, replay
 from engine.seats import as_recorded, hide, seat_view
 from engine.selfplay import self_play
 from engine.timeline import timeline
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+from mutations import mutated_bytes  # noqa: E402
 
 TWO_PLAYER_SEEDS = range(9100, 9112)
 THREE_PLAYER_SEEDS = range(9200, 9206)
@@ -171,6 +177,22 @@ def test_position_agrees_with_the_engine_at_every_decision_point(seed, players, 
         assert any(p.left_out for p in (position(unfinished(log, k)) for k in range(0, len(lines), 7)))
 
 
+@pytest.mark.parametrize(("seed", "players", "form"), [(9109, 2, "full"), (9202, 3, "full"), (9101, 2, "seat1"),
+                                                    (9204, 3, "seat1"), (9103, 2, "hide2")])
+def test_every_listed_line_is_taken_next(seed, players, form):
+    """At a sample of points, each line of ``legal`` (and of ``left_out``), written next, is read:
+    the game goes on (or ends) rather than the log turning illegal there."""
+    log = game_log(seed, players, form)
+    tried = 0
+    for k in range(0, len(log["decisions"]), 9):
+        pos = position(unfinished(log, k))
+        for line in pos.legal + [line for p in pos.left_out for line in p.legal]:
+            after = position({**unfinished(log, k), "decisions": log["decisions"][:k] + [line]})
+            assert after.status in (IN_PROGRESS, "valid"), (k, line, after.verdict and after.verdict.message)
+            tried += 1
+    assert tried > 100
+
+
 def test_a_chance_draw_lists_each_card_the_deck_can_still_give_and_then_the_unseen_one():
     log = game_log(9100, 2, "full")
     first = log["setup"]["first_player"]
@@ -270,3 +292,16 @@ def test_the_json_form_is_complete_and_plain():
         assert len(d["essence"]) == len(d["might"]) == len(d["totals"]) == len(d["players"]) == 3
         assert all(len(row) == 4 for row in d["might"])
         assert d["board"]["to_move"] == (0 if d["to_decide"] == "C" else d["to_decide"])
+
+
+@settings(max_examples=1_000, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                    HealthCheck.data_too_large])
+@given(mutated_bytes())
+def test_mutated_logs_give_a_position_and_never_an_engine_error(data):
+    pos = position(data)
+    assert pos.status in {IN_PROGRESS, "valid", "illegal", "mismatch", "malformed"}, pos.verdict.message
+    d = pos.to_dict()
+    assert json.loads(json.dumps(d)) == d
+    if pos.in_progress:
+        assert pos.legal and pos.pending is not None
+        assert len(set(pos.legal)) == len(pos.legal)

@@ -21,11 +21,27 @@ from services.platform.tokens import create_token, revoke_token
 MUTATING = {"POST", "PUT", "PATCH", "DELETE"}
 
 
-def mutating_routes(app) -> list[tuple[str, str, str]]:
+def mutating_routes(app, *, public: bool = False) -> list[tuple[str, str, str]]:
     """(method, rule, endpoint) of every mutating /api/v1 route: taken from the URL map, so a new
-    route is tested (and must be guarded) without editing this file."""
+    route is tested (and must be guarded) without editing this file. ``public``: the routes marked
+    public instead (services.api.access.public: they store nothing), which need no token."""
     return sorted((method, rule.rule, rule.endpoint) for rule in app.url_map.iter_rules()
-                  if rule.rule.startswith("/api/v1/") for method in rule.methods & MUTATING)
+                  if rule.rule.startswith("/api/v1/") for method in rule.methods & MUTATING
+                  if hasattr(app.view_functions[rule.endpoint], "public_because") == public)
+
+
+def test_the_public_mutating_routes_are_only_those_that_store_nothing(app):
+    """Marked public: the positions API alone; it answers without a token, and what it was sent is
+    not stored."""
+    assert mutating_routes(app, public=True) == [("POST", "/api/v1/positions", "api_v1.positions.post_position")]
+    for method, rule, endpoint in mutating_routes(app, public=True):
+        assert not hasattr(app.view_functions[endpoint], "required_roles")
+        with app.extensions["empyrean"].db_pool.connection(timeout=5) as conn:
+            before = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+            response = anonymous_client(app).open(rule, method=method, data=json.dumps(self_play(7003)),
+                                                  content_type="application/json")
+            assert response.status_code == 200, response.get_json()
+            assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == before
 
 
 @pytest.fixture(scope="module")

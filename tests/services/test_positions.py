@@ -265,3 +265,46 @@ def test_hostile_logs_are_malformed_or_illegal_positions_never_a_500(client):
             assert path in {e["path"] for e in answer["verdict"]["errors"]}, (name, answer["verdict"]["errors"][:3])
         if status == "illegal":
             assert answer["verdict"]["rule"] and answer["verdict"]["index"] is not None
+
+
+def test_a_thousand_mutated_logs_never_get_a_server_error(client):
+    """The fuzz corpus of uploads (tests/fuzz/mutations.py) through POST /positions: a 4xx naming
+    the body for what is not a JSON object (as the upload says of it: services.games.store), else
+    a position whose status is a verdict or "in progress", never a 5xx and never an engine error."""
+    import sys
+    from pathlib import Path
+
+    from hypothesis import HealthCheck, given, settings
+
+    from services.games.store import NotAnObject, parse_upload
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+    from mutations import mutated_bytes
+
+    seen: dict[str, int] = {}
+
+    @settings(max_examples=1_000, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(mutated_bytes())
+    def ask(data):
+        response = post(client, data)
+        assert response.status_code < 500 and response.is_json, response.get_data(as_text=True)[:300]
+        body = response.get_json()
+        try:
+            parse_upload(data)
+            refused = None
+        except NotAnObject as exc:
+            refused = str(exc)
+        if response.status_code == 200:
+            assert refused is None
+            assert body["status"] in ("in progress", "valid", "illegal", "mismatch", "malformed"), body["verdict"]
+            seen[body["status"]] = seen.get(body["status"], 0) + 1
+        else:
+            assert response.status_code in (400, 413) and body["error"]["pointer"] == ""
+            if not data.strip():
+                assert "empty" in body["error"]["message"]  # as an upload's (services/api/bodies.py)
+            else:
+                assert response.status_code == 413 or body["error"]["message"] == refused
+            seen["refused"] = seen.get("refused", 0) + 1
+
+    ask()
+    assert seen.get("malformed", 0) > 100 and seen.get("illegal", 0) + seen.get("in progress", 0) > 10, seen

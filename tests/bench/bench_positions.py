@@ -1,0 +1,167 @@
+"""Benchmark: the positions API (issue 17) — position() after every line of 10-round logs, in the
+engine and over HTTP. Bar (../shared/DESIGN.md): p95 ≤ 20 ms for a 10-round unfinished log.
+
+    .venv/bin/python tests/bench/bench_positions.py [--games 20] [--engine both|native|pure] [--no-http]
+
+Logs: --games self-played 2-player games (10 rounds) written as a table writes them (recorded chance,
+every card named: engine.seats.as_recorded), and as many from one seat's view (seat_view, P1);
+every prefix of each — the log a recorder sends after each decision — is one request.
+
+1. Engine: position() of every prefix, timed one by one, p50/p95/max per log form; for the
+   compiled engine (infra/build_native.py, built first if missing or stale) and the Python
+   sources, each in a process of its own (--engine).
+2. HTTP: the service started as `empyrean up` starts it (services.platform.launcher.ServiceLauncher:
+   embedded PostgreSQL and Redis in a temporary folder, a worker, the API under gunicorn with the
+   project's settings; no demo data), then POST /api/v1/positions with every prefix of the full
+   logs, one client on one keep-alive connection, then --clients clients at once. The positions
+   rate limit is raised for the run (600/minute per address would refuse a benchmark, not a table).
+Not part of the test run (pytest collects only test_*.py). Loopback only; stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def prefixes(log: dict) -> list[dict]:
+    """The log as a recorder sends it after each decision: every prefix, no result yet."""
+    base = {k: v for k, v in log.items() if k != "result"}
+    return [{**base, "decisions": log["decisions"][:k]} for k in range(len(log["decisions"]))]
+
+
+def make_logs(games: int) -> dict[str, list[dict]]:
+    from engine.seats import as_recorded, seat_view
+    from engine.selfplay import self_play
+
+    full = [as_recorded(self_play(seed)) for seed in range(170_000, 170_000 + games)]
+    return {"full": full, "seat view (P1)": [seat_view(log, 1) for log in full]}
+
+
+def percentiles(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    q = statistics.quantiles(ordered, n=100, method="inclusive")
+    return (f"p50 {q[49] * 1000:6.2f} ms  p95 {q[94] * 1000:6.2f} ms  max {ordered[-1] * 1000:6.2f} ms  "
+            f"({len(ordered)} positions)")
+
+
+def engine_part(build: str, games: int) -> None:
+    """Runs in a process of its own: the engine build is chosen before the engine is imported."""
+    if build == "native":
+        sys.path.insert(0, str(ROOT / "infra"))
+        import build_native
+
+        sys.path.insert(0, str(build_native.build()))
+    import engine.game
+    from engine.log import parse_log
+    from engine.position import position
+
+    print(f"engine: {build} ({Path(engine.game.__file__).name})")
+    for form, logs in make_logs(games).items():
+        times, parse_times = [], []
+        lines = [len(log["decisions"]) for log in logs]
+        for log in logs:
+            for body in prefixes(log):
+                text = json.dumps(body).encode()  # as a request body arrives
+                t0 = time.perf_counter()
+                pos = position(text)
+                times.append(time.perf_counter() - t0)
+                assert pos.status == "in progress", pos.verdict
+                t0 = time.perf_counter()
+                parse_log(text)
+                parse_times.append(time.perf_counter() - t0)
+        print(f"  {form:15} position(): {percentiles(times)}; {min(lines)}-{max(lines)} lines a log")
+        print(f"  {'':15} of which parse_log: p50 {statistics.median(parse_times) * 1000:.2f} ms")
+
+
+class Client:
+    """One keep-alive HTTP connection posting positions; latencies of each answer in full."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.conn = http.client.HTTPConnection(host, port, timeout=30)
+        self.latencies: list[float] = []
+        self.failures: list[int] = []
+
+    def post(self, body: bytes) -> None:
+        t0 = time.perf_counter()
+        self.conn.request("POST", "/api/v1/positions", body=body, headers={"Content-Type": "application/json"})
+        response = self.conn.getresponse()
+        data = response.read()
+        self.latencies.append(time.perf_counter() - t0)
+        if response.status != 200 or json.loads(data)["status"] != "in progress":
+            self.failures.append(response.status)
+
+
+def http_part(games: int, clients: int) -> None:
+    from services.platform.config import Config
+    from services.platform.launcher import ServiceLauncher, api_command
+
+    bodies = [json.dumps(body).encode() for log in make_logs(games)["full"] for body in prefixes(log)]
+    with tempfile.TemporaryDirectory() as folder:
+        with socket.socket() as s:  # a free port, not 8000: this machine may serve something there
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        config = Config(data_dir=Path(folder), worker_concurrency=1, api_port=port,
+                        rate_limit_positions="1000000/minute")
+        launcher = ServiceLauncher(config, echo=lambda line: None)
+        running = launcher.start()
+        try:
+            config = running.config
+            print(f"API: {' '.join(api_command(config)[2:])}")
+            warm = Client(config.api_host, config.api_port)
+            for body in bodies[:50]:  # every gunicorn worker's first requests import and warm up
+                warm.post(body)
+            one = Client(config.api_host, config.api_port)
+            for body in bodies:
+                one.post(body)
+            print(f"  1 client          POST /positions: {percentiles(one.latencies)}; failures {one.failures}")
+            many = [Client(config.api_host, config.api_port) for _ in range(clients)]
+            threads = [threading.Thread(target=lambda c=c, i=i: [c.post(b) for b in bodies[i::clients]])
+                       for i, c in enumerate(many)]
+            t0 = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            wall = time.perf_counter() - t0
+            latencies = [x for c in many for x in c.latencies]
+            failures = [x for c in many for x in c.failures]
+            print(f"  {clients} clients at once POST /positions: {percentiles(latencies)}; "
+                  f"{len(latencies) / wall:.0f} positions/s; failures {failures}")
+        finally:
+            launcher.stop()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--engine", default="both", choices=["both", "native", "pure"])
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--no-http", action="store_true", help="the engine part only")
+    parser.add_argument("--engine-part", choices=["native", "pure"], help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.engine_part:
+        engine_part(args.engine_part, args.games)
+        return 0
+    for engine in (["native", "pure"] if args.engine == "both" else [args.engine]):
+        subprocess.run([sys.executable, __file__, "--engine-part", engine, "--games", str(args.games)],
+                       check=True, cwd="/")  # not the checkout: its engine/ would shadow the build
+    if not args.no_http:
+        http_part(args.games, args.clients)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
