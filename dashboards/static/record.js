@@ -1,10 +1,9 @@
 // The recorder (dashboards/templates/record.html, docs/recording.md): a game played with real cards,
-// written down decision by decision. After every decision the whole log so far goes to the
+// written down decision by decision. This file is the game screen; record_setup.js the setup,
+// record_end.js the end, record_store.js the storage and the log. After every decision the whole log so far goes to the
 // positions API (POST /api/v1/positions, stateless), which answers who decides now, every legal
 // answer as a log line, the board and the tally; the page offers exactly those lines as buttons
 // (each carries its line in data-line) and keeps the log in the browser's storage (record_store.js).
-// At the end: the claimed result, the verdict, the upload (POST /api/v1/games), a download, the
-// replay link.
 //
 // Every text from a log, the catalog or a player is put into the page with textContent.
 (function () {
@@ -14,7 +13,6 @@
   var el = B.el, add = B.add;
   var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
   var root = document.getElementById("record");
-  var FINAL = ["valid", "illegal", "mismatch", "malformed", "error"];
 
   var game = null;      // the game being recorded (record_store.js)
   var pos = null;       // the positions API's last answer for it
@@ -118,7 +116,7 @@
       return;
     }
     if (answer.outcome && (answer.status === "valid" || answer.status === "mismatch")) {
-      showEnd();
+      RecordEnd.show();
       return;
     }
     show("game");  // a log that breaks the rules (opened from a file) or an engine error: say where
@@ -616,13 +614,7 @@
     });
   }
 
-  // ------------------------------------------------------------------ the end
-  // "valid: player 2 wins …" after a "valid" badge reads "player 2 wins …"
-  function words(status, message) {
-    var text = message || "";
-    return text.indexOf(status + ": ") === 0 ? text.slice(status.length + 2) : text;
-  }
-
+  // ------------------------------------------------------------------ ending early: time called
   function timeRule() {
     var r = document.querySelector("input[name=time-rule]:checked");
     return r ? r.value : "tally";
@@ -637,183 +629,6 @@
     save();
     byId("end-early").open = false;
     ask();
-  }
-
-  // The end screen: the result claimed (from the tally until the players change it), its verdict.
-  function showEnd() {
-    show("end");
-    root.setAttribute("data-count", String(game.decisions.length));
-    var outcome = pos.outcome;
-    if (!game.result) {
-      game.result = {winner: outcome.winner, might: outcome.might, reason: outcome.end};
-      if (outcome.end === "time") game.result.time_rule = game.end.time_rule;
-      save();
-    }
-    var how = byId("end-how");
-    var round = pos.round ? " in round " + pos.round : "";
-    how.textContent = outcome.end === "concession" ? who(outcome.conceded_by) + " conceded" + round + "."
-      : outcome.end === "time" ? "Time was called" + round + " (" + (game.end.time_rule === "draw" ? "the game is a draw"
-                                                                  : "the board is tallied as it stands") + ")."
-      : "The game was played to the end and tallied.";
-    var tallyBox = byId("end-tally");
-    tallyBox.textContent = "";
-    var table = add(tallyBox, el("table", "tally-table"));
-    add(table, el("caption", "", "Might at the end, per battlefield"));
-    add(table, el("thead"));
-    add(table, el("tbody"));
-    drawTally(null, table, {might: outcome.might, board: pos.board});
-    var choice = byId("winner-choice");
-    choice.textContent = "";
-    var options = game.setup.players.map(function (p, i) { return {value: String(i + 1), text: who(i + 1) + " wins"}; });
-    options.push({value: "draw", text: "A draw"});
-    options.forEach(function (o) {
-      var l = add(choice, el("label", "toggle"));
-      var input = add(l, el("input"));
-      input.type = "radio";
-      input.name = "winner";
-      input.value = o.value;
-      input.checked = o.value === (game.result.winner === null ? "draw" : String(game.result.winner));
-      var rules = outcome.winner === null ? "draw" : String(outcome.winner);
-      add(l, document.createTextNode(" " + o.text + (o.value === rules ? " (the tally)" : "")));
-    });
-    drawUploadTarget();
-    check();
-  }
-
-  function check() {
-    var chosen = document.querySelector("input[name=winner]:checked");
-    game.result.winner = !chosen || chosen.value === "draw" ? null : Number(chosen.value);
-    save();
-    drawUploaded();
-    var box = byId("verdict");
-    box.textContent = "Checking…";
-    box.removeAttribute("data-status");
-    var mine = ++asked;
-    positionOf(game.result).then(function (answer) {
-      if (mine !== asked) return;
-      var v = answer.verdict || {status: answer.status, message: answer.status};
-      box.textContent = "";
-      box.setAttribute("data-status", v.status);
-      add(box, el("span", "status status-" + v.status, v.status));
-      add(box, el("span", "", " " + words(v.status, v.message)));
-      if (v.status === "mismatch") {
-        add(box, el("p", "note", "Uploaded like this, the game is a mismatch: the organiser sees the " +
-                               "disagreement and the claimed result is not counted until it is settled."));
-      }
-    }, function (err) {
-      if (mine !== asked) return;
-      box.textContent = "Could not check the result: " + err.message + ". The game is kept on this device.";
-    });
-  }
-
-  function drawUploadTarget() {
-    var s = game.setup;
-    var where = s.event ? "Uploads into the event " + s.event.name +
-      (s.round ? ", round " + s.round : "") + (s.table ? ", table " + s.table : "") + "."
-      : "No event was chosen: the game is uploaded on its own.";
-    byId("upload-target").textContent = where;
-    byId("upload-token").value = store.token();
-    drawUploaded();
-  }
-
-  function upload() {
-    var token = byId("upload-token").value.trim();
-    var status = byId("upload-status");
-    if (!token) {
-      status.textContent = "An upload needs the API token the organiser gave you.";
-      byId("upload-token").focus();
-      return;
-    }
-    store.setToken(token);
-    status.textContent = "Uploading…";
-    byId("upload").disabled = true;
-    var sent = store.log(game, game.result);
-    post(urls.games, sent, token).then(function (answer) {
-      game.uploaded = {id: answer.id, status: answer.status, status_url: answer.status_url,
-                       replay_url: urls.replay.replace("{id}", String(answer.id)), duplicate: !!answer.duplicate,
-                       sent: JSON.stringify(sent)};
-      save();
-      drawUploaded();
-      follow(answer.status_url, token, 0);
-    }, function (err) {
-      byId("upload").disabled = false;
-      status.textContent = "Not uploaded (" + (err.status || "no answer") + "): " + err.message;
-    });
-  }
-
-  // The uploaded game's status until the service has judged it (the normal verification path).
-  function follow(url, token, tries) {
-    fetch(url, {headers: {"Accept": "application/json", "Authorization": "Bearer " + token}})
-      .then(function (r) { return r.json(); })
-      .then(function (body) {
-        if (!game.uploaded || game.uploaded.status_url !== url) return;
-        game.uploaded.status = body.status;
-        game.uploaded.message = body.message;
-        game.uploaded.event = body.event;
-        save();
-        drawUploaded();
-        if (FINAL.indexOf(body.status) < 0 && tries < 120) {
-          window.setTimeout(function () { follow(url, token, tries + 1); }, 1000);
-        }
-      }, function () {
-        if (tries < 120) window.setTimeout(function () { follow(url, token, tries + 1); }, 2000);
-      });
-  }
-
-  function drawUploaded() {
-    var up = game.uploaded;
-    var status = byId("upload-status");
-    // a log changed since its upload (a decision undone, another result claimed) is another log:
-    // it may be uploaded too (for the same match, the service then opens a dispute)
-    var changed = !!up && up.sent !== JSON.stringify(store.log(game, game.result));
-    byId("replay-row").hidden = !up;
-    byId("upload").disabled = !!up && !changed;
-    byId("upload").textContent = changed ? "Upload the changed log" : "Upload";
-    status.textContent = "";
-    if (!up) return;
-    status.setAttribute("data-status", up.status);
-    add(status, el("span", "", (up.duplicate ? "Already uploaded: game " : "Uploaded: game ") + up.id + " — "));
-    add(status, el("span", "status status-" + up.status, up.status));
-    if (up.message) add(status, el("span", "", " " + words(up.status, up.message)));
-    if (up.event) add(status, el("span", "", " · event " + up.event));
-    if (changed) add(status, el("p", "note", "The log has changed since that upload."));
-    var link = new URL(up.replay_url, window.location.href).toString();
-    byId("replay-link").value = link;
-    byId("open-replay").href = up.replay_url;
-  }
-
-  function copyLink() {
-    var input = byId("replay-link");
-    var done = function () { byId("copy-link").textContent = "Copied"; };
-    if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(input.value).then(done, function () { input.select(); });
-    } else {
-      input.select();
-    }
-  }
-
-  function download() {
-    var text = JSON.stringify(store.log(game, game.result), null, 2) + "\n";
-    var blob = new Blob([text], {type: "application/json"});
-    var a = document.createElement("a");
-    var names = game.setup.players.map(function (p) { return p.name; }).join("-").replace(/[^A-Za-z0-9_-]+/g, "_");
-    a.href = URL.createObjectURL(blob);
-    a.download = "empyrean-" + game.setup.date + "-" + (names || "game") + ".json";
-    document.body.appendChild(a);
-    a.click();
-    document.body.removeChild(a);
-    window.setTimeout(function () { URL.revokeObjectURL(a.href); }, 10000);
-  }
-
-  function backToGame() {
-    game.result = null;
-    if (game.end) {
-      game.end = null;
-      save();
-      ask();
-    } else {
-      undoTo(game.decisions.length - 1);  // the concession, or the last decision of the game
-    }
   }
 
   // ------------------------------------------------------------------ starting and resuming
@@ -877,11 +692,6 @@
   byId("undo").addEventListener("click", function () { undoTo(game.decisions.length - 1); });
   byId("redo").addEventListener("click", redo);
   byId("time-called").addEventListener("click", callTime);
-  byId("result-form").addEventListener("submit", function (ev) { ev.preventDefault(); check(); });
-  byId("upload").addEventListener("click", upload);
-  byId("download").addEventListener("click", download);
-  byId("copy-link").addEventListener("click", copyLink);
-  byId("back-to-game").addEventListener("click", backToGame);
   byId("new-game").addEventListener("click", newGame);
   window.addEventListener("hashchange", fromHash);
   window.addEventListener("storage", function (ev) {
@@ -893,6 +703,10 @@
     ask();
   });
 
+  RecordEnd.init({
+    game: function () { return game; }, position: function () { return pos; }, save: save, post: post,
+    positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, undoTo: undoTo, urls: urls
+  });
   setup.init(start);
   fromHash();
 })();
