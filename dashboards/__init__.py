@@ -18,10 +18,11 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import api_docs, assets, events, pages, replay
+    from . import api_docs, assets, events, pages, record, replay
 
     app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(events.blueprint)
     app.register_blueprint(replay.blueprint)
+    app.register_blueprint(record.blueprint)

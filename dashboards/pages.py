@@ -32,7 +32,7 @@ blueprint = Blueprint("pages", __name__, template_folder="templates")
 NAV = [
     ("pages.meta", "Meta"), ("pages.matchups", "Matchups"), ("pages.trends", "Trends"),
     ("pages.battlefields", "Battlefields"), ("pages.game_shape", "First player & game shape"),
-    ("pages.cards", "Cards"), ("events.events", "Events & disputes"),
+    ("pages.cards", "Cards"), ("events.events", "Events & disputes"), ("record.record_page", "Record a game"),
 ]
 MAX_EVENT_OPTIONS = 500
 
