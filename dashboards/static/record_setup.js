@@ -364,10 +364,11 @@ window.RecordSetup = (function () {
     }
     store.setToken(token);
     note.textContent = "Looking for events…";
-    // GET /api/v1/events answers the public events (checking the token on the way: a bad one is a
-    // 401 here, not at the end of the game). A token bound to one event uploads into that one only;
-    // the upload says so if another is chosen. Unlisted events are added by number (below).
-    getJSON(urls.events, token).then(function (body) {
+    // GET /api/v1/events?for=upload answers the events this token may upload into (a bound token's
+    // one event; an organiser's public and own unlisted ones; every one for an admin), and checks
+    // the token on the way: a bad one is a 401 here, not at the end of the game. An unlisted event
+    // of another organiser is added by number (below).
+    getJSON(urls.events + "?for=upload", token).then(function (body) {
       var select = byId("event");
       var chosen = select.value;
       Array.prototype.slice.call(select.options, 1).forEach(function (o) {
@@ -375,8 +376,9 @@ window.RecordSetup = (function () {
       });
       body.events.forEach(function (e) { option(select, String(e.id), e.name); });
       if (chosen) select.value = chosen;
-      note.textContent = body.events.length ? "The token is valid; " + body.events.length + " public event(s)."
-                                            : "The token is valid; there is no public event.";
+      note.textContent = body.events.length ? "The token is valid; it may upload into " + body.events.length +
+                                              " event(s)."
+                                            : "The token is valid; there is no event it may upload into.";
     }, function (err) { note.textContent = tokenProblem(err); });
   }
 

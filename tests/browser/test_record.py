@@ -277,16 +277,18 @@ def test_the_setup_form(recorder_site, browser, app, event):
         assert "no card called “Nobody”" in check and "this one has 25" in check
         page.click("#start")
         assert "P1's mash-up" in page.inner_text("#setup-errors")
-        # the events: the public ones with the token, an unlisted one by its number
+        # the events the token may upload into: the public ones and its organiser's unlisted one
         page.fill("#token", event["organiser_token"])
         page.click("#find-events")
         page.wait_for_selector(f"#event option[value='{event['id']}']", state="attached")
-        assert page.locator(f"#event option[value='{closed['id']}']").count() == 0
+        assert page.locator(f"#event option[value='{closed['id']}']").count() == 1
+        assert "may upload into" in page.inner_text("#events-note")
+        # an event by its number (one past the list's thousand, say) is found too
         page.click("details.unlisted > summary")
         page.fill("#event-id", str(closed["id"]))
         page.click("#find-event")
-        page.wait_for_selector(f"#event option[value='{closed['id']}']", state="attached")
-        assert page.input_value("#event") == str(closed["id"])
+        page.wait_for_function("id => document.querySelector('#event').value === id", arg=str(closed["id"]))
+        assert "Event " + str(closed["id"]) in page.inner_text("#events-note")
     with watched(browser, "record-setup-phone", **PHONE) as phone:
         phone.goto(f"{recorder_site}/record")
         phone.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
