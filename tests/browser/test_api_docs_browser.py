@@ -3,28 +3,11 @@ own OpenAPI document and files, nothing fetched from another host, no script the
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from services.api.openapi import document
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch"}
-
-
-@pytest.fixture(scope="module")
-def bare_site(app):
-    """The app over real HTTP, without the tournament the dashboards' tests load."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(10)
 
 
 @pytest.mark.parametrize("viewport", ["page", "phone"])

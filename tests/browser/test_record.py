@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from browser_artifacts import SCREENSHOTS
 from service_helpers import as_admin, make_token, token_client
 
 from engine.catalog import load_catalog
@@ -25,26 +25,10 @@ from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 from engine.timeline import timeline
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 NAMES = ["Ada", "Bo", "Cy"]
 EVENT = "Recorder Cup"
-
-
-@pytest.fixture(scope="module")
-def recorder_site(app):
-    """The app over real HTTP on a free loopback port (no tournament: the recorder needs none)."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")
@@ -226,14 +210,14 @@ def stored_log_as_log(page, got: dict) -> dict:
 
 
 # ---------------------------------------------------------------------------------- tests
-def test_the_setup_form(recorder_site, browser, app, event):
+def test_the_setup_form(bare_site, browser, app, event):
     """The navigation link, the mode changing the form, battlefields drawn at random and
     confirmed, a mash-up checked against the template, the events a token finds (an unlisted one by
     its number), and what stops a game from starting."""
     organiser = token_client(app, event["organiser_token"])
     closed = organiser.post("/api/v1/events", json={"name": "Recorder Closed", "visibility": "unlisted"}).get_json()
     with watched(browser, "record-setup-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/meta")
+        page.goto(f"{bare_site}/meta")
         page.click("nav a:has-text('Record a game')")
         page.wait_for_url(re.compile(r"/record$"))
         page.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
@@ -290,7 +274,7 @@ def test_the_setup_form(recorder_site, browser, app, event):
         page.wait_for_function("id => document.querySelector('#event').value === id", arg=str(closed["id"]))
         assert "Event " + str(closed["id"]) in page.inner_text("#events-note")
     with watched(browser, "record-setup-phone", **PHONE) as phone:
-        phone.goto(f"{recorder_site}/record")
+        phone.goto(f"{bare_site}/record")
         phone.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
         no_sideways_scroll(phone)
         for box in phone.locator("#setup-form button, #setup-form select, .toggle").all():
@@ -298,13 +282,13 @@ def test_the_setup_form(recorder_site, browser, app, event):
                 assert box.bounding_box()["height"] >= 44, box.inner_text()
 
 
-def test_a_2_player_game_recorded_and_uploaded_into_an_event(recorder_site, browser, app, event):
+def test_a_2_player_game_recorded_and_uploaded_into_an_event(bare_site, browser, app, event):
     """A whole game by clicking only; at the end the upload into the event chosen with the token,
     through the service's normal path (the real worker judges it), and the replay link."""
     log = game(1)
     token = make_token(app, "uploader", name="table 7", owner="Recorder TO", event_id=event["id"])
     with watched(browser, "record-end-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log, event=event, token=token, table="7", round_="2")
         shoot(page, "record-setup-filled-desktop")
         start(page)
@@ -319,7 +303,7 @@ def test_a_2_player_game_recorded_and_uploaded_into_an_event(recorder_site, brow
         body = as_admin(app).get(f"/api/v1/games/{gid}").get_json()
         assert body["status"] == "valid" and body["event"] == EVENT and body["event_id"] == event["id"]
         assert body["uploaded_by"]["name"] == "table 7"
-        assert page.input_value("#replay-link") == f"{recorder_site}/games/{gid}/replay"
+        assert page.input_value("#replay-link") == f"{bare_site}/games/{gid}/replay"
         with page.expect_navigation():
             page.click("#open-replay")
         page.wait_for_selector("#board .battlefield")
@@ -328,7 +312,7 @@ def test_a_2_player_game_recorded_and_uploaded_into_an_event(recorder_site, brow
         page.wait_for_selector("#record[data-screen=end]")
 
 
-def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(recorder_site, browser):
+def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(bare_site, browser):
     """The same on a 390 px phone, with P2's deck a mash-up pasted into the form (the cards of the
     premade deck P2 played, so the self-played game is still legal with it)."""
     played = game(4)
@@ -338,7 +322,7 @@ def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(recorder_site, 
     log = {**played, "setup": {**played["setup"], "decks": [played["setup"]["decks"][0], mashup_deck]}}
     assert replay(log).verdict.status == "valid"
     with watched(browser, "record-end-phone", **PHONE) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, played)
         page.select_option("#deck-2", "(mash-up)")
         mashup = page.locator('.seat-box[data-seat="2"] .mashup')
@@ -355,23 +339,23 @@ def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(recorder_site, 
         no_sideways_scroll(page)
 
 
-def test_a_3_player_game_recorded_by_tapping_the_board(recorder_site, browser):
+def test_a_3_player_game_recorded_by_tapping_the_board(bare_site, browser):
     """A 3-player game where targets, battlefields and the cards to move are tapped on the board."""
     log = game(3, players=3)
     with watched(browser, "record-3p-end-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log)
         start(page)
         play(page, log["decisions"], board=True)
         check_the_end(page, log)
 
 
-def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(recorder_site, browser):
+def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(bare_site, browser):
     """P1's view: P2's draws and keeps are never asked; what P2 showed (a card chosen from the hand
     that showed itself) is written from the folded-away answers of a left-out point."""
     log = seat_view(game(2), 1)
     with watched(browser, "record-seat-view-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log, view=1)
         start(page)
         play(page, log["decisions"])
@@ -384,13 +368,13 @@ def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(recorde
         assert replay(got).verdict.status == "valid"
 
 
-def test_undo_redo_a_reload_and_a_link_lose_nothing(recorder_site, browser):
+def test_undo_redo_a_reload_and_a_link_lose_nothing(bare_site, browser):
     """Undo three decisions (the u key, the button, the list) and redo them: the same log. A reload
     in the middle, and the game's link opened in a new tab: nothing lost. Digits pick answers."""
     log = game(6)
     lines = log["decisions"]
     with watched(browser, "record-undo-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log)
         start(page)
         play(page, lines[:30])
@@ -440,20 +424,20 @@ def test_undo_redo_a_reload_and_a_link_lose_nothing(recorder_site, browser):
         assert stored_log(page)["decisions"] == lines[:40]
         play(page, lines[40:42], done=40)
         other_tab = page.context.new_page()
-        other_tab.goto(f"{recorder_site}/record#game={game_id}")
+        other_tab.goto(f"{bare_site}/record#game={game_id}")
         wait_ready(other_tab, 42)
         assert other_tab.locator("#history-list button[data-index]").count() == 42
-        other_tab.goto(f"{recorder_site}/record")  # the games on this device, each a link
+        other_tab.goto(f"{bare_site}/record")  # the games on this device, each a link
         other_tab.click(f"#saved-list a[href='#game={game_id}']")
         wait_ready(other_tab, 42)
         other_tab.close()
 
 
-def test_a_concession_ends_the_game(recorder_site, browser):
+def test_a_concession_ends_the_game(bare_site, browser):
     log = game(5)
     upto = first_line_of_round(log, 2) + 1  # a line into round 2
     with watched(browser, "record-concession-phone", **PHONE) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log)
         start(page)
         play(page, log["decisions"][:upto])
@@ -472,14 +456,14 @@ def test_a_concession_ends_the_game(recorder_site, browser):
         no_sideways_scroll(page)
 
 
-def test_time_called_and_a_claim_the_rules_disagree_with(recorder_site, browser):
+def test_time_called_and_a_claim_the_rules_disagree_with(bare_site, browser):
     """Time called: the board tallied as it stands; a claimed winner the tally disagrees with is a
     mismatch (how a dispute starts); back to the game undoes the end."""
     log = game(7)
     upto = first_line_of_round(log, 4) + 1  # a line into round 4
     nasty = '<script>alert("x")</script>&"'  # a player's name is text, never markup (the page fails on a dialog)
     with watched(browser, "record-time-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log, names=["Ada", nasty])
         start(page)
         play(page, log["decisions"][:upto])
@@ -505,14 +489,14 @@ def test_time_called_and_a_claim_the_rules_disagree_with(recorder_site, browser)
 
 
 @pytest.mark.parametrize("width", ["desktop", "phone"])
-def test_mid_game_the_board_the_tally_and_a_card_s_text(recorder_site, browser, width):
+def test_mid_game_the_board_the_tally_and_a_card_s_text(bare_site, browser, width):
     """A 3-player game in round 5, a card on the board to choose: the tally always in view, the
     target marked on the board, a card's cost, might and text on tap. Screenshots of the screen."""
     log = game(3, players=3)
     upto = 87  # "P3 choose P2:B2Z1": a target on the board
     options = DESKTOP if width == "desktop" else PHONE
     with watched(browser, f"record-mid-game-{width}", **options) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         fill_setup(page, log)
         start(page)
         play(page, log["decisions"][:upto])
@@ -540,7 +524,7 @@ def test_mid_game_the_board_the_tally_and_a_card_s_text(recorder_site, browser, 
             page.screenshot(path=str(SCREENSHOTS / "record-mid-game-phone-screen.png"))
 
 
-def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(recorder_site, browser, tmp_path):
+def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(bare_site, browser, tmp_path):
     """Open a saved log: a file whose last line breaks the rules shows why and goes back to just
     before it; the game then goes on."""
     log = game(9)
@@ -551,7 +535,7 @@ def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(recorder_
     path = tmp_path / "saved.json"
     path.write_text(json.dumps(broken), encoding="utf-8")
     with watched(browser, "record-open-file-desktop", **DESKTOP) as page:
-        page.goto(f"{recorder_site}/record")
+        page.goto(f"{bare_site}/record")
         page.set_input_files("#open-log", str(path))
         wait_ready(page, 21)
         problem = page.locator("#problem")
