@@ -18,10 +18,12 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import assets, events, pages, players, replay
+    from . import api_docs, assets, events, pages, players, record, replay
 
+    app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(events.blueprint)
     app.register_blueprint(replay.blueprint)
+    app.register_blueprint(record.blueprint)
     app.register_blueprint(players.blueprint)

@@ -37,12 +37,14 @@ def _cell(value):
     return "" if value is None else value
 
 
-def to_csv(rows: list[dict]) -> str:
+def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
+    """The rows, flattened, under a header row. ``columns``: the header, given when there may be no
+    row (a file with no row still says what its columns are); a row with another key is an error."""
     flat = [flatten(r) for r in rows]
     out = io.StringIO()
-    if not flat:
+    if not flat and columns is None:
         return ""
-    writer = csv.DictWriter(out, fieldnames=list(flat[0]), lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns if columns is not None else list(flat[0]), lineterminator="\n")
     writer.writeheader()
     for row in flat:
         writer.writerow({k: _cell(v) for k, v in row.items()})

@@ -74,8 +74,8 @@ def events_csv():
     return _csv(rows, "events")
 
 
-def _csv(rows: list[dict], name: str) -> Response:
-    return Response(to_csv(rows), mimetype="text/csv",
+def _csv(rows: list[dict], name: str, columns: list[str] | None = None) -> Response:
+    return Response(to_csv(rows, columns), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="empyrean-{name}.csv"'})
 
 
@@ -198,6 +198,15 @@ def event(event_id: int):
     return render_template("events.html", page_title=summary["name"], panels=panels, event=summary)
 
 
+EVENT_CSV_COLUMNS = {
+    "standings": list(standings.Row("").as_dict()),
+    "left-out": ["match", "round", "table", "players", "state", "why", "dispute", "games", "statuses"],
+    "disputes": ["dispute", "status", "round", "table", "players", "reason", "resolution", "counts", "games",
+                 "statuses"],
+    "flagged": ["game", "status", "why", "uploaded_by", "uploader_label", "received_at"],
+}
+
+
 @blueprint.get('/events/<int:event_id>/<any(standings, "left-out", disputes, flagged):table>.csv')
 def event_csv(event_id: int, table: str):
     detail = _event_detail(event_id, with_standings=table in ("standings", "left-out"))
@@ -220,4 +229,4 @@ def event_csv(event_id: int, table: str):
         rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"],
                  "uploaded_by": uploaded_by_text(g["uploaded_by"]), "uploader_label": g["uploader"],
                  "received_at": g["received_at"].isoformat()} for g in detail.flagged]
-    return _csv(rows, f"event-{event_id}-{table}")
+    return _csv(rows, f"event-{event_id}-{table}", EVENT_CSV_COLUMNS[table])

@@ -7,8 +7,6 @@ parameter named, never a 500. Each panel links its CSV (GET /download/<dataset>.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from flask import (
     Blueprint,
     Response,
@@ -20,10 +18,10 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
-from engine.catalog import available_versions, load_catalog
 from services.games import views
 from services.stats import queries
 from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
+from services.stats.names import catalog_names, check_names
 
 from . import figures
 from .datasets import DATASETS, to_csv
@@ -34,7 +32,7 @@ blueprint = Blueprint("pages", __name__, template_folder="templates")
 NAV = [
     ("pages.meta", "Meta"), ("pages.matchups", "Matchups"), ("pages.trends", "Trends"),
     ("pages.battlefields", "Battlefields"), ("pages.game_shape", "First player & game shape"),
-    ("pages.cards", "Cards"), ("events.events", "Events & disputes"),
+    ("pages.cards", "Cards"), ("events.events", "Events & disputes"), ("record.record_page", "Record a game"),
 ]
 MAX_EVENT_OPTIONS = 500
 
@@ -49,18 +47,6 @@ def navigation() -> dict:
 def _pool():
     # statistics only: a read replica when there is one (EMPYREAN_READ_DATABASE_URL)
     return current_app.extensions["empyrean"].read_pool
-
-
-@lru_cache(maxsize=1)
-def catalog_names() -> tuple[list[str], list[str]]:
-    """Deck and battlefield names of every catalog version, for the filter form (no database)."""
-    decks: set[str] = set()
-    battlefields: set[str] = set()
-    for version in available_versions():
-        catalog = load_catalog(version)
-        decks |= set(catalog.decks)
-        battlefields |= set(catalog.battlefields)
-    return sorted(decks), sorted(battlefields)
 
 
 def form_filters() -> Filters:
@@ -80,6 +66,11 @@ def _render(page_title: str, intro: str, compute, status: int = 200):
         queries.read_snapshot(conn)
         # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one
         events = views.public_event_names(conn, MAX_EVENT_OPTIONS)
+        if error is None:
+            try:
+                check_names(conn, filters)
+            except FilterError as exc:
+                error, filters, status = exc, Filters(), 400
         panels = [] if error else compute(conn, filters)
     decks, battlefields = catalog_names()
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,
@@ -211,6 +202,10 @@ def download(name: str):
         return Response(f"query parameter '{exc.parameter}': {exc.message}\n", status=400, mimetype="text/plain")
     with _pool().connection() as conn:
         queries.read_snapshot(conn)
+        try:
+            check_names(conn, filters)
+        except FilterError as exc:
+            return Response(f"query parameter '{exc.parameter}': {exc.message}\n", status=400, mimetype="text/plain")
         rows = dataset(conn, filters)
     return Response(to_csv(rows), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="empyrean-{name}.csv"'})

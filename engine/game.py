@@ -1037,17 +1037,26 @@ class Game:
         self.ask(player, Kind.MAY, prompt, options, check, take, optional=True)
 
 
+def battlefield_winners(might: list[list[int]], pool: list[int]) -> list[int | None]:
+    """Per battlefield, the player of ``pool`` (0-based seat) with the strictly highest might there,
+    or None where the highest might is tied."""
+    out: list[int | None] = []
+    for b in range(len(might[0])):
+        col = [(might[p][b], p) for p in pool]
+        top = max(v for v, _ in col)
+        leaders = [p for v, p in col if v == top]
+        out.append(leaders[0] if len(leaders) == 1 else None)
+    return out
+
+
 def _winner(might: list[list[int]], pool: list[int]) -> int | None:
     """The tally among the players of ``pool``: a battlefield goes to the strictly highest might;
     winning two battlefields wins. If a tie gets in the way (no single player with two), total might
     decides, between just the players who won two if there are several of them. None: a draw."""
     wins = {p: 0 for p in pool}
-    for b in range(len(might[0])):
-        col = [(might[p][b], p) for p in pool]
-        top = max(v for v, _ in col)
-        leaders = [p for v, p in col if v == top]
-        if len(leaders) == 1:
-            wins[leaders[0]] += 1
+    for p in battlefield_winners(might, pool):
+        if p is not None:
+            wins[p] += 1
     contenders = [p for p in pool if wins[p] >= 2]
     if len(contenders) == 1:
         return contenders[0] + 1

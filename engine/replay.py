@@ -22,6 +22,7 @@ from .log import GameLog, LogFormatError, parse_log
 from .observe import GameObserver
 from .reader import Reading, Way, read_lines
 from .record import GameRecord, RecordBuilder
+from .words import result_words, seat_names
 
 ENGINE_VERSION = "1.0.0"
 MAX_ALTERNATIVES = 24
@@ -240,6 +241,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             VerdictStatus.ILLEGAL, rule, index=len(log.decisions), decision=None, rule=rule,
             legal=_alternatives(g), board=describe(g), **pt))
 
+    names = seat_names(log.meta, g.n)
     mismatches = attempt.mismatches
     for rnd, (i, _) in attempt.checkpoints.items():
         if rnd not in attempt.checked and g.end is not End.SCORE:
@@ -250,10 +252,9 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             mismatches.append({"path": "/result/reason", "message": f"the log says the game ended by "
                                f"{_REASONS[result.reason]}, but {_ended(g)}"})
         if result.winner != g.winner:
-            said = f"player {result.winner} won" if result.winner else "a draw"
-            real = f"player {g.winner} wins" if g.winner else "it is a draw"
-            mismatches.append({"path": "/result/winner", "message": f"the log claims {said}, but by the rules {real} "
-                               f"(might per battlefield {g.final_might})"})
+            said = f"{names[result.winner - 1]} (P{result.winner}) won" if result.winner else "a draw"
+            mismatches.append({"path": "/result/winner", "message": f"the log claims {said}, but by the rules "
+                               f"{result_words(g, names)}"})
         if result.might is not None and [list(r) for r in result.might] != g.final_might:
             mismatches.append({"path": "/result/might", "message": f"the log claims final might "
                                f"{[list(r) for r in result.might]}, but the rules give {g.final_might}"})
@@ -261,7 +262,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
         verdict = Verdict(VerdictStatus.MISMATCH, "the decisions are legal but the log's claims disagree with the "
                           "rules: " + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
     else:
-        verdict = Verdict(VerdictStatus.VALID, f"valid: {_outcome(g)}" + _unseen_words(g), round=g.round,
+        verdict = Verdict(VerdictStatus.VALID, result_words(g, names) + _unseen_words(g), round=g.round,
                           phase=g.phase.label)
     return _result(log, g, attempt, keep_game, verdict)
 
@@ -275,15 +276,6 @@ def _ended(g: Game) -> str:
     if g.end is End.TIME:
         return f"time was called in round {g.round}"
     return "it was played to the end and tallied"
-
-
-def _outcome(g: Game) -> str:
-    won = f"player {g.winner} wins" if g.winner else "a draw"
-    if g.end is End.CONCESSION:
-        return f"P{g.conceded_by} conceded in round {g.round}; {won}"
-    if g.end is End.TIME:
-        return f"time was called in round {g.round}; {won}; might per battlefield {g.final_might}"
-    return f"{won}; might per battlefield {g.final_might}"
 
 
 def _unseen_words(g: Game) -> str:

@@ -83,3 +83,14 @@ def test_the_command_line_loads_nothing_heavy_until_a_command_runs():
              "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))")
     r = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert r.stdout.strip() == "[]"
+
+
+def test_a_game_is_named_as_people_name_it_and_its_result_in_words(tmp_path):
+    log = self_play(5, meta={"round": 3, "table": "14", "players": ["Ada", "Bo"]})
+    (tmp_path / "g.json").write_text(json.dumps(log))
+    r = run(str(tmp_path / "g.json"))
+    winner = ["Ada", "Bo"][log["result"]["winner"] - 1]
+    assert f"g.json (R3 · T14 · Ada vs Bo): VALID: {winner} wins B1 {log['setup']['battlefields'][0]} " in r.stdout
+    assert "valid: " not in r.stdout and "might per battlefield" not in r.stdout
+    [line] = run("--json", str(tmp_path / "g.json")).stdout.splitlines()[:1]
+    assert json.loads(line)["game"] == "R3 · T14 · Ada vs Bo" and json.loads(line)["source"].endswith("g.json")

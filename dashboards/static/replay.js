@@ -1,8 +1,7 @@
 // The replay viewer (dashboards/templates/replay.html): draws one frame of engine.timeline at a
-// time and steps through them. Every text that comes from the log (names, decks, cards,
-// decisions) is put into the page with textContent — never innerHTML — so it can never be markup.
-// A card nobody at the recording seat saw is named "?" in the timeline (a hand, the draft, a
-// pile): it is drawn as an "unseen" card, never as the text "?".
+// time (with board.js, the board drawing it shares with the recorder) and steps through them.
+// Every text that comes from the log (names, decks, cards, decisions) is put into the page with
+// textContent — never innerHTML — so it can never be markup.
 (function () {
   "use strict";
 
@@ -19,16 +18,8 @@
   var current = 0;
 
   // --------------------------------------------------------------- small DOM helpers
-  function el(tag, cls, text) {
-    var node = document.createElement(tag);
-    if (cls) node.className = cls;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-  function add(parent, child) {
-    parent.appendChild(child);
-    return child;
-  }
+  var el = EmpyreanBoard.el;
+  var add = EmpyreanBoard.add;
   function seatName(seat) {
     var p = tl.players[seat - 1];
     return p && p.name ? p.name : "";
@@ -40,37 +31,6 @@
   function who(player) {
     if (player === 0) return "chance";
     return seatLabel(player);
-  }
-  // The name engine.timeline gives a card nobody at the recording seat saw.
-  var UNSEEN = "?";
-  var UNSEEN_TITLE = "a card nobody at the recording seat saw";
-  function unseenMark(tag, cls, count) {
-    var text = count > 1 ? count + " unseen" : "unseen";
-    var node = el(tag, cls + " unseen", text);
-    node.title = count > 1 ? count + " cards nobody at the recording seat saw" : UNSEEN_TITLE;
-    return node;
-  }
-  // A pile's cards in order, names as text and each run of unseen ones as one "N unseen" mark.
-  function pileList(names) {
-    var p = el("p", "pile-cards");
-    var k = 0;
-    while (k < names.length) {
-      if (k > 0) add(p, document.createTextNode(", "));
-      if (names[k] === UNSEEN) {
-        var run = 0;
-        while (k < names.length && names[k] === UNSEEN) { run++; k++; }
-        add(p, unseenMark("span", "unseen-cards", run));
-      } else {
-        add(p, document.createTextNode(names[k]));
-        k++;
-      }
-    }
-    return p;
-  }
-  function tokenText(tokens) {
-    return Object.keys(tokens).sort().map(function (k) {
-      return k + (tokens[k] > 1 ? "×" + tokens[k] : "");
-    });
   }
 
   // --------------------------------------------------------------- drawing one frame
@@ -98,88 +58,9 @@
     }
   }
 
-  function drawPlayer(p) {
-    var box = el("section", "player seat-" + p.seat);
-    var head = add(box, el("h3"));
-    add(head, el("span", "seat seat-" + p.seat, "P" + p.seat));
-    if (seatName(p.seat)) add(head, el("span", "player-name", seatName(p.seat)));
-    add(head, el("span", "deck-name", p.deck));
-    var stats = add(box, el("p", "stats"));
-    add(stats, el("span", "essence", "Essence " + p.essence));
-    add(stats, el("span", "", "Deck " + p.deck_size));
-    add(stats, el("span", "", "Discard " + p.discard.length));
-    add(stats, el("span", "", "Destroyed " + p.destroyed.length));
-    if (p.banished.length) add(stats, el("span", "", "Banished " + p.banished.length));
-    var hand = add(box, el("ul", "hand"));
-    hand.setAttribute("aria-label", "Hand of P" + p.seat);
-    var drafting = p.drafting.slice();
-    p.hand.forEach(function (name) {
-      var i = drafting.indexOf(name);
-      var cls = i >= 0 ? "card drafting" : "card";
-      var li = add(hand, name === UNSEEN ? unseenMark("li", cls, 1) : el("li", cls, name));
-      if (i >= 0) {
-        drafting.splice(i, 1);
-        li.title = name === UNSEEN ? UNSEEN_TITLE + ", drawn in the draft: keep one of the two"
-                                   : "drawn in the draft: keep one of the two";
-      }
-    });
-    if (!p.hand.length) add(hand, el("li", "empty", "no cards in hand"));
-    [["Discard", p.discard], ["Destroyed", p.destroyed], ["Banished", p.banished]].forEach(function (pile) {
-      if (!pile[1].length) return;
-      var det = add(box, el("details", "pile"));
-      var unseen = pile[1].filter(function (name) { return name === UNSEEN; }).length;
-      add(det, el("summary", "", pile[0] + " (" + pile[1].length + (unseen ? ", " + unseen + " unseen" : "") + ")"));
-      add(det, pileList(pile[1]));
-    });
-    return box;
-  }
-
-  function drawZone(z) {
-    var li = el("li", "zone" + (z.face_up ? "" : " face-down"));
-    add(li, el("span", "zone-no", "Z" + z.zone));
-    add(li, el("span", "card-name", z.card));
-    add(li, el("span", "might", z.might));
-    if (!z.face_up) add(li, el("span", "hidden", "face down"));
-    tokenText(z.tokens).forEach(function (t) { add(li, el("span", "token", t)); });
-    if (z.under.length) add(li, el("span", "under", "over " + z.under.join(", ")));
-    return li;
-  }
-
-  function drawBattlefield(bf, b) {
-    var box = el("section", "battlefield");
-    var head = add(box, el("h3"));
-    add(head, el("span", "bf-label", bf.label));
-    add(head, document.createTextNode(" " + bf.name));
-    var info = tl.battlefields[b];
-    if (info && info.text && info.text.length) {
-      var det = add(box, el("details", "bf-text"));
-      add(det, el("summary", "", info.zones + " zones · effect"));
-      info.text.forEach(function (line) { add(det, el("p", "", line)); });
-    }
-    var col = bf.sides.map(function (s) { return s.might; });
-    var top = Math.max.apply(null, col);
-    var leaders = col.filter(function (m) { return m === top; }).length;
-    bf.sides.forEach(function (side) {
-      var lead = side.might === top && leaders === 1 && top > 0;
-      var s = add(box, el("div", "side seat-" + side.seat + (lead ? " leading" : "")));
-      var sh = add(s, el("div", "side-head"));
-      add(sh, el("span", "seat seat-" + side.seat, "P" + side.seat));
-      add(sh, el("span", "side-might", "might " + side.might));
-      if (side.stops) add(sh, el("span", "token stop", "stop" + (side.stops > 1 ? "×" + side.stops : "")));
-      var zones = add(s, el("ol", "zones"));
-      side.zones.forEach(function (z) { add(zones, drawZone(z)); });
-      if (!side.zones.length) add(zones, el("li", "empty", "no cards"));
-    });
-    return box;
-  }
-
   function draw(i) {
     var frame = frames[i];
-    board.textContent = "";
-    var players = add(board, el("div", "players"));
-    frame.players.forEach(function (p) { add(players, drawPlayer(p)); });
-    var bfs = add(board, el("div", "battlefields"));
-    frame.battlefields.forEach(function (bf, b) { add(bfs, drawBattlefield(bf, b)); });
+    EmpyreanBoard.draw(board, frame, {players: tl.players, battlefields: tl.battlefields});
     drawNow(frame);
   }
 

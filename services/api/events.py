@@ -56,7 +56,15 @@ from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
 from services.platform.tokens import Token
 
-from .access import current_token, forbidden, may_manage_event, may_read_event, not_your_event, require
+from .access import (
+    current_token,
+    forbidden,
+    may_manage_event,
+    may_read_event,
+    not_your_event,
+    require,
+    unauthorized,
+)
 from .errors import error_response
 from .games import DB_TIMEOUT_S, games_page, refusal_message, uploader_header, visibility_param
 
@@ -223,9 +231,26 @@ def reprocess_event(event_id: int):
 
 @blueprint.get("/events")
 def list_events():
+    """The public events, newest first; ``?for=upload`` (with a token): the events that token may
+    upload games into — a bound uploader's one event, an organiser's public and own unlisted events,
+    every event for an admin (the recorder offers these: docs/recording.md)."""
+    purpose = request.args.get("for")
+    if purpose not in (None, "upload"):
+        return error_response(400, "Bad Request", f"query parameter 'for': expected upload, got {purpose!r}",
+                              parameter="for")
+    token = current_token()
+    if purpose == "upload" and token is None:
+        return unauthorized("?for=upload lists the events a token may upload into: send one "
+                            "(Authorization: Bearer <token>)")
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        events = [_event_body(e) for e in views.event_summaries(conn)]
-    return jsonify({"events": events})
+        if purpose is None:
+            found = views.event_summaries(conn)
+        elif token.event_id is not None:
+            found = views.event_summaries(conn, token.event_id)
+        else:
+            found = views.event_summaries(conn, unlisted=True if token.is_admin else
+                                          token.owner if token.role == "organiser" else False)
+    return jsonify({"events": [_event_body(e) for e in found]})
 
 
 @blueprint.get("/events/<int:event_id>")

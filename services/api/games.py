@@ -231,7 +231,7 @@ def _list_filters(conn, reader: listing.Reader, event_id: int | None, allowed: t
         raise BadParameter("status", f"'status' must be one of {', '.join(listing.STATUSES)}; got {status!r}")
     deck = _name("deck")
     if deck is not None and not listing.deck_known(conn, deck):
-        raise BadParameter("deck", f"no game was played with a deck called {deck!r}; the decks are "
+        raise BadParameter("deck", f"unknown deck {deck!r}: no game was played with it; the decks are "
                            + ", ".join(listing.known_decks(conn)))
     player = _name("player")
     if player is not None and not listing.player_known(conn, player, reader):

@@ -15,6 +15,7 @@ from flask import Blueprint, current_app, jsonify, request
 
 from services.stats import queries
 from services.stats.filters import FilterError, Filters, parse_filters
+from services.stats.names import check_names
 
 blueprint = Blueprint("stats", __name__, url_prefix="/stats")
 
@@ -33,6 +34,7 @@ def _answer(compute):
     pool = current_app.extensions["empyrean"].read_pool  # a read replica when there is one
     with pool.connection() as conn:
         queries.read_snapshot(conn)
+        check_names(conn, filters)  # a FilterError is the 400 of bad_filter
         body = compute(conn, filters)
     return jsonify({"filters": filters.as_json(), **body,
                     "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})

@@ -9,27 +9,55 @@ import click
 
 from services.cli.sources import Unreadable, iter_sources
 
+DEFAULT_API = "http://127.0.0.1:8000"
+
+
+def service_address(api_url: str | None, token: str | None) -> tuple[str, str | None]:
+    """Where to upload, and with which token: ``api_url`` when given; else the `empyrean up`
+    running with EMPYREAN_DATA_DIR (its address, and its admin token unless ``token`` is given);
+    else DEFAULT_API."""
+    if api_url:
+        return api_url, token
+    from services.platform.config import Config
+    from services.platform.launcher import TOKEN_FILE, running_service_urls
+
+    data_dir = Config.from_env().data_dir
+    running = running_service_urls(data_dir)
+    if running is None:
+        return DEFAULT_API, token
+    if token is None:
+        try:
+            token = (data_dir / TOKEN_FILE).read_text().strip() or None
+        except OSError:
+            pass
+    return running["api_url"].removesuffix("/api/v1"), token
+
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--event", help="Send everything as one tournament bundle into this event (created if new).")
-@click.option("--api", "api_url", envvar="EMPYREAN_API_URL", default="http://127.0.0.1:8000", show_default=True,
-              help="The service's base URL (or EMPYREAN_API_URL).")
+@click.option("--api", "api_url", envvar="EMPYREAN_API_URL",
+              help="The service's base URL (or EMPYREAN_API_URL). Left out: the `empyrean up` running with "
+              f"EMPYREAN_DATA_DIR, else {DEFAULT_API}.")
 @click.option("--uploader", envvar="EMPYREAN_UPLOADER", help="Who is uploading (or EMPYREAN_UPLOADER).")
 @click.option("--token", envvar="EMPYREAN_TOKEN", help="An API token (or EMPYREAN_TOKEN): uploader, organiser or "
-              "admin; --event needs an organiser's or admin's. `empyrean up` writes one to "
-              "EMPYREAN_DATA_DIR/api-token.")
+              "admin; --event needs an organiser's or admin's. Left out with --api left out too: the admin "
+              "token the running `empyrean up` wrote to EMPYREAN_DATA_DIR/api-token.")
 @click.option("--wait", is_flag=True, help="Wait for each game's verdict and print it (single uploads).")
 def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: str | None, token: str | None,
            wait: bool) -> None:
     """Upload game logs (files, folders, '-' for stdin; JSON, arrays or NDJSON) to the service.
 
-    Prints one line per game: its id and status, or why it was refused. Exit status: 0 every game
-    accepted (and, with --wait, valid), 1 otherwise, 2 when the service cannot be used."""
+    Prints one line per game: its id and status (with --wait, its verdict), or why it was refused;
+    with --event, the entries the service rejected or found malformed, then the event's counts
+    (accepted, duplicates, malformed, rejected). A progress bar on stderr counts the games sent.
+    Exit status: 0 every game accepted (and, with --wait, valid), 1 otherwise, 2 when the service
+    cannot be used."""
     from tqdm import tqdm
 
     from services.cli.upload_client import ApiClient, UploadError, as_bytes
 
+    api_url, token = service_address(api_url, token)
     client = ApiClient(api_url, uploader, token=token)
     games = iter_sources(paths)
     ok = True
@@ -37,9 +65,11 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
         if event:
             ev = client.event(event)
             unreadable = []
+            # the bar's total: the files are read once more to count their games (stdin cannot be)
+            total = None if "-" in paths else sum(1 for _ in iter_sources(paths))
 
             def readable():
-                for label, raw in tqdm(games, desc="uploading", unit="game", leave=False):
+                for label, raw in tqdm(games, desc="uploading", unit="game", leave=False, total=total):
                     if isinstance(raw, Unreadable):
                         unreadable.append(f"{label}: NOT SENT: {raw}")
                     else:

@@ -34,21 +34,26 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
 
     Exit status: 0 all valid, 1 some not valid, 2 usage error."""
     from engine.replay import Verdict, replay
+    from engine.words import game_title
 
     for p in paths:
         if p != "-" and not Path(p).exists():
             raise click.UsageError(f"no such file or folder: {p}")
     counts: dict[str, int] = {}
     for label, raw in iter_sources(paths):
+        title = None  # the game as people name it: "R3 · T14 · Ada vs Bo"
         if isinstance(raw, Unreadable):
             v = Verdict("malformed", raw, errors=[{"path": "", "message": str(raw)}])
         else:
-            v = replay(raw, record=False).verdict
+            result = replay(raw, record=False)
+            v = result.verdict
+            if result.log is not None:
+                title = game_title(result.log.meta, len(result.log.setup.decks))
         counts[v.status] = counts.get(v.status, 0) + 1
         if as_json:
-            click.echo(json.dumps({"source": label, **v.to_dict()}))
+            click.echo(json.dumps({"source": label, "game": title, **v.to_dict()}))
             continue
-        click.echo(describe_verdict(label, v))
+        click.echo(describe_verdict(f"{label} ({title})" if title else label, v))
         if explain and v.status == "illegal":
             if v.board:
                 click.echo("  board at that point:")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from psycopg import Connection
 from psycopg.rows import dict_row
 
-from engine.catalog import available_versions, load_catalog
+from services.stats.names import MAX_LISTED, catalog_names
 
 from .status import GameStatus
 
@@ -152,21 +152,18 @@ def player_known(conn: Connection, player: str, reader: Reader) -> bool:
         params | {"player": [player]}).fetchone()[0]
 
 
-def catalog_decks() -> set[str]:
-    """The premade decks of every catalog version."""
-    return {deck for version in available_versions() for deck in load_catalog(version).decks}
-
-
 def deck_known(conn: Connection, deck: str) -> bool:
-    """A premade deck, or a deck some replayed game was played with (a mash-up's name)."""
-    return deck in catalog_decks() or conn.execute(
+    """A premade deck, or a deck some replayed game was played with (a mash-up's name). Not only the
+    decks the statistics counted (services.stats.names): the list shows uncounted games too."""
+    return deck in catalog_names()[0] or conn.execute(
         "SELECT EXISTS (SELECT 1 FROM game_players WHERE deck = %s)", (deck,)).fetchone()[0]
 
 
-def known_decks(conn: Connection, limit: int = 100) -> list[str]:
-    """The premade decks and up to ``limit`` decks of replayed games, sorted: what an unknown deck
-    is answered with. The recorded ones are read as a loose index scan of game_players_deck_idx
-    (one index probe per distinct deck, not a read of every seat)."""
+def known_decks(conn: Connection, limit: int = MAX_LISTED) -> list[str]:
+    """The premade decks, then up to ``limit`` in all with the decks of replayed games: what an
+    unknown deck is answered with. The recorded ones are read as a loose index scan of
+    game_players_deck_idx (one index probe per distinct deck, not a read of every seat)."""
+    premade = catalog_names()[0]
     recorded = [r[0] for r in conn.execute("""
         WITH RECURSIVE d(deck) AS (
             (SELECT deck FROM game_players ORDER BY deck LIMIT 1)
@@ -174,4 +171,4 @@ def known_decks(conn: Connection, limit: int = 100) -> list[str]:
             SELECT (SELECT p.deck FROM game_players p WHERE p.deck > d.deck ORDER BY p.deck LIMIT 1)
             FROM d WHERE d.deck IS NOT NULL)
         SELECT deck FROM d WHERE deck IS NOT NULL LIMIT %s""", (limit,))]
-    return sorted(catalog_decks() | set(recorded))
+    return (premade + sorted(set(recorded) - set(premade)))[:limit]

@@ -243,16 +243,21 @@ class EventSummary:
     open_disputes: int
 
 
-def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000) -> list[EventSummary]:
+def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000, *,
+                   unlisted: bool | str = False) -> list[EventSummary]:
     """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
     disputes: three set-based queries, whatever the number of events. An unlisted event is left out
-    of the list but found by its id (docs/security.md, "Visibility"). The counts come from
-    agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows."""
+    of the list but found by its id (docs/security.md, "Visibility"); ``unlisted``: the list has
+    every unlisted event too (True: an admin's), or those of this organiser (a name). The counts come
+    from agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows."""
     cur = _cursor(conn)
     rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser FROM events
-                          WHERE (%(id)s::bigint IS NULL AND visibility = 'public') OR id = %(id)s
+                          WHERE (%(id)s::bigint IS NULL AND (visibility = 'public' OR %(every)s
+                                                            OR organiser = %(organiser)s))
+                             OR id = %(id)s
                           ORDER BY id DESC LIMIT %(limit)s""",
-                       {"id": event_id, "limit": limit}).fetchall()
+                       {"id": event_id, "limit": limit, "every": unlisted is True,
+                        "organiser": unlisted if isinstance(unlisted, str) else None}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}
     for r in cur.execute("""SELECT event_id, status, games AS n FROM agg_event_games

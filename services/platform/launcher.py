@@ -191,15 +191,24 @@ class ServiceLauncher:
         return RunningService(config, f"{base}{API_PREFIX}", list(self.children), token=token)
 
     def _admin_token(self, config: Config) -> str:
-        """A fresh admin token for this run (the previous run's is revoked), written to
-        EMPYREAN_DATA_DIR/api-token readable by this user only (0600), and shown in the banner."""
-        from services.platform.tokens import create_token
+        """The admin token of `up` with this data folder: the one EMPYREAN_DATA_DIR/api-token holds
+        while the database still knows it, live, as `up`'s own (so scripts and `empyrean upload`
+        keep working across restarts); else a fresh one, the old ones of `up` revoked. Written to
+        that file readable by this user only (0600), and shown in the banner."""
+        from services.platform.tokens import authenticate, create_token
 
+        path = config.data_dir / TOKEN_FILE
         with psycopg.connect(config.database_url) as conn:
+            try:
+                kept = path.read_text().strip()
+            except OSError:
+                kept = ""
+            token = authenticate(conn, kept) if kept else None
+            if token is not None and token.is_admin and token.name == UP_TOKEN_NAME:
+                return kept
             conn.execute("""UPDATE api_tokens SET revoked_at = now()
                             WHERE name = %s AND role = 'admin' AND revoked_at IS NULL""", (UP_TOKEN_NAME,))
             text, _ = create_token(conn, "admin", name=UP_TOKEN_NAME, owner="empyrean up")
-        path = config.data_dir / TOKEN_FILE
         path.unlink(missing_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
@@ -296,7 +305,8 @@ class ServiceLauncher:
         self.echo(f"  postgres  {config.database_url} ({pg})")
         self.echo(f"  redis     {config.redis_url} ({rd})")
         self.echo(f"  logs      {', '.join(str(c.log_path) for c in self.children)}")
-        self.echo(f"  token     {running.token}  (admin; also in {config.data_dir / TOKEN_FILE}, mode 0600)")
+        self.echo(f"  token     {running.token}  (admin; kept across restarts with this data folder; "
+                  f"also in {config.data_dir / TOKEN_FILE}, mode 0600)")
         self.echo("Press Ctrl-C to stop.")
 
     def _watch(self) -> None:

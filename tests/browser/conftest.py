@@ -17,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "services"))
 
+from browser_artifacts import SCREENSHOTS  # noqa: E402
 from service_fixtures import *  # noqa: E402,F401,F403  (the real servers, worker and app)
 from service_helpers import as_admin  # noqa: E402
 from tournament import load_tournament  # noqa: E402
@@ -25,23 +26,43 @@ CHROMIUM = "/usr/bin/chromium"
 # As root in a container Chromium needs --no-sandbox; the rest keeps it off the (closed) network.
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-sync",
                  "--disable-background-networking", "--disable-component-update"]
-SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="module")
-def site(app):
-    """The app over real HTTP on a free loopback port, with the tournament loaded: (base URL, facts)."""
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """Where a test keeps a screenshot of its own choosing (test-artifacts/screenshots/)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+@contextmanager
+def serving(app):
+    """The app over real HTTP on a free loopback port: its base URL."""
     from werkzeug.serving import make_server
 
-    facts = load_tournament(as_admin(app))
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_port}", facts
+        yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
         thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def site(app):
+    """The app over real HTTP with the tournament loaded: (base URL, facts)."""
+    facts = load_tournament(as_admin(app))
+    with serving(app) as url:
+        yield url, facts
+
+
+@pytest.fixture(scope="module")
+def bare_site(app):
+    """The app over real HTTP, without the tournament (the recorder and the API reference need none)."""
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

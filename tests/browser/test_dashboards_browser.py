@@ -8,8 +8,12 @@ from __future__ import annotations
 import csv
 import io
 import re
+from pathlib import Path
 
 import pytest
+import requests
+
+from dashboards.datasets import DATASETS
 
 META_PAGES = {  # page: the figures it must draw
     "/meta": ["win-rates", "meta-share"],
@@ -173,3 +177,27 @@ def test_the_content_security_policy_refuses_inline_script_and_framing(site, bro
         assert any("frame-ancestors" in text for text in csp_violations(messages)), [m.text for m in messages]
     finally:
         context.close()
+
+
+def documented_csvs() -> dict[str, list[str]]:
+    """docs/dashboards.md, "CSV downloads": URL -> the columns it lists, in order."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "dashboards.md").read_text(encoding="utf-8")
+    section = text.split("## CSV downloads", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`/"):
+            out[cells[0].strip("`")] = re.findall(r"`([^`]+)`", cells[2])
+    return out
+
+
+def test_every_csv_download_has_the_columns_the_docs_list(site):
+    base, facts = site
+    documented = documented_csvs()
+    event = requests.get(f"{base}/api/v1/events", timeout=10).json()["events"][0]["id"]
+    assert {url.split("/")[-1] for url in documented} >= {f"{name}.csv" for name in DATASETS}
+    for url, columns in documented.items():
+        answer = requests.get(base + url.replace("{id}", str(event)), timeout=30)
+        assert answer.status_code == 200, url
+        header = next(csv.reader(io.StringIO(answer.text)), [])
+        assert header == columns, f"{url}: the docs list {columns}, the file has {header}"

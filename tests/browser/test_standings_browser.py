@@ -10,7 +10,6 @@ import io
 import re
 
 import pytest
-from conftest import SCREENSHOTS
 
 WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 
@@ -33,11 +32,10 @@ def _no_sideways_scroll(page, size: str) -> None:
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
-def test_standings_csv_and_a_player_page(site, browser, size):
+def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
     base, facts = site
     api = browser.new_context().request.get(f"{base}/api/v1/events/{facts['event']}/standings").json()
     context, page, problems = _new_page(browser, size)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         page.goto(f"{base}/events/{facts['event']}")
         table = page.locator("#panel-standings table")
@@ -51,9 +49,9 @@ def test_standings_csv_and_a_player_page(site, browser, size):
         assert cells[:3] == [str(first["rank"]), first["player"], str(first["points"])]
         assert page.locator("#panel-left-out tbody tr").count() == len(api["left_out"]) > 0
         _no_sideways_scroll(page, size)
-        page.screenshot(path=str(SCREENSHOTS / f"standings-event-{WIDTHS[size]['width']}.png"), full_page=True)
+        page.screenshot(path=str(screenshots / f"standings-event-{WIDTHS[size]['width']}.png"), full_page=True)
         page.locator("#panel-standings").screenshot(
-            path=str(SCREENSHOTS / f"standings-table-{WIDTHS[size]['width']}.png"))
+            path=str(screenshots / f"standings-table-{WIDTHS[size]['width']}.png"))
 
         with page.expect_download() as info:
             page.click("#panel-standings a.csv")
@@ -73,9 +71,9 @@ def test_standings_csv_and_a_player_page(site, browser, size):
         assert matches.count() == player["matches"] + player["left_out"]
         assert page.locator("#panel-player-decks tbody tr").count() == len(player["decks"])
         _no_sideways_scroll(page, size)
-        page.screenshot(path=str(SCREENSHOTS / f"standings-player-{WIDTHS[size]['width']}.png"), full_page=True)
+        page.screenshot(path=str(screenshots / f"standings-player-{WIDTHS[size]['width']}.png"), full_page=True)
         page.locator("#panel-player-matches").screenshot(
-            path=str(SCREENSHOTS / f"standings-player-matches-{WIDTHS[size]['width']}.png"))
+            path=str(screenshots / f"standings-player-matches-{WIDTHS[size]['width']}.png"))
 
         page.locator("#panel-player-matches a[href$='/replay']").first.click()
         page.wait_for_url(re.compile(r"/games/\d+/replay"))

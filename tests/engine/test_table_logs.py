@@ -323,7 +323,7 @@ def test_a_concession_ends_the_game_where_it_is_written():
     conceded["result"] = {"winner": 1, "reason": "concession"}
     res = replay(conceded)
     assert res.verdict.status == "valid", res.verdict.message
-    assert res.verdict.message.startswith("valid: P2 conceded in round 6; player 1 wins")
+    assert res.verdict.message.startswith("P2 conceded in round 6; P1 wins")
     assert res.record.end == "concession" and res.record.conceded_by == 2 and res.record.winner == 1
     # any decision after it is illegal
     after = copy.deepcopy(conceded)
@@ -385,7 +385,7 @@ def test_time_called_scores_the_board_by_the_rule_the_log_names():
     tallied = copy.deepcopy(stopped)
     tallied["result"] = {"winner": None, "reason": "time", "time_rule": "draw"}
     v = verdict(tallied)
-    assert v.status == "valid" and v.message.startswith("valid: time was called in round 7; a draw")
+    assert v.status == "valid" and v.message.startswith("time was called in round 7; a draw")
     res = replay({**stopped, "result": {"winner": 1, "reason": "time", "time_rule": "tally"}})
     assert res.record.end == "time"
     assert res.verdict.status in ("valid", "mismatch")

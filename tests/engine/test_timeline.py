@@ -43,7 +43,9 @@ def test_the_last_frame_is_the_final_board_the_verdict_speaks_of(log, tl):
     last = tl.frames[-1]
     final = replay(log, keep_game=True).game.final_might
     assert last["might"] == final == log["result"]["might"]
-    assert str(final) in tl.verdict.message
+    winner = log["result"]["winner"] - 1
+    for b, name in enumerate(log["setup"]["battlefields"]):  # each battlefield's might, the winner's first
+        assert f"B{b + 1} {name} {final[winner][b]}–{final[1 - winner][b]}" in tl.verdict.message
     assert last["over"] and last["to_move"] is None and last["prompt"] is None
     assert last["winner"] == log["result"]["winner"]
     assert last["phase"] == "over" and last["round"] == 10

@@ -84,6 +84,15 @@ def test_empty_form_fields_are_ignored_and_a_bad_filter_is_a_400_naming_it(clien
     page = response.get_data(as_text=True)
     assert "The filter 'from' cannot be used" in page and "YYYY-MM-DD" in page
     assert client.get("/cards?colour=blue").status_code == 400
+    # a deck or battlefield the service does not know: the page says so, with the names there are
+    for path in ("/meta?deck=Nope", "/battlefields?battlefield=Nowhere"):
+        response = client.get(path)
+        page = response.get_data(as_text=True)
+        assert response.status_code == 400 and ("unknown deck &#39;Nope&#39;" in page or
+                                                "unknown battlefield &#39;Nowhere&#39;" in page), path
+        assert "Zulus of the Mfecane" in page or "The Throne" in page
+    download = client.get("/download/cards.csv?deck=Nope")
+    assert download.status_code == 400 and "unknown deck 'Nope'" in download.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("dataset", DATASETS)

@@ -278,3 +278,32 @@ def test_unlisted_events_games_and_disputes_need_a_token_that_may_see_them(app, 
     assert owner.patch(f"/api/v1/events/{event}", json={"visibility": "public"}).status_code == 200
     assert anonymous.get(f"/api/v1/events/{event}").status_code == 200
     assert anonymous.get(f"/api/v1/games/{in_event}").status_code == 200
+
+
+def test_events_for_upload_are_the_events_a_token_may_upload_into(app, admin_client):
+    """GET /api/v1/events?for=upload (the recorder's event list): a bound uploader's one event, an
+    organiser's public and own unlisted events (not another's unlisted), every event for an admin;
+    the plain list stays the public events."""
+    owner, other = _org(app, "Lister"), _org(app, "Neighbour")
+    public = owner.post("/api/v1/events", json={"name": _name("Open")}).get_json()["id"]
+    own_unlisted = owner.post("/api/v1/events", json={"name": _name("Quiet"), "visibility": "unlisted"}
+                              ).get_json()["id"]
+    others_unlisted = other.post("/api/v1/events", json={"name": _name("Hidden"), "visibility": "unlisted"}
+                                 ).get_json()["id"]
+    bound = token_client(app, make_token(app, "uploader", name="table 3", event_id=own_unlisted))
+    unbound = token_client(app, make_token(app, "uploader", name="a player"))
+
+    def ids(client, query="?for=upload"):
+        response = client.get("/api/v1/events" + query)
+        assert response.status_code == 200, response.get_json()
+        return {e["id"] for e in response.get_json()["events"]}
+
+    assert ids(bound) == {own_unlisted}
+    assert public in ids(owner) and own_unlisted in ids(owner) and others_unlisted not in ids(owner)
+    assert {public, own_unlisted, others_unlisted} <= ids(admin_client)
+    assert public in ids(unbound) and not {own_unlisted, others_unlisted} & ids(unbound)
+    assert public in ids(owner, "") and not {own_unlisted, others_unlisted} & ids(admin_client, "")
+    anonymous = anonymous_client(app)
+    assert anonymous.get("/api/v1/events?for=upload").status_code == 401
+    bad = owner.get("/api/v1/events?for=reading")
+    assert bad.status_code == 400 and bad.get_json()["error"]["parameter"] == "for"

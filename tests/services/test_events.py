@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import threading
 from collections import Counter, defaultdict
 
@@ -158,9 +159,34 @@ def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
     result = runner.invoke(cli, ["upload", "--api", served, "--event", "CLI Cup", str(bundle)])
     assert result.exit_code == 0, result.output
     assert "(CLI Cup): accepted 5, duplicates 0, malformed 0, rejected 0" in result.output
+    assert "/5 [" in result.stderr  # the progress bar knows its total (0/5 …)
 
     result = runner.invoke(cli, ["upload", "--api", "http://127.0.0.1:9", str(bundle)])
     assert result.exit_code == 2 and "could not reach the API" in result.output
+
+
+def test_empyrean_upload_finds_the_running_up_and_its_token(served, tmp_path, monkeypatch):
+    """No --api: the address and the admin token of the `empyrean up` running with
+    EMPYREAN_DATA_DIR (var/service.json, var/api-token), not :8000 with no token."""
+    token = os.environ["EMPYREAN_TOKEN"]
+    monkeypatch.delenv("EMPYREAN_TOKEN")
+    monkeypatch.delenv("EMPYREAN_API_URL", raising=False)
+    data = tmp_path / "var"
+    data.mkdir()
+    monkeypatch.setenv("EMPYREAN_DATA_DIR", str(data))
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(self_play(930)))
+    runner = CliRunner()
+    nobody = runner.invoke(cli, ["upload", str(log)])  # no `up` in this data folder: the default address
+    assert nobody.exit_code == 2 and "127.0.0.1:8000" in nobody.output
+    (data / "service.json").write_text(json.dumps({"api_url": f"{served}/api/v1", "database_url": "",
+                                                   "redis_url": ""}))
+    (data / "api-token").write_text(token + "\n")
+    result = runner.invoke(cli, ["upload", "--wait", str(log)])
+    assert result.exit_code == 0 and "VALID" in result.output, result.output
+    (data / "api-token").write_text("emp_wrong_token\n")
+    refused = runner.invoke(cli, ["upload", str(log)])  # the token really is the file's
+    assert refused.exit_code == 1 and "REFUSED (401)" in refused.output, refused.output
 
 
 def test_reprocessing_an_event_replays_its_games_and_counts_them_once(admin_client, db, ingest_config):

@@ -56,7 +56,7 @@ def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(admi
     assert (full["end_reason"], full["conceded_by"]) == ("score", None)
     assert (by_concession["end_reason"], by_concession["conceded_by"], by_concession["winner"]) == (
         "concession", 2, 1)
-    assert games[1]["verdict"]["message"].startswith("valid: P2 conceded in round 6; player 1 wins")
+    assert games[1]["verdict"]["message"].startswith("P2 conceded in round 6; P1 wins")
     assert [r["round"] for r in by_concession["rounds"]] == [1, 2, 3, 4, 5]  # stopped in round 6
     assert (by_time["end_reason"], by_time["conceded_by"], by_time["winner"]) == ("time", None, None)
     assert [r["round"] for r in by_time["rounds"]] == [1, 2, 3, 4, 5, 6]  # stopped in round 7

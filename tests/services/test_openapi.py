@@ -49,6 +49,26 @@ def test_the_document_is_valid_openapi_3_1():
     validate(doc, cls=OpenAPIV31SpecValidator)
 
 
+def test_no_description_is_cut_by_a_comma():
+    """A flow mapping's unquoted ``{type: string, description: The ruling, in words.}`` reads as the
+    description "The ruling" and a key "in words." with no value: no key of the document is a piece
+    of a sentence."""
+    cut = []
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if value is None and isinstance(key, str) and (" " in key or key.endswith((".", ")"))):
+                    cut.append(f"{path}/{key}")
+                walk(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, f"{path}/{i}")
+
+    walk(document(), "")
+    assert cut == []
+
+
 def test_the_server_url_is_the_api_prefix():
     assert document()["servers"] == [{"url": API_PREFIX}]
 
@@ -117,9 +137,9 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/events/{event_id}/standings", "", 404),
     *[(f"/stats/{name}", "", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
-    *[(f"/stats/{name}", "battlefield=Plains&deck=A", 200)
+    *[(f"/stats/{name}", "battlefield=The+Throne&deck=Vikings+of+Valhalla", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
-    ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=A&min_games=0", 200),
+    ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=Vikings+of+Valhalla&min_games=0", 200),
     ("/stats/decks", "from=notadate", 400),
     ("/stats/cards", "colour=blue", 400),
 ])

@@ -429,7 +429,24 @@ def test_battlefield_filter_selects_games_with_that_battlefield_in_play(client):
         ("2026-W10", "Cavalry", 6), ("2026-W10", "Vampires", 6), ("2026-W11", "Vampires", 2)]
     bf_rows, first = (lambda b: (b["rows"], b["battlefields"]))(get(client, "battlefields", "battlefield=Plains"))
     assert {r["battlefield"] for r in bf_rows} == {"Plains"} and [f["battlefield"] for f in first] == ["Plains"]
-    assert get(client, "decks", "battlefield=Nowhere")["rows"] == []
+
+
+def test_an_unknown_deck_or_battlefield_is_a_400_that_lists_the_names(client):
+    """?deck=Nope used to answer 200 with no rows, which reads as "no games"."""
+    for query, parameter, named in [("deck=Nope", "deck", "Vikings of Valhalla"),
+                                    ("deck=Vampires&deck=Nope", "deck", "Zulus of the Mfecane"),
+                                    ("battlefield=Nowhere", "battlefield", "The Throne")]:
+        for endpoint in ENDPOINTS:
+            response = client.get(f"/api/v1/stats/{endpoint}?{query}")
+            error = response.get_json()["error"]
+            assert response.status_code == 400 and error["parameter"] == parameter, (endpoint, query)
+            assert "'Nope'" in error["message"] or "'Nowhere'" in error["message"]
+            assert named in error["message"]  # the names there are
+    # a deck the statistics counted (a mash-up's name is the players' own) and a premade deck with
+    # no games yet are names the service knows: rows, or none
+    assert [r["deck"] for r in get(client, "decks", "deck=Vampires")["rows"]] == ["Vampires"]
+    assert get(client, "decks", "deck=Vikings of Valhalla")["rows"] == []
+    assert get(client, "decks", "battlefield=The Throne")["rows"] == []
 
 
 @pytest.mark.parametrize("query, parameter", [

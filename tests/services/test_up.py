@@ -13,6 +13,7 @@ import time
 import urllib.request
 
 import psutil
+import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.selfplay import self_play
@@ -136,3 +137,33 @@ def _poll(ok, timeout: float = 90) -> bool:
         time.sleep(0.5)
     return True
 
+
+
+def test_up_keeps_its_admin_token_across_restarts_of_a_data_folder(fresh_database, tmp_path):
+    """A restart of `up` with the same data folder keeps the token in var/api-token (scripts and
+    `empyrean upload` go on working); a token revoked, or a file that holds no live token of `up`'s,
+    gets a fresh one, and the old ones of `up` are revoked."""
+    from services.platform import migrate
+    from services.platform.config import Config
+    from services.platform.launcher import TOKEN_FILE, ServiceLauncher
+    from services.platform.tokens import authenticate, create_token, revoke_token
+
+    url = fresh_database()
+    migrate.upgrade(url)
+    config = Config(data_dir=tmp_path).with_servers(url, "redis://127.0.0.1:9/0")
+    launcher = ServiceLauncher(config, echo=lambda line: None)
+    path = tmp_path / TOKEN_FILE
+    first = launcher._admin_token(config)
+    assert launcher._admin_token(config) == first and path.read_text().strip() == first
+    assert path.stat().st_mode & 0o777 == 0o600
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert revoke_token(conn, first.split("_")[1])
+        other_admin, _ = create_token(conn, "admin", name="someone else")
+    second = launcher._admin_token(config)
+    assert second != first and path.read_text().strip() == second
+    path.write_text(other_admin + "\n")  # an admin token, but not `up`'s own: not taken over
+    third = launcher._admin_token(config)
+    assert third not in (second, other_admin)
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert authenticate(conn, second) is None  # the replaced one of `up` is revoked
+        assert authenticate(conn, other_admin) is not None and authenticate(conn, third) is not None

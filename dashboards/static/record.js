@@ -1,0 +1,712 @@
+// The recorder (dashboards/templates/record.html, docs/recording.md): a game played with real cards,
+// written down decision by decision. This file is the game screen; record_setup.js the setup,
+// record_end.js the end, record_store.js the storage and the log. After every decision the whole log so far goes to the
+// positions API (POST /api/v1/positions, stateless), which answers who decides now, every legal
+// answer as a log line, the board and the tally; the page offers exactly those lines as buttons
+// (each carries its line in data-line) and keeps the log in the browser's storage (record_store.js).
+//
+// Every text from a log, the catalog or a player is put into the page with textContent.
+(function () {
+  "use strict";
+
+  var B = window.EmpyreanBoard, store = window.RecordStore, setup = window.RecordSetup;
+  var el = B.el, add = B.add;
+  var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
+  var root = document.getElementById("record");
+
+  var game = null;      // the game being recorded (record_store.js)
+  var pos = null;       // the positions API's last answer for it
+  var cat = null;       // its catalog's data, once loaded (card texts)
+  var pick = null;      // a deploy or a card on the board chosen, waiting for its battlefield / action
+  var filter = "";      // the search text of a long list of answers (a draw, a deploy)
+  var asked = 0;        // the number of the last request, so that a late answer to an older one is ignored
+  var forcedAt = {};    // decisions written -> the lines the engine applied by itself after them
+
+  function byId(id) { return document.getElementById(id); }
+  function seatName(seat) {
+    var p = game.setup.players[seat - 1];
+    return p && p.name ? p.name : "";
+  }
+  function who(seat) { return "P" + seat + (seatName(seat) ? " " + seatName(seat) : ""); }
+
+  // ------------------------------------------------------------------ screens and saving
+  function show(screen) {
+    ["setup", "game", "end"].forEach(function (s) { byId(s).hidden = s !== screen; });
+    root.setAttribute("data-screen", screen);
+  }
+
+  function save() {
+    try {
+      store.save(game);
+      return true;
+    } catch (e) {
+      byId("net").textContent = "This browser refused to keep the game (" + e.message + "): download the log " +
+        "to keep it safe.";
+      return false;
+    }
+  }
+
+  function busy(on) {
+    root.setAttribute("data-busy", on ? "true" : "false");
+    document.querySelectorAll("#answers button, #board button[data-board-line], #board button[data-board-group]")
+      .forEach(function (b) { b.disabled = on; });
+  }
+
+  // ------------------------------------------------------------------ the positions API
+  function post(url, body, token) {
+    var headers = {"Content-Type": "application/json", "Accept": "application/json"};
+    if (token) headers.Authorization = "Bearer " + token;
+    return fetch(url, {method: "POST", headers: headers, body: JSON.stringify(body)}).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (answer) {
+        if (!response.ok) {
+          var err = new Error(answer && answer.error && answer.error.message ? answer.error.message
+                                                                             : "HTTP " + response.status);
+          err.status = response.status;
+          err.body = answer;
+          throw err;
+        }
+        answer.httpStatus = response.status;
+        return answer;
+      });
+    });
+  }
+
+  function positionOf(result) {
+    return post(urls.positions, store.log(game, result));
+  }
+
+  // Ask the positions API about the log as it stands and show the answer.
+  function ask() {
+    var mine = ++asked;
+    busy(true);
+    byId("net").textContent = "";
+    return positionOf(game.end ? timeResult(null) : null).then(function (answer) {
+      if (mine !== asked) return;
+      busy(false);
+      received(answer);
+    }, function (err) {
+      if (mine !== asked) return;
+      busy(false);
+      offline(err);
+    });
+  }
+
+  function offline(err) {
+    var net = byId("net");
+    net.textContent = (err.status === 429 ? "Too many requests for a moment: " : "Could not reach the service: ") +
+      err.message + ". Every decision so far is kept on this device. ";
+    var retry = add(net, el("button", "secondary", "Try again"));
+    retry.type = "button";
+    retry.id = "retry";
+    retry.addEventListener("click", ask);
+  }
+
+  function received(answer) {
+    pos = answer;
+    forcedAt[game.decisions.length] = answer.forced || [];
+    if (answer.status === "in progress") {
+      if (game.end) { game.end = null; save(); }
+      show("game");
+      drawGame();
+      return;
+    }
+    if (answer.status === "malformed" && !game.decisions.length) {
+      show("setup");  // a setup the engine refuses: said next to the form, nothing recorded yet
+      setup.errors(answer.verdict.errors || [{path: "", message: answer.verdict.message}]);
+      return;
+    }
+    if (answer.outcome && (answer.status === "valid" || answer.status === "mismatch")) {
+      RecordEnd.show();
+      return;
+    }
+    show("game");  // a log that breaks the rules (opened from a file) or an engine error: say where
+    drawGame();
+  }
+
+  // ------------------------------------------------------------------ decisions
+  function decide(line) {
+    if (root.getAttribute("data-busy") === "true") return;
+    if (game.redo.length && game.redo[game.redo.length - 1] === line) game.redo.pop();
+    else game.redo = [];
+    game.decisions.push(line);
+    game.result = null;
+    pick = null;
+    filter = "";
+    save();
+    ask();
+  }
+
+  function undoTo(k) {
+    if (k < 0 || k >= game.decisions.length) return;
+    var undone = game.decisions.splice(k);
+    game.redo = game.redo.concat(undone.reverse());
+    game.result = null;
+    game.end = null;
+    pick = null;
+    filter = "";
+    save();
+    ask();
+  }
+
+  function redo() {
+    if (!game.redo.length) return;
+    game.decisions.push(game.redo.pop());
+    pick = null;
+    filter = "";
+    save();
+    ask();
+  }
+
+  // ------------------------------------------------------------------ reading lines
+  var POS = "P[1-3]:B[1-9]Z[1-9]";
+  var LINES = [
+    ["keep", /^P([1-3]) keep (.+)$/], ["pass", /^P([1-3]) pass$/], ["yes", /^P([1-3]) yes$/], ["no", /^P([1-3]) no$/],
+    ["deploy", /^P([1-3]) deploy (.+) to B([1-9])$/], ["move", new RegExp("^P([1-3]) move (" + POS + ") to B([1-9])$")],
+    ["command", new RegExp("^P([1-3]) command (" + POS + ")$")],
+    ["target", new RegExp("^P([1-3]) choose (" + POS + ")$")], ["battlefield", /^P([1-3]) choose B([1-9])$/],
+    ["nothing", /^P([1-3]) choose nothing$/], ["choose", /^P([1-3]) choose (.+)$/],
+    ["draw", /^C draw P([1-3]) (.+)$/], ["concede", /^P([1-3]) concede$/]
+  ];
+
+  function read(line) {
+    for (var k = 0; k < LINES.length; k++) {
+      var m = LINES[k][1].exec(line);
+      if (!m) continue;
+      var verb = LINES[k][0], d = {verb: verb, line: line, seat: Number(m[1])};
+      if (verb === "keep" || verb === "choose" || verb === "draw") d.card = m[2];
+      if (verb === "deploy") { d.card = m[2]; d.bf = Number(m[3]); }
+      if (verb === "move") { d.pos = m[2]; d.bf = Number(m[3]); }
+      if (verb === "command" || verb === "target") d.pos = m[2];
+      if (verb === "battlefield") d.bf = Number(m[2]);
+      // deploys are chosen card first, then battlefield; moves and commands card first, then what
+      if (verb === "deploy") d.group = "deploy " + d.card;
+      if (verb === "move" || verb === "command") d.group = "card " + d.pos;
+      return d;
+    }
+    return {verb: "other", line: line, seat: 0};
+  }
+
+  function zoneAt(p) {
+    var m = /^P([1-3]):B([1-9])Z([1-9])$/.exec(p);
+    var bf = pos.board.battlefields[Number(m[2]) - 1];
+    var side = bf && bf.sides[Number(m[1]) - 1];
+    return {owner: Number(m[1]), bf: Number(m[2]), zone: Number(m[3]), card: side && side.zones[Number(m[3]) - 1]};
+  }
+  function placeText(p) {
+    var z = zoneAt(p);
+    return "P" + z.owner + "'s side of B" + z.bf + ", zone " + z.zone;
+  }
+  function cardAtText(p) {
+    var z = zoneAt(p);
+    var name = z.card ? z.card.card : "the card";
+    return (name === B.UNSEEN ? "a card nobody saw" : name) + (z.card && !z.card.face_up ? " (face down)" : "");
+  }
+  function bfName(n) {
+    var bf = pos.board.battlefields[n - 1];
+    return "B" + n + (bf ? " · " + bf.name : "");
+  }
+  function cost(name) {
+    var c = cat && cat.cardsByName[name];
+    return c ? " · cost " + c.cost : "";
+  }
+
+  function label(d) {
+    switch (d.verb) {
+      case "keep": return d.card === B.UNSEEN ? "Kept a card nobody saw" : "Keep " + d.card;
+      case "pass": return pos.kind === "deploy or pass" ? "Pass: deploy nothing more" : "Pass";
+      case "yes": return "Yes";
+      case "no": return "No";
+      case "deploy": return "to " + bfName(d.bf);
+      case "move": return "Move to " + bfName(d.bf);
+      case "command": return "Use its command ability";
+      case "target": return "Choose " + cardAtText(d.pos) + " — " + placeText(d.pos);
+      case "battlefield": return "Choose " + bfName(d.bf);
+      case "nothing": return "Nothing fitted";
+      case "choose": return d.card === B.UNSEEN ? "A card nobody saw" : "Choose " + d.card + cost(d.card);
+      case "draw": return d.card === B.UNSEEN ? "Not seen" : d.card + cost(d.card);
+      default: return d.line;
+    }
+  }
+
+  function groupLabel(d) {
+    if (d.verb === "deploy") return "Deploy " + d.card + cost(d.card);
+    return cardAtText(d.pos) + " on B" + zoneAt(d.pos).bf + " (zone " + zoneAt(d.pos).zone + ")";
+  }
+
+  // ------------------------------------------------------------------ drawing the game
+  function drawGame() {
+    var board = pos.board;
+    var answered = document.activeElement && byId("decide").contains(document.activeElement);
+    root.setAttribute("data-count", String(game.decisions.length));
+    drawTally(byId("where"), byId("tally-table"), pos);
+    drawDecide();
+    if (board) {
+      B.draw(byId("board"), board, {players: game.setup.players, battlefields: battlefieldInfo(board),
+                                    card: cardButton, zone: zoneTarget, battlefield: battlefieldTarget});
+    }
+    drawHistory();
+    byId("undo").disabled = !game.decisions.length;
+    byId("redo").disabled = !game.redo.length;
+    byId("redo").textContent = game.redo.length ? "Redo (" + game.redo.length + ")" : "Redo";
+    drawConcede();
+    busy(false);
+    if (answered) {  // a keyboard user stays on the answers: focus the next question's first one
+      var first = byId("answers").querySelector("button.answer");
+      if (first) first.focus({preventScroll: true});
+    }
+  }
+
+  function battlefieldInfo(board) {
+    return board.battlefields.map(function (bf) {
+      var info = cat && cat.battlefields.filter(function (c) { return c.name === bf.name; })[0];
+      return info ? {label: bf.label, name: bf.name, zones: info.zones, text: info.text} : {label: bf.label, name: bf.name};
+    });
+  }
+
+  // The companion app's job: round, essence, might per battlefield and totals, always in view.
+  function drawTally(where, table, answer) {
+    var board = answer.board;
+    if (where) {
+      where.textContent = "";
+      add(where, el("strong", "", answer.round ? "Round " + answer.round : "Before round 1"));
+      if (answer.phase) add(where, el("span", "", " · " + answer.phase + " phase"));
+      if (board && board.first_player) add(where, el("span", "", " · first player P" + board.first_player));
+      add(where, el("span", "count", " · " + game.decisions.length + " decisions"));
+    }
+    var head = table.querySelector("thead"), body = table.querySelector("tbody");
+    head.textContent = "";
+    body.textContent = "";
+    var might = answer.might || [];
+    if (!might.length) return;
+    var nbf = might[0].length;
+    var tr = add(head, el("tr"));
+    add(tr, el("th", "", "Player")).scope = "col";
+    if (answer.essence) add(tr, el("th", "", "Essence")).scope = "col";
+    for (var b = 0; b < nbf; b++) {
+      var th = add(tr, el("th", "num", "B" + (b + 1)));
+      th.scope = "col";
+      if (board) th.title = board.battlefields[b].name;
+    }
+    add(tr, el("th", "num", "Total")).scope = "col";
+    var top = [];
+    for (b = 0; b <= nbf; b++) {
+      var col = might.map(function (row) { return b < nbf ? row[b] : row.reduce(function (x, y) { return x + y; }, 0); });
+      var best = Math.max.apply(null, col);
+      top.push(col.filter(function (v) { return v === best; }).length === 1 && best > 0 ? best : null);
+    }
+    might.forEach(function (row, i) {
+      var r = add(body, el("tr", "seat-" + (i + 1)));
+      var th = add(r, el("th"));
+      th.scope = "row";
+      add(th, el("span", "seat seat-" + (i + 1), "P" + (i + 1)));
+      if (seatName(i + 1)) add(th, el("span", "tally-name", " " + seatName(i + 1)));
+      if (answer.essence) {
+        var adj = answer.next_round_adjustment ? answer.next_round_adjustment[i] : 0;
+        var ess = add(r, el("td", "num essence", answer.essence[i]));
+        if (adj) add(ess, el("small", "", " (" + (adj > 0 ? "+" : "") + adj + " next)"));
+      }
+      var total = row.reduce(function (x, y) { return x + y; }, 0);
+      row.concat([total]).forEach(function (v, b) {
+        var lead = top[b] !== null && v === top[b];
+        var td = add(r, el("td", "num" + (lead ? " lead" : "") + (b === nbf ? " total" : ""), v));
+        if (lead) {  // not by colour alone: a mark and words for screen readers
+          add(td, el("span", "lead-mark", "▲"));
+          td.title = "leads";
+        }
+      });
+    });
+  }
+
+  function drawDecide() {
+    var title = byId("decide-title"), prompt = byId("prompt"), forced = byId("forced"), problem = byId("problem");
+    title.textContent = "";
+    prompt.textContent = "";
+    forced.textContent = "";
+    problem.hidden = true;
+    problem.textContent = "";
+    var answers = byId("answers");
+    answers.textContent = "";
+    if (pos.forced && pos.forced.length) {
+      add(forced, el("span", "label", "Applied by itself: "));
+      pos.forced.forEach(function (line, i) {
+        if (i) add(forced, document.createTextNode(", "));
+        add(forced, el("code", "", line));
+      });
+    }
+    if (pos.status !== "in progress") {
+      drawProblem(problem);
+      title.textContent = "The log cannot go on";
+      return;
+    }
+    var seat = pos.to_decide;
+    if (seat === "C") {
+      var drawer = read(pos.legal[0] || "").seat;
+      title.textContent = who(drawer) + " draws a card";
+      prompt.textContent = "Which card was it? Pick it, or “Not seen” if you did not see it.";
+    } else {
+      add(title, el("span", "seat seat-" + seat, "P" + seat));
+      add(title, document.createTextNode(" " + (seatName(seat) || "Player " + seat) + " to decide"));
+      prompt.textContent = pos.prompt || pos.kind || "";
+    }
+    drawAnswers(answers, pos.legal.map(read));
+    drawLeftOut(answers, pos.left_out || []);
+    number(answers);
+  }
+
+  function drawProblem(box) {
+    var v = pos.verdict || {message: "unknown"};
+    box.hidden = false;
+    add(box, el("p", "", v.message));
+    if (v.index !== null && v.index !== undefined && v.index < game.decisions.length) {
+      var b = add(box, el("button", "primary", "Go back to just before decision " + (v.index + 1)));
+      b.type = "button";
+      b.addEventListener("click", function () { undoTo(v.index); });
+    }
+    (v.errors || []).slice(0, 10).forEach(function (e) {
+      add(box, el("p", "note", (e.path ? e.path + ": " : "") + e.message));
+    });
+  }
+
+  function answerButton(parent, text, line, cls) {
+    var b = add(parent, el("button", "answer" + (cls ? " " + cls : "")));
+    b.type = "button";
+    add(b, el("span", "answer-text", text));
+    if (line !== null) {
+      b.setAttribute("data-line", line);
+      b.addEventListener("click", function () { decide(line); });
+    }
+    return b;
+  }
+
+  function searchBox(parent, what, redraw) {
+    var label = add(parent, el("label", "search", "Find " + what + " "));
+    var input = add(label, el("input"));
+    input.type = "search";
+    input.id = "answer-search";
+    input.value = filter;
+    input.autocomplete = "off";
+    input.addEventListener("input", function () {
+      filter = input.value;
+      redraw();
+    });
+    return input;
+  }
+
+  function matches(text) {
+    var words = filter.toLowerCase().split(/\s+/).filter(Boolean);
+    var t = text.toLowerCase();
+    return words.every(function (w) { return t.indexOf(w) >= 0; });
+  }
+
+  function drawAnswers(box, ds) {
+    if (pick) {
+      var chosen = ds.filter(function (d) { return d.group === pick; });
+      if (!chosen.length) { pick = null; } else {
+        add(box, el("p", "step", chosen[0].verb === "deploy" ? groupLabel(chosen[0]) + ": on which battlefield?"
+                                                             : groupLabel(chosen[0]) + ": what does it do?"));
+        var list = add(box, el("div", "answer-list"));
+        chosen.forEach(function (d) { answerButton(list, label(d), d.line); });
+        var back = answerButton(box, "Back", null, "secondary back");
+        back.setAttribute("data-back", "true");
+        back.addEventListener("click", function () { pick = null; drawDecide(); redrawBoard(); });
+        return;
+      }
+    }
+    var grid = ds.length && ds.every(function (d) { return d.verb === "draw"; });
+    var groups = {}, entries = [];
+    ds.forEach(function (d) {
+      if (d.group) {
+        if (!groups[d.group]) { groups[d.group] = []; entries.push({group: d.group, first: d}); }
+        groups[d.group].push(d);
+      } else {
+        entries.push({single: d});
+      }
+    });
+    var long = entries.length > 10;
+    var listBox = el("div", "answer-list" + (grid ? " card-grid" : ""));
+    function always(e) { return e.single && (e.single.verb === "pass" || e.single.card === B.UNSEEN); }
+    if (long) {  // a long list (a draw, a deploy): "Pass" and "Not seen" first, in reach, never filtered out
+      entries = entries.filter(always).concat(entries.filter(function (e) { return !always(e); }));
+    }
+    function fill() {
+      listBox.textContent = "";
+      entries.forEach(function (e) {
+        var text = e.group ? groupLabel(e.first) : label(e.single);
+        if (long && !always(e) && !matches(text)) return;
+        if (e.single) {
+          answerButton(listBox, text, e.single.line, e.single.card === B.UNSEEN ? "unseen-answer" : "");
+        } else {
+          var b = answerButton(listBox, text + " ›", null, "group");
+          b.setAttribute("data-group", e.group);
+          b.addEventListener("click", function () { choose(e.group); });
+        }
+      });
+      number(box);
+    }
+    if (long) searchBox(box, grid ? "the card" : "an answer", fill);
+    add(box, listBox);
+    fill();
+  }
+
+  // Points the log may leave out (one seat's view: another player's draws, keeps and discards,
+  // taken unseen; a choice among unseen cards that found nothing), already taken with their default.
+  // If the table saw one after all (a card that showed itself), its answer may be written instead;
+  // and the default itself may be written out (as a seat's own log does where the next line could
+  // be read as its answer). Offered folded away, under the point they answer.
+  function drawLeftOut(box, points) {
+    var shown = points.filter(function (point) { return point.legal.length > 1; });
+    if (!shown.length) return;
+    var det = add(box, el("details", "left-out"));
+    add(det, el("summary", "", "Not seen from this seat, so left out (" + shown.length + "): shown after all?"));
+    shown.forEach(function (point) {
+      var seat = read(point["default"]).seat;
+      add(det, el("p", "note", who(seat) + ": " + point.prompt + " — taken as “" + point["default"] + "”"));
+      var list = add(det, el("div", "answer-list"));
+      point.legal.forEach(function (line) {
+        var text = label(read(line)) + (line === point["default"] ? " (write it out)" : "");
+        answerButton(list, text, line, "secondary");
+      });
+    });
+    det.addEventListener("toggle", function () { number(box); });
+  }
+
+  function choose(group) {
+    pick = group;
+    filter = "";
+    drawDecide();
+    redrawBoard();
+    var first = byId("answers").querySelector("button[data-line]");
+    if (first) first.focus();
+  }
+
+  // Digits 1–9 pick the first nine answers shown (a laptop's keyboard).
+  function number(box) {
+    var k = 0;
+    box.querySelectorAll("button.answer").forEach(function (b) {
+      var old = b.querySelector("kbd");
+      if (old) b.removeChild(old);
+      if (b.closest("details") && !b.closest("details").open) return;
+      if (++k <= 9) {
+        b.insertBefore(el("kbd", "key", String(k)), b.firstChild);
+        b.setAttribute("aria-keyshortcuts", String(k));
+      }
+    });
+  }
+
+  function redrawBoard() {
+    if (pos && pos.board) {
+      B.draw(byId("board"), pos.board, {players: game.setup.players, battlefields: battlefieldInfo(pos.board),
+                                        card: cardButton, zone: zoneTarget, battlefield: battlefieldTarget});
+    }
+  }
+
+  // ---- the board as a place to tap: targets, cards to move or command, battlefields
+  function boardButton(parent, text, line, group) {
+    var b = add(parent, el("button", "board-pick", text));
+    b.type = "button";
+    if (line) {
+      b.setAttribute("data-board-line", line);
+      b.addEventListener("click", function () { decide(line); });
+    } else {
+      b.setAttribute("data-board-group", group);
+      b.addEventListener("click", function () { choose(group); });
+    }
+    return b;
+  }
+
+  function legalNow() {
+    return pos && pos.status === "in progress" ? pos.legal.map(read) : [];
+  }
+
+  function zoneTarget(li, z, side, bf) {
+    var here = "P" + side.seat + ":B" + bf.number + "Z" + z.zone;
+    var ds = legalNow().filter(function (d) { return d.pos === here; });
+    if (!ds.length) return;
+    var target = ds.filter(function (d) { return d.verb === "target"; })[0];
+    li.classList.add("target");
+    if (target) {
+      boardButton(li, "Choose", target.line).setAttribute("aria-label", label(target));
+    } else if (!pick) {
+      boardButton(li, "Move or command", null, "card " + here)
+        .setAttribute("aria-label", "Move or command " + cardAtText(here));
+    } else if (pick === "card " + here) {
+      li.classList.add("picked");
+    }
+  }
+
+  function battlefieldTarget(box, bf) {
+    var ds = legalNow().filter(function (d) {
+      return d.bf === bf.number && (d.verb === "battlefield" || (pick && d.group === pick));
+    });
+    if (!ds.length) return;
+    box.classList.add("target");
+    var d = ds[0];
+    var text = d.verb === "battlefield" ? "Choose " + bf.label : d.verb === "deploy" ? "Deploy here" : "Move here";
+    var b = boardButton(box.querySelector("h3"), text, d.line);
+    b.setAttribute("aria-label", label(d) + (d.verb === "deploy" ? " (" + d.card + ")" : ""));
+  }
+
+  // ---- each card shows its cost, might and text, on hover (title) and on tap (a dialog)
+  function cardFacts(name) {
+    var c = cat && cat.cardsByName[name];
+    if (!c) return null;
+    return {stats: "Cost " + c.cost + " · might " + c.might + (c.max_might ? " (at most " + c.max_might + ")" : "") +
+                   " · " + c.type + " · " + c.deck, text: c.text || "No ability."};
+  }
+
+  function cardButton(node, name) {
+    var facts = cardFacts(name);
+    var b = el("button", "card-btn", name);
+    b.type = "button";
+    b.setAttribute("data-card", name);
+    if (facts) b.title = name + " — " + facts.stats + ". " + facts.text;
+    b.addEventListener("click", function () { cardInfo(name); });
+    node.textContent = "";
+    node.appendChild(b);
+  }
+
+  function cardInfo(name) {
+    var facts = cardFacts(name);
+    var dialog = byId("card-info");
+    byId("card-info-name").textContent = name;
+    byId("card-info-stats").textContent = facts ? facts.stats : "Not in the catalog loaded.";
+    byId("card-info-text").textContent = facts ? facts.text : "";
+    if (typeof dialog.showModal === "function") dialog.showModal();
+  }
+
+  // ---- the decisions taken (tap one to go back to just before it), and what the engine did itself
+  function drawHistory() {
+    var list = byId("history-list");
+    list.textContent = "";
+    byId("history-count").textContent = "(" + game.decisions.length + ")";
+    (forcedAt[0] || []).forEach(function (line) { add(list, el("li", "forced-line", line + " · applied by itself")); });
+    game.decisions.forEach(function (line, i) {
+      var li = add(list, el("li"));
+      var b = add(li, el("button", "history-item"));
+      b.type = "button";
+      b.setAttribute("data-index", String(i));
+      b.setAttribute("aria-label", "Go back to just before decision " + (i + 1) + ": " + line);
+      add(b, el("span", "dn", String(i + 1)));
+      add(b, el("span", "", line));
+      b.addEventListener("click", function () { undoTo(i); });
+      (forcedAt[i + 1] || []).forEach(function (f) { add(list, el("li", "forced-line", f + " · applied by itself")); });
+    });
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function drawConcede() {
+    var box = byId("concede-buttons");
+    box.textContent = "";
+    game.setup.players.forEach(function (p, i) {
+      var seat = i + 1;
+      var b = add(box, el("button", "danger", who(seat) + " concedes"));
+      b.type = "button";
+      b.setAttribute("data-concede", String(seat));
+      b.addEventListener("click", function () {
+        if (b.getAttribute("data-armed") !== "true") {  // a second tap concedes: no browser dialog
+          b.setAttribute("data-armed", "true");
+          b.textContent = "Tap again: " + who(seat) + " concedes the game";
+          return;
+        }
+        byId("end-early").open = false;
+        decide("P" + seat + " concede");
+      });
+    });
+  }
+
+  // ------------------------------------------------------------------ ending early: time called
+  function timeRule() {
+    var r = document.querySelector("input[name=time-rule]:checked");
+    return r ? r.value : "tally";
+  }
+  function timeResult(winner) {
+    return {winner: winner, reason: "time", time_rule: game.end.time_rule};
+  }
+
+  function callTime() {
+    game.end = {reason: "time", time_rule: timeRule()};
+    game.result = null;
+    save();
+    byId("end-early").open = false;
+    ask();
+  }
+
+  // ------------------------------------------------------------------ starting and resuming
+  function start(g) {
+    game = g;
+    pos = null;
+    pick = null;
+    filter = "";
+    forcedAt = {};
+    if (!save()) return;
+    window.history.replaceState(null, "", "#game=" + encodeURIComponent(game.id));
+    setup.catalog(game.setup.catalog).then(function (data) {
+      cat = data;
+      if (pos && root.getAttribute("data-screen") === "game") drawGame();
+    }, function () { cat = null; });
+    show("game");
+    byId("decide-title").textContent = "Loading the game…";
+    ask();
+  }
+
+  function fromHash() {
+    var m = /^#game=([0-9a-f]+)$/.exec(window.location.hash);
+    if (!m) return false;
+    if (game && game.id === m[1]) return true;
+    var saved = store.load(m[1]);
+    if (!saved) {
+      byId("open-error").textContent = "There is no saved game " + m[1] + " on this device.";
+      return false;
+    }
+    start(saved);
+    return true;
+  }
+
+  function newGame() {
+    game = null;
+    pos = null;
+    window.history.replaceState(null, "", window.location.pathname);
+    setup.drawSaved();
+    show("setup");
+    window.scrollTo(0, 0);
+  }
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey || root.getAttribute("data-screen") !== "game") return;
+    var t = ev.target;
+    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (byId("card-info").open) return;
+    if (ev.key === "u" || ev.key === "U") {
+      ev.preventDefault();
+      undoTo(game.decisions.length - 1);
+    } else if (/^[1-9]$/.test(ev.key)) {
+      var b = byId("answers").querySelectorAll("button.answer")[Number(ev.key) - 1];
+      if (b && !b.disabled) { ev.preventDefault(); b.click(); }
+    } else if (ev.key === "Escape" && pick) {
+      pick = null;
+      drawDecide();
+      redrawBoard();
+    }
+  });
+
+  byId("undo").addEventListener("click", function () { undoTo(game.decisions.length - 1); });
+  byId("redo").addEventListener("click", redo);
+  byId("time-called").addEventListener("click", callTime);
+  byId("new-game").addEventListener("click", newGame);
+  window.addEventListener("hashchange", fromHash);
+  window.addEventListener("storage", function (ev) {
+    if (!game || ev.key !== store.key(game.id) || !ev.newValue) return;
+    var changed = store.load(game.id);  // recorded on in another tab of this device: show that
+    if (!changed || JSON.stringify(changed.decisions) === JSON.stringify(game.decisions)) return;
+    game = changed;
+    pick = null;
+    ask();
+  });
+
+  RecordEnd.init({
+    game: function () { return game; }, position: function () { return pos; }, save: save, post: post,
+    positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, undoTo: undoTo, urls: urls
+  });
+  setup.init(start);
+  fromHash();
+})();

@@ -1,0 +1,51 @@
+"""A game and its result in the words people use at a table: "R3 · T14 · Ada vs Bo" and "Ada wins
+B1 The Oasis 12–11, B2 The Throne 13–4, B3 River of Rebirth 9–8 (3–0)" rather than seat numbers and
+a might table. Verdict messages (engine.replay), the command line and the pages use these.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from .game import End, Game, battlefield_winners
+
+DASH = "–"  # between the players' numbers: 12–11
+
+
+def seat_names(meta: Mapping[str, Any], n: int) -> list[str]:
+    """The players' names in seat order (the log's meta.players), else P1, P2 …"""
+    names = meta.get("players")
+    if isinstance(names, (list, tuple)) and len(names) == n and all(isinstance(x, str) and x for x in names):
+        return list(names)
+    return [f"P{i}" for i in range(1, n + 1)]
+
+
+def game_title(meta: Mapping[str, Any], n: int) -> str:
+    """"R3 · T14 · Ada vs Bo": the tournament round and table when the log gives them, and who played."""
+    parts = []
+    if meta.get("round") is not None:
+        parts.append(f"R{meta['round']}")
+    if meta.get("table") is not None:
+        parts.append(f"T{meta['table']}")
+    parts.append(" vs ".join(seat_names(meta, n)))
+    return " · ".join(parts)
+
+
+def result_words(g: Game, names: Sequence[str]) -> str:
+    """How a finished game came out: who won (or a draw), how it ended if early, and each
+    battlefield's might (the winner's first, then seat order) with how many battlefields each won."""
+    assert g.over and g.final_might is not None
+    won = f"{names[g.winner - 1]} wins" if g.winner else "a draw"
+    if g.end is End.CONCESSION:
+        return f"{names[(g.conceded_by or 1) - 1]} conceded in round {g.round}; {won}"
+    might = g.final_might
+    # the winner's numbers first ("Bo wins B1 … 12–7" reads as Bo's 12), then seat order
+    seats = sorted(range(g.n), key=lambda p: p != (g.winner or 0) - 1)
+    fields = ", ".join(f"B{b + 1} {g.bfs[b].name} " + DASH.join(str(might[p][b]) for p in seats)
+                       for b in range(g.nbf))
+    taken = battlefield_winners(might, seats)
+    counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
+    early = f"time was called in round {g.round}; " if g.end is End.TIME else ""
+    # with three numbers a side, or no winner to put first, say whose number is whose
+    order = "" if g.n == 2 and g.winner else "; " + DASH.join(names[p] for p in seats)
+    return f"{early}{won} {fields} ({counts}{order})"

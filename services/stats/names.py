@@ -1,0 +1,56 @@
+"""The deck and battlefield names a filter may use, and the check that refuses others.
+
+A deck filter names a premade deck of some catalog version, or a mash-up deck the statistics have
+counted (mash-up names are the players' own); a battlefield filter names a battlefield of some
+catalog version, or one the statistics have counted (a catalog may drop one that old games used).
+``?deck=Nope`` is refused with the names there are, rather than answered with no rows, which
+reads as "no games" when it means "no such deck".
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from engine.catalog import available_versions, load_catalog
+from services.stats.filters import FilterError, Filters
+
+MAX_LISTED = 40  # names an error lists at most
+
+
+@lru_cache(maxsize=1)
+def catalog_names() -> tuple[list[str], list[str]]:
+    """Deck and battlefield names of every catalog version (no database)."""
+    decks: set[str] = set()
+    battlefields: set[str] = set()
+    for version in available_versions():
+        catalog = load_catalog(version)
+        decks |= set(catalog.decks)
+        battlefields |= set(catalog.battlefields)
+    return sorted(decks), sorted(battlefields)
+
+
+def check_names(conn, filters: Filters) -> None:
+    """Raise FilterError naming the first deck or battlefield of ``filters`` that the service does
+    not know, with the names it does (the catalog's)."""
+    decks, battlefields = catalog_names()
+    if filters.battlefield is not None and _unknown(
+            conn, [filters.battlefield], battlefields,
+            "SELECT DISTINCT battlefield FROM agg_battlefield_first_player WHERE battlefield = ANY(%s)"):
+        raise FilterError("battlefield", f"unknown battlefield {filters.battlefield!r}; the battlefields are "
+                          + ", ".join(battlefields[:MAX_LISTED]))
+    unknown = _unknown(conn, list(filters.decks or ()), decks,
+                       "SELECT DISTINCT deck FROM agg_deck_results WHERE deck = ANY(%s)")
+    if unknown:
+        raise FilterError("deck", f"unknown deck {unknown[0]!r}; the premade decks are "
+                          f"{', '.join(decks[:MAX_LISTED])} (a mash-up deck is known once a game with it is counted)")
+
+
+def _unknown(conn, names: list[str], catalog: list[str], counted_sql: str) -> list[str]:
+    """The names neither in the catalog nor counted in the statistics (``counted_sql`` finds those
+    of a list that are), in the order given."""
+    others = [n for n in names if n not in catalog]
+    if not others:
+        return []
+    counted = {row[0] for row in conn.execute(counted_sql, (others,))}
+    return [n for n in others if n not in counted]
+

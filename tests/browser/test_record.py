@@ -1,0 +1,550 @@
+"""The recorder (/record) in headless Chromium, over the real service (API, PostgreSQL, Redis, the
+Celery worker): self-played games are recorded by clicking only — the setup through the form, then
+for each decision the button that carries the next line of the game (data-line) — and the log the
+page hands over is compared with the game's own (canonical form) and verified. Also: one seat's
+view with the opponent's draws not seen, undo and redo, a reload in the middle, a concession, time
+called, a mash-up deck, the upload into an event with a token, the phone layout and screenshots.
+
+Every test fails on any browser console error, JavaScript error, dialog or CSP violation."""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from browser_artifacts import SCREENSHOTS
+from service_helpers import as_admin, make_token, token_client
+
+from engine.catalog import load_catalog
+from engine.log import parse_log, to_json
+from engine.replay import replay
+from engine.seats import as_recorded, seat_view
+from engine.selfplay import self_play
+from engine.timeline import timeline
+
+DESKTOP = {"viewport": {"width": 1400, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+NAMES = ["Ada", "Bo", "Cy"]
+EVENT = "Recorder Cup"
+
+
+@pytest.fixture(scope="module")
+def event(app) -> dict:
+    """An event owned by an organiser, and an uploader token bound to it."""
+    organiser = make_token(app, "organiser", name="recorder tests", owner="Recorder TO")
+    body = token_client(app, organiser).post("/api/v1/events", json={"name": EVENT}).get_json()
+    return {"id": body["id"], "name": EVENT, "organiser_token": organiser}
+
+
+@contextmanager
+def watched(browser, name: str, **options):
+    """A fresh page that fails the test on any console error, JavaScript error, dialog or CSP
+    violation, and leaves a full-page screenshot named ``name`` in test-artifacts/screenshots."""
+    context = browser.new_context(accept_downloads=True, **options)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}")
+            if m.type == "error" or "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+    page.on("dialog", lambda dialog: (problems.append(f"dialog opened: {dialog.message}"), dialog.dismiss()))
+    try:
+        yield page
+        shoot(page, name)
+    finally:
+        context.close()
+    assert not problems, problems
+
+
+def shoot(page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+# ---------------------------------------------------------------------------------- the setup form
+def fill_setup(page, log: dict, *, view: int | None = None, event: dict | None = None, token: str | None = None,
+               table: str = "", round_: str = "", names: list[str] = NAMES) -> None:
+    """Set a game up through the form as a person would: mode, names, decks (searched, then chosen),
+    battlefields, first player, who records, event."""
+    setup = log["setup"]
+    page.wait_for_selector("#catalog option", state="attached")
+    page.check(f"input[name=mode][value='{setup['mode']}']")
+    for seat, deck in enumerate(setup["decks"], 1):
+        page.fill(f"#player-{seat}", names[seat - 1])
+        page.fill(f"#deck-search-{seat}", deck.split()[0])
+        page.select_option(f"#deck-{seat}", deck)
+    for b, name in enumerate(setup["battlefields"], 1):
+        page.select_option(f"#battlefield-{b}", name)
+    page.check(f"input[name=first-player][value='{setup['first_player']}']")
+    page.check(f"input[name=recording][value='{view or ''}']")
+    if event is not None:
+        page.fill("#token", token)
+        page.click("#find-events")
+        page.wait_for_selector(f"#event option[value='{event['id']}']", state="attached")
+        page.select_option("#event", str(event["id"]))
+    if table:
+        page.fill("#event-table", table)
+    if round_:
+        page.fill("#event-round", round_)
+
+
+def start(page) -> None:
+    page.click("#start")
+    page.wait_for_selector("#record[data-screen=game][data-busy=false]")
+
+
+# ---------------------------------------------------------------------------------- playing by clicks
+def group_of(line: str) -> str | None:
+    """The first of two taps a line takes: a deploy's card, or the card a move or command is about."""
+    m = re.match(r"^P\d deploy (.+) to B\d$", line)
+    if m:
+        return f"deploy {m[1]}"
+    m = re.match(r"^P\d (?:move|command) (P\d:B\dZ\d)", line)
+    return f"card {m[1]}" if m else None
+
+
+def quoted(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def wait_ready(page, count: int) -> None:
+    page.wait_for_selector(f"#record[data-busy=false][data-count='{count}']", state="attached")
+
+
+def click_line(page, line: str, board: bool = False) -> None:
+    """Take one decision by clicking its button(s); never by writing the line. ``board``: tap the
+    board where a line is about a place on it (a target, a battlefield, the card to move)."""
+    group = group_of(line)
+    answer = page.locator(f"#answers button[data-line={quoted(line)}]")
+    if board:
+        on_board = page.locator(f"#board button[data-board-line={quoted(line)}]")
+        if on_board.count() == 0 and group is not None and group.startswith("card "):
+            page.click(f"#board button[data-board-group={quoted(group)}]")
+        elif on_board.count() == 0 and group is not None:
+            page.click(f"#answers button[data-group={quoted(group)}]")
+        if on_board.count():
+            on_board.click()
+            return
+    elif group is not None and answer.count() == 0:
+        page.click(f"#answers button[data-group={quoted(group)}]")
+    if answer.count() == 1 and not answer.is_visible():  # an answer folded away: a left-out point
+        page.click("#answers details.left-out > summary")
+    answer.click()
+
+
+def play(page, lines: list[str], done: int = 0, board: bool = False) -> None:
+    """Click ``lines`` in order; ``done``: how many decisions the page has already."""
+    for i, line in enumerate(lines):
+        wait_ready(page, done + i)
+        click_line(page, line, board)
+    wait_ready(page, done + len(lines))
+
+
+def stored_log(page) -> dict:
+    """The log the page keeps in the browser's storage for the game it shows."""
+    return page.evaluate("""() => {
+        const id = decodeURIComponent(location.hash.slice('#game='.length));
+        return JSON.parse(localStorage.getItem('empyrean.record.game.' + id));
+    }""")
+
+
+def downloaded(page) -> dict:
+    with page.expect_download() as info:
+        page.click("#download")
+    return json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+
+
+def canonical(log: dict) -> str:
+    """The canonical JSON of a log (engine.log), its claimed result aside, after writing it again the
+    way engine.seats writes a table's log: a forced answer written or left out does not matter (the
+    canonical form alone keeps them: docs/log-format.md, "Canonical form")."""
+    view = log["chance"].get("view")
+    normal = seat_view(log, view) if view else as_recorded(log)
+    return to_json(parse_log({k: v for k, v in normal.items() if k != "result"}))
+
+
+def expected_log(log: dict, page_log: dict) -> dict:
+    """The self-played game with the meta the page wrote (names, date, event): the page adds no line."""
+    return {**log, "meta": page_log["meta"]}
+
+
+def game(seed: int, players: int = 2) -> dict:
+    return as_recorded(self_play(seed, players=players))
+
+
+
+
+def first_line_of_round(log: dict, rnd: int) -> int:
+    """The index of the first line written while round ``rnd`` is played."""
+    return next(f["line"] for f in timeline(log).frames[1:] if f["round"] == rnd)
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+
+
+def check_the_end(page, log: dict) -> dict:
+    """The end screen of a whole game: the tally's result claimed, verdict valid; the downloaded
+    log is the game's own (canonical form) and verifies valid. Returns it."""
+    page.wait_for_selector("#record[data-screen=end]")
+    page.wait_for_selector("#verdict[data-status]")
+    assert page.get_attribute("#verdict", "data-status") == "valid", page.inner_text("#verdict")
+    winner = log["result"]["winner"]
+    assert page.is_checked(f"input[name=winner][value='{winner if winner else 'draw'}']")
+    got = downloaded(page)
+    assert got["decisions"] == log["decisions"]  # exactly the lines clicked, in their order
+    assert canonical(got) == canonical(expected_log(log, got))
+    assert got["result"] == {**log["result"], "reason": "score"}
+    assert replay(got).verdict.status == "valid"
+    assert got == stored_log_as_log(page, got)
+    return got
+
+
+def stored_log_as_log(page, got: dict) -> dict:
+    """The decisions and result the page keeps in the browser's storage, in the downloaded log."""
+    kept = stored_log(page)
+    return {**got, "decisions": kept["decisions"], "result": kept["result"]}
+
+
+# ---------------------------------------------------------------------------------- tests
+def test_the_setup_form(bare_site, browser, app, event):
+    """The navigation link, the mode changing the form, battlefields drawn at random and
+    confirmed, a mash-up checked against the template, the events a token finds (an unlisted one by
+    its number), and what stops a game from starting."""
+    organiser = token_client(app, event["organiser_token"])
+    closed = organiser.post("/api/v1/events", json={"name": "Recorder Closed", "visibility": "unlisted"}).get_json()
+    with watched(browser, "record-setup-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/meta")
+        page.click("nav a:has-text('Record a game')")
+        page.wait_for_url(re.compile(r"/record$"))
+        page.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
+        assert page.locator("#seats .seat-box").count() == 2
+        assert page.locator("#battlefield-picks select").count() == 3
+        assert page.locator("script[src*=plotly]").count() == 0  # no figure here: no plotly.js to load
+        page.check("input[name=mode][value='3p']")
+        assert page.locator("#seats .seat-box").count() == 3
+        assert page.locator("#battlefield-picks select").count() == 4
+        assert page.locator("input[name=first-player]").count() == 3
+        assert page.locator("input[name=recording]").count() == 4  # everyone, or one of three seats
+        # nothing chosen yet: the form says what is missing, and no game starts
+        page.click("#start")
+        errors = page.inner_text("#setup-errors")
+        assert "P1 needs a name" in errors and "P1 needs a deck" in errors and "battlefield B4" in errors
+        assert page.get_attribute("#record", "data-screen") == "setup"
+        # a deck found by searching: one match is chosen
+        page.fill("#deck-search-2", "vik")
+        assert page.input_value("#deck-2") == "Vikings of Valhalla"
+        # battlefields at random: shown, then used only when confirmed
+        page.click("#draw-battlefields")
+        drawn = page.inner_text("#drawn-list")
+        assert [page.input_value(f"#battlefield-{b}") for b in range(1, 5)] == ["", "", "", ""]
+        page.click("#use-drawn")
+        chosen = [page.input_value(f"#battlefield-{b}") for b in range(1, 5)]
+        assert len(set(chosen)) == 4 and all(f"B{b} {name}" in drawn for b, name in enumerate(chosen, 1))
+        # a mash-up: picked card by card and pasted, checked against the deck template
+        page.select_option("#deck-1", "(mash-up)")
+        mashup = page.locator('.seat-box[data-seat="1"] .mashup')
+        mashup.locator(".mashup-search").fill("horse arch")
+        mashup.locator("button[data-card='Horse Archers']").click()
+        mashup.locator("button[data-card='Horse Archers']").click()
+        assert mashup.locator(".mashup-paste").input_value() == "2 Horse Archers"
+        assert "a deck has 24 cards; this one has 2" in mashup.locator(".mashup-check").inner_text()
+        cavalry = page.evaluate("fetch('/api/v1/catalog/2026.2').then(r => r.json())")["decks"]
+        cards = next(d["cards"] for d in cavalry if d["name"] == "Cavalry of the Parthian Empire")
+        mashup.locator(".mashup-paste").fill("\n".join(cards))
+        assert "Keeps the deck template." in mashup.locator(".mashup-check").inner_text()
+        mashup.locator(".mashup-paste").fill("\n".join(cards[:-1] + ["Soul of the Living", "Nobody"]))
+        check = mashup.locator(".mashup-check").inner_text()
+        assert "no card called “Nobody”" in check and "this one has 25" in check
+        page.click("#start")
+        assert "P1's mash-up" in page.inner_text("#setup-errors")
+        # the events the token may upload into: the public ones and its organiser's unlisted one
+        page.fill("#token", event["organiser_token"])
+        page.click("#find-events")
+        page.wait_for_selector(f"#event option[value='{event['id']}']", state="attached")
+        assert page.locator(f"#event option[value='{closed['id']}']").count() == 1
+        assert "may upload into" in page.inner_text("#events-note")
+        # an event by its number (one past the list's thousand, say) is found too
+        page.click("details.unlisted > summary")
+        page.fill("#event-id", str(closed["id"]))
+        page.click("#find-event")
+        page.wait_for_function("id => document.querySelector('#event').value === id", arg=str(closed["id"]))
+        assert "Event " + str(closed["id"]) in page.inner_text("#events-note")
+    with watched(browser, "record-setup-phone", **PHONE) as phone:
+        phone.goto(f"{bare_site}/record")
+        phone.wait_for_selector("#deck-1 option[value='Vikings of Valhalla']", state="attached")
+        no_sideways_scroll(phone)
+        for box in phone.locator("#setup-form button, #setup-form select, .toggle").all():
+            if box.is_visible():
+                assert box.bounding_box()["height"] >= 44, box.inner_text()
+
+
+def test_a_2_player_game_recorded_and_uploaded_into_an_event(bare_site, browser, app, event):
+    """A whole game by clicking only; at the end the upload into the event chosen with the token,
+    through the service's normal path (the real worker judges it), and the replay link."""
+    log = game(1)
+    token = make_token(app, "uploader", name="table 7", owner="Recorder TO", event_id=event["id"])
+    with watched(browser, "record-end-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, event=event, token=token, table="7", round_="2")
+        shoot(page, "record-setup-filled-desktop")
+        start(page)
+        play(page, log["decisions"])
+        got = check_the_end(page, log)
+        assert got["meta"] == {"players": NAMES[:2], "date": got["meta"]["date"], "event": EVENT, "round": 2,
+                               "table": 7}
+        assert page.input_value("#upload-token") == token  # kept for this tab
+        page.click("#upload")
+        page.wait_for_selector("#upload-status[data-status=valid]", timeout=60_000)
+        gid = stored_log(page)["uploaded"]["id"]
+        body = as_admin(app).get(f"/api/v1/games/{gid}").get_json()
+        assert body["status"] == "valid" and body["event"] == EVENT and body["event_id"] == event["id"]
+        assert body["uploaded_by"]["name"] == "table 7"
+        assert page.input_value("#replay-link") == f"{bare_site}/games/{gid}/replay"
+        with page.expect_navigation():
+            page.click("#open-replay")
+        page.wait_for_selector("#board .battlefield")
+        assert page.inner_text("#game-status") == "valid"
+        page.go_back()
+        page.wait_for_selector("#record[data-screen=end]")
+
+
+def test_a_2_player_game_with_a_mash_up_deck_recorded_on_a_phone(bare_site, browser):
+    """The same on a 390 px phone, with P2's deck a mash-up pasted into the form (the cards of the
+    premade deck P2 played, so the self-played game is still legal with it)."""
+    played = game(4)
+    premade = played["setup"]["decks"][1]
+    cards = [c.name for c in load_catalog(played["catalog"]).decks[premade]]
+    mashup_deck = {"name": "Bo's horses", "cards": cards}
+    log = {**played, "setup": {**played["setup"], "decks": [played["setup"]["decks"][0], mashup_deck]}}
+    assert replay(log).verdict.status == "valid"
+    with watched(browser, "record-end-phone", **PHONE) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, played)
+        page.select_option("#deck-2", "(mash-up)")
+        mashup = page.locator('.seat-box[data-seat="2"] .mashup')
+        mashup.locator(".mashup-name").fill(mashup_deck["name"])
+        mashup.locator(".mashup-paste").fill("\n".join(cards))
+        assert "Keeps the deck template." in mashup.locator(".mashup-check").inner_text()
+        no_sideways_scroll(page)
+        shoot(page, "record-setup-mashup-phone")
+        start(page)
+        no_sideways_scroll(page)
+        play(page, log["decisions"])
+        got = check_the_end(page, log)
+        assert got["setup"]["decks"][1] == mashup_deck
+        no_sideways_scroll(page)
+
+
+def test_a_3_player_game_recorded_by_tapping_the_board(bare_site, browser):
+    """A 3-player game where targets, battlefields and the cards to move are tapped on the board."""
+    log = game(3, players=3)
+    with watched(browser, "record-3p-end-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"], board=True)
+        check_the_end(page, log)
+
+
+def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(bare_site, browser):
+    """P1's view: P2's draws and keeps are never asked; what P2 showed (a card chosen from the hand
+    that showed itself) is written from the folded-away answers of a left-out point."""
+    log = seat_view(game(2), 1)
+    with watched(browser, "record-seat-view-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play(page, log["decisions"])
+        page.wait_for_selector("#verdict[data-status]")
+        assert page.get_attribute("#verdict", "data-status") == "valid"
+        assert "of P2's cards were not seen" in page.inner_text("#verdict")
+        got = downloaded(page)
+        assert got["chance"] == {"type": "recorded", "view": 1}
+        assert canonical(got) == canonical(expected_log(log, got))
+        assert replay(got).verdict.status == "valid"
+
+
+def test_undo_redo_a_reload_and_a_link_lose_nothing(bare_site, browser):
+    """Undo three decisions (the u key, the button, the list) and redo them: the same log. A reload
+    in the middle, and the game's link opened in a new tab: nothing lost. Digits pick answers."""
+    log = game(6)
+    lines = log["decisions"]
+    with watched(browser, "record-undo-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, lines[:30])
+        page.keyboard.press("u")
+        wait_ready(page, 29)
+        page.click("#undo")
+        wait_ready(page, 28)
+        page.click("#history-list button[data-index='27']")  # back to just before decision 28
+        wait_ready(page, 27)
+        assert stored_log(page)["decisions"] == lines[:27]
+        assert stored_log(page)["redo"] == lines[29:26:-1]
+        for n in (28, 29, 30):
+            page.click("#redo")
+            wait_ready(page, n)
+        assert page.locator("#redo").is_disabled()
+        assert stored_log(page)["decisions"] == lines[:30]
+        # a different decision after an undo drops what could be redone
+        page.keyboard.press("u")
+        wait_ready(page, 29)
+        other = [b for b in page.locator("#answers button[data-line]").all()
+                 if b.get_attribute("data-line") != lines[29] and b.is_visible()]
+        if other:
+            other[0].click()
+            wait_ready(page, 30)
+            assert stored_log(page)["redo"] == []
+            page.keyboard.press("u")
+            wait_ready(page, 29)
+        click_line(page, lines[29])
+        wait_ready(page, 30)
+        # the keyboard: digit k takes the k-th answer shown (a deploy: its card, then its battlefield)
+        keyed = 0
+        for i in range(30, 40):
+            for want in ([group_of(lines[i])] if group_of(lines[i]) else []) + [lines[i]]:
+                shown = [b.get_attribute("data-line") or b.get_attribute("data-group")
+                         for b in page.locator("#answers button.answer").all()]
+                if shown.index(want) < 9:
+                    page.keyboard.press(str(shown.index(want) + 1))
+                    keyed += 1
+                else:
+                    page.click(f"#answers button.answer >> nth={shown.index(want)}")
+            wait_ready(page, i + 1)
+        assert keyed >= 5
+        game_id = stored_log(page)["id"]
+        page.reload()
+        wait_ready(page, 40)
+        assert page.get_attribute("#record", "data-screen") == "game"
+        assert stored_log(page)["decisions"] == lines[:40]
+        play(page, lines[40:42], done=40)
+        other_tab = page.context.new_page()
+        other_tab.goto(f"{bare_site}/record#game={game_id}")
+        wait_ready(other_tab, 42)
+        assert other_tab.locator("#history-list button[data-index]").count() == 42
+        other_tab.goto(f"{bare_site}/record")  # the games on this device, each a link
+        other_tab.click(f"#saved-list a[href='#game={game_id}']")
+        wait_ready(other_tab, 42)
+        other_tab.close()
+
+
+def test_a_concession_ends_the_game(bare_site, browser):
+    log = game(5)
+    upto = first_line_of_round(log, 2) + 1  # a line into round 2
+    with watched(browser, "record-concession-phone", **PHONE) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"][:upto])
+        page.click("#end-early > summary")
+        page.click("button[data-concede='2']")
+        assert page.get_attribute("#record", "data-screen") == "game"  # a second tap concedes
+        page.click("button[data-concede='2']")
+        page.wait_for_selector("#verdict[data-status]")
+        assert page.inner_text("#end-how") == "P2 Bo conceded in round 2."
+        assert page.get_attribute("#verdict", "data-status") == "valid"
+        assert page.is_checked("input[name=winner][value='1']")
+        got = downloaded(page)
+        assert got["decisions"] == log["decisions"][:upto] + ["P2 concede"]
+        assert got["result"]["reason"] == "concession" and got["result"]["winner"] == 1
+        assert replay(got).verdict.status == "valid"
+        no_sideways_scroll(page)
+
+
+def test_time_called_and_a_claim_the_rules_disagree_with(bare_site, browser):
+    """Time called: the board tallied as it stands; a claimed winner the tally disagrees with is a
+    mismatch (how a dispute starts); back to the game undoes the end."""
+    log = game(7)
+    upto = first_line_of_round(log, 4) + 1  # a line into round 4
+    nasty = '<script>alert("x")</script>&"'  # a player's name is text, never markup (the page fails on a dialog)
+    with watched(browser, "record-time-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, names=["Ada", nasty])
+        start(page)
+        play(page, log["decisions"][:upto])
+        page.click("#end-early > summary")
+        page.check("input[name=time-rule][value='tally']")
+        page.click("#time-called")
+        page.wait_for_selector("#verdict[data-status=valid]")
+        assert page.inner_text("#end-how").startswith("Time was called in round 4")
+        assert page.get_by_text(f"P2 {nasty} wins").count() == 1
+        result = stored_log(page)["result"]
+        assert result["reason"] == "time" and result["time_rule"] == "tally"
+        other = next(v for v in ("1", "2", "draw") if v != str(result["winner"] or "draw"))
+        page.check(f"input[name=winner][value='{other}']")
+        page.click("#check-result")
+        page.wait_for_selector("#verdict[data-status=mismatch]")
+        got = downloaded(page)
+        verdict = replay(got).verdict
+        assert verdict.status == "mismatch" and verdict.errors[0]["path"] == "/result/winner"
+        page.click("#back-to-game")
+        wait_ready(page, upto)
+        assert page.get_attribute("#record", "data-screen") == "game"
+        assert stored_log(page)["end"] is None and stored_log(page)["result"] is None
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_mid_game_the_board_the_tally_and_a_card_s_text(bare_site, browser, width):
+    """A 3-player game in round 5, a card on the board to choose: the tally always in view, the
+    target marked on the board, a card's cost, might and text on tap. Screenshots of the screen."""
+    log = game(3, players=3)
+    upto = 87  # "P3 choose P2:B2Z1": a target on the board
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-mid-game-{width}", **options) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, log["decisions"][:upto])
+        target = log["decisions"][upto]
+        assert page.locator(f"#board button[data-board-line={quoted(target)}]").count() == 1
+        assert page.locator(f"#answers button[data-line={quoted(target)}]").count() == 1
+        assert page.locator("#tally-table tbody tr").count() == 3
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        assert page.locator("#tally-table").is_visible()  # the tally stays in view
+        if width == "phone":
+            answer = page.locator("#answers button.answer").first.bounding_box()
+            assert answer["y"] + answer["height"] <= 844 and answer["height"] >= 44  # in reach, at the bottom
+        card = page.locator("#board .hand .card-btn").first
+        name = card.inner_text()
+        card.click()
+        assert page.locator("#card-info").is_visible()
+        stats = page.inner_text("#card-info-stats")
+        assert page.inner_text("#card-info-name") == name and stats.startswith("Cost ") and "might" in stats
+        page.click("#card-info button")
+        assert not page.locator("#card-info").is_visible()
+        no_sideways_scroll(page)
+        page.evaluate("window.scrollTo(0, 0)")
+        if width == "phone":  # what a phone shows: the tally on top, the decisions at the bottom
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / "record-mid-game-phone-screen.png"))
+
+
+def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(bare_site, browser, tmp_path):
+    """Open a saved log: a file whose last line breaks the rules shows why and goes back to just
+    before it; the game then goes on."""
+    log = game(9)
+    lines = log["decisions"]
+    broken = {k: v for k, v in log.items() if k != "result"}
+    broken.update(meta={"players": NAMES[:2], "date": "2026-03-14"},
+                  decisions=lines[:20] + ["P1 deploy Nonsense to B1"])
+    path = tmp_path / "saved.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    with watched(browser, "record-open-file-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        page.set_input_files("#open-log", str(path))
+        wait_ready(page, 21)
+        problem = page.locator("#problem")
+        assert problem.is_visible() and "Nonsense" in problem.inner_text()
+        assert page.locator("#answers button").count() == 0
+        problem.locator("button").click()
+        wait_ready(page, 20)
+        assert not problem.is_visible()
+        play(page, lines[20:25], done=20)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:25] and kept["redo"] == []
+        assert [p["name"] for p in kept["setup"]["players"]] == NAMES[:2] and kept["setup"]["date"] == "2026-03-14"

@@ -1,0 +1,66 @@
+"""engine/words.py: a game and its result as people say them at a table."""
+
+from __future__ import annotations
+
+from engine.game import battlefield_winners
+from engine.replay import replay
+from engine.selfplay import self_play
+from engine.words import game_title, result_words, seat_names
+
+
+def test_a_game_is_named_by_its_round_table_and_players():
+    assert game_title({"round": 3, "table": "14", "players": ["Ada", "Bo"]}, 2) == "R3 · T14 · Ada vs Bo"
+    assert game_title({"players": ["Ada", "Bo", "Cy"]}, 3) == "Ada vs Bo vs Cy"
+    assert game_title({"table": "A7"}, 2) == "TA7 · P1 vs P2"
+    # names that do not fit the seats are not used
+    assert seat_names({"players": ["Ada"]}, 2) == ["P1", "P2"]
+
+
+def test_a_battlefield_goes_to_the_strictly_highest_might():
+    assert battlefield_winners([[5, 3, 7], [4, 3, 9]], [0, 1]) == [0, None, 1]
+    assert battlefield_winners([[5, 3], [4, 3], [5, 1]], [0, 1, 2]) == [None, None]
+    assert battlefield_winners([[5, 3], [4, 3], [5, 1]], [1, 2]) == [2, 1]  # only the pool counts
+
+
+def _finished(log: dict):
+    return replay(log, keep_game=True).game
+
+
+def test_the_result_puts_the_winner_first_with_each_battlefield_and_the_count():
+    log = self_play(5, meta={"players": ["Ada", "Bo"]})
+    g = _finished(log)
+    words = result_words(g, ["Ada", "Bo"])
+    w = g.winner - 1
+    fields = [f"B{b + 1} {name} {g.final_might[w][b]}–{g.final_might[1 - w][b]}"
+              for b, name in enumerate(log["setup"]["battlefields"])]
+    won = battlefield_winners(g.final_might, [0, 1])
+    count = f"({won.count(w)}–{won.count(1 - w)})"
+    assert words == f"{['Ada', 'Bo'][w]} wins " + ", ".join(fields) + f" {count}"
+
+
+def test_three_players_say_whose_number_is_whose():
+    g = _finished(self_play(7, players=3))
+    words = result_words(g, ["Ada", "Bo", "Cy"])
+    names = ["Ada", "Bo", "Cy"]
+    order = [names[g.winner - 1]] + [n for i, n in enumerate(names) if i != g.winner - 1]
+    assert words.startswith(f"{order[0]} wins B1 ") and words.endswith("; " + "–".join(order) + ")")
+
+
+def test_a_concession_says_who_conceded_and_when():
+    log = self_play(5)
+    log["decisions"] = log["decisions"][:40] + ["P2 concede"]
+    del log["result"]
+    g = _finished(log)
+    assert result_words(g, ["Ada", "Bo"]) == f"Bo conceded in round {g.round}; Ada wins"
+
+
+def test_a_valid_verdict_is_the_result_in_words_and_a_wrong_claim_says_the_real_one():
+    log = self_play(5, meta={"players": ["Ada", "Bo"]})
+    g = _finished(log)
+    assert replay(log).verdict.message == result_words(g, ["Ada", "Bo"])
+    loser = 3 - log["result"]["winner"]
+    claimed = {**log, "result": {"winner": loser}}
+    [problem] = replay(claimed).verdict.errors
+    assert problem["path"] == "/result/winner"
+    assert problem["message"] == (f"the log claims {['Ada', 'Bo'][loser - 1]} (P{loser}) won, but by the rules "
+                                  + result_words(g, ["Ada", "Bo"]))
