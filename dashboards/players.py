@@ -92,7 +92,7 @@ def player_page(name: str):
 
 def _event_cells(name: str, found: list[standings.Settled]) -> list:
     record = _record([s.outcome[name] for s in found if s.state == standings.COUNTED])
-    points = standings.POINTS["win"] * record["wins"] + standings.POINTS["draw"] * record["draws"]
+    points = standings.match_points(record["wins"], record["draws"], record["losses"])
     return [record["matches"], record["wins"], record["draws"], record["losses"], points,
             len(found) - record["matches"]]
 

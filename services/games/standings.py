@@ -53,6 +53,10 @@ COUNTED, DISPUTED, PENDING, NOT_VALID, NONE_COUNTS = "counted", "disputed", "pen
 STATES = (COUNTED, DISPUTED, PENDING, NOT_VALID, NONE_COUNTS)
 
 
+def match_points(wins: int, draws: int, losses: int) -> int:
+    return POINTS["win"] * wins + POINTS["draw"] * draws + POINTS["loss"] * losses
+
+
 # The rows are NamedTuples, not dataclasses: an event of 100,000 games reads some 400,000 of them, and
 # a tuple is built several times faster (docs/performance.md, "Standings and the games list").
 class Seat(NamedTuple):
@@ -162,7 +166,7 @@ class Row:
 
     @property
     def points(self) -> int:
-        return POINTS["win"] * self.wins + POINTS["draw"] * self.draws
+        return match_points(self.wins, self.draws, self.losses)
 
     def as_dict(self) -> dict:
         def pct(x: Fraction | None) -> float | None:
@@ -243,7 +247,7 @@ def _percentages(played: list[Row]) -> None:
         r.opponents_opponents_match_win = Fraction(oomw, el * el * d)
 
 
-_ORDER = ("points", "opponents_match_win", "game_win", "opponents_opponents_match_win")
+_ORDER = ("points", *TIE_BREAKERS)  # what the ranking compares, in turn
 
 
 def rank(rows: Iterable[Row]) -> list[Row]:
@@ -269,4 +273,5 @@ def _scaled(x: int | Fraction, denominator: int) -> int:
 
 
 __all__ = ["POINTS", "FLOOR", "TIE_BREAKERS", "STATES", "COUNTED", "DISPUTED", "PENDING", "NOT_VALID",
-           "NONE_COUNTS", "Seat", "MatchGame", "Match", "Settled", "settle", "Row", "Standings", "standings", "rank"]
+           "NONE_COUNTS", "match_points", "Seat", "MatchGame", "Match", "Settled", "settle", "Row", "Standings",
+           "standings", "rank"]
