@@ -1,27 +1,32 @@
-"""Events and disputes: per event its games by verdict and its disputes, each side of a dispute and
-each flagged game linked to the replay viewer.
+"""Events and disputes: per event its standings, its games by verdict and its disputes, each side of
+a dispute and each flagged game linked to the replay viewer, each player to their page.
 
 Everything shown is read by services.games.views (the reads the events API makes too): counts by
 status from the per-event aggregate, an event's disputes (a handful of rows) and its flagged games
-(through a partial index), never the event's valid games.
+(through a partial index); the standings from its matches with every upload's verdict and record
+seats (services.games.standings decides, as GET /api/v1/events/{id}/standings does).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import Blueprint, Response, current_app, render_template, url_for
 
 from services.api.access import current_token, may_read_event
-from services.games import views
+from services.games import standings, views
 from services.games.status import FINISHED, PENDING, GameStatus
 
 from . import figures
 from .datasets import to_csv
 from .panels import Link, Panel, Table
+from .players import player_links
 
 blueprint = Blueprint("events", __name__, template_folder="templates")
 
 VERDICTS = tuple(str(s) for s in GameStatus if s in FINISHED)  # valid, illegal, mismatch, malformed, error
 MAX_FLAGGED = 200
+MAX_STANDING_ROWS = 1000  # players (and matches left out) drawn on the page; the CSVs and the API have all
 
 
 def replay_path(game_id: int) -> str:
@@ -80,9 +85,20 @@ def _dates(e: dict) -> str:
     return str(e["starts_on"] or e["ends_on"] or "")
 
 
-def _event_detail(event_id: int) -> tuple[dict, list[views.DisputeSummary], list[dict]] | None:
-    """(summary, disputes with the open ones first, flagged games) of one event; None when there is
-    no such event."""
+@dataclass(frozen=True)
+class _Detail:
+    """What an event's page and its CSVs show, read on one connection."""
+
+    summary: dict
+    disputes: list[views.DisputeSummary]  # the open ones first
+    flagged: list[dict]
+    standings: standings.Standings | None  # with_standings only
+    outside: int  # games in no match (views.games_outside_matches)
+
+
+def _event_detail(event_id: int, *, with_standings: bool = True) -> _Detail | None:
+    """One event's summary, disputes (the open ones first), flagged games and (``with_standings``)
+    standings; None when there is no such event (or it is unlisted: a browser sends no token)."""
     if event_id > views.MAX_ID:
         return None
     with _pool().connection() as conn:
@@ -92,8 +108,10 @@ def _event_detail(event_id: int) -> tuple[dict, list[views.DisputeSummary], list
             return None
         disputes = views.dispute_summaries(conn, event_id=event_id)
         flagged = views.flagged_games(conn, event_id, MAX_FLAGGED)
+        table = standings.standings(views.event_matches(conn, event_id)) if with_standings else None
+        outside = views.games_outside_matches(conn, event_id) if with_standings else 0
     disputes.sort(key=lambda d: d.status != "open")  # stable: newest first within open, then resolved
-    return _summary(found[0]), disputes, flagged
+    return _Detail(_summary(found[0]), disputes, flagged, table, outside)
 
 
 def uploaded_by_text(uploaded_by: dict | None) -> str:
@@ -110,16 +128,45 @@ def _not_found(event_id: int):
                            message=f"There is no event {event_id}."), 404
 
 
+STANDINGS_NOTE = (
+    "From the counted matches only. Points: win 3, draw 1, loss 0. Ties are broken by opponents' match-win % "
+    "(OMW: each opponent's points / 3 per match, at least 33%), then game-win % (GW: one game per match, so "
+    "the player's own match-win %, at least 33%), then opponents' opponents' match-win % (OOMW). "
+    "'Left out': the player's matches not counted yet (disputed, waiting for a replay, no valid upload).")
+
+
+def _standings_table(table: standings.Standings) -> Table:
+    return Table(
+        ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"],
+        [[r.rank, player_links([r.player])[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
+          figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
+          figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
+         for r, d in ((r, r.as_dict()) for r in table.rows[:MAX_STANDING_ROWS])],
+        numeric={0, 2, 3, 4, 5, 6, 7})
+
+
+def _left_out_table(left_out: list[standings.Settled]) -> Table:
+    return Table(["round", "table", "players", "state", "why", "uploads (replay)"],
+                 [[s.match.round, s.match.table, player_links(s.match.players), s.state, s.why,
+                   [Link(f"game {g.id} ({g.status})", replay_path(g.id)) for g in s.match.games]]
+                  for s in left_out[:MAX_STANDING_ROWS]], numeric={0})
+
+
+def _more(shown: int, total: int, what: str) -> str:
+    return (f" The first {shown:,} of {total:,} {what} are drawn here; the CSV and the API have them all."
+            if total > shown else "")
+
+
 @blueprint.get("/events/<int:event_id>")
 def event(event_id: int):
     detail = _event_detail(event_id)
     if detail is None:
         return _not_found(event_id)
-    summary, disputes, flagged = detail
+    summary, disputes, flagged = detail.summary, detail.disputes, detail.flagged
     dispute_table = Table(
         ["dispute", "status", "round", "table", "players", "why", "counts", "uploads (replay)"],
         [[Link(f"#{d.id}", f"/api/v1/disputes/{d.id}"), d.status, d.round, d.table_label,
-          ", ".join(d.players), d.reason,
+          player_links(d.players), d.reason,
           "none until resolved" if d.status == "open" else (f"game {d.counts_game_id}" if d.counts_game_id
                                                               else "none"),
           [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
@@ -132,7 +179,16 @@ def event(event_id: int):
     def csv(table: str) -> str:
         return url_for("events.event_csv", event_id=event_id, table=table)
 
+    counted, left_out = detail.standings.counted, detail.standings.left_out
+    outside = (f" {detail.outside} of its games name no round, table or players in their logs: they are in no "
+               "match and not in the standings." if detail.outside else "")
     panels = [
+        Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings),
+              note=STANDINGS_NOTE + outside + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
+              csv_url=csv("standings")),
+        Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out),
+              note="Disputed, waiting for their replay, or with no valid upload: counted once settled."
+                   + _more(MAX_STANDING_ROWS, len(left_out), "matches"), csv_url=csv("left-out")),
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
         Panel("disputes", f"Disputes ({sum(d.status == 'open' for d in disputes)} open)", table=dispute_table,
               note="Open disputes first. Each upload of the match links to its replay.", csv_url=csv("disputes")),
@@ -143,25 +199,34 @@ def event(event_id: int):
 
 
 EVENT_CSV_COLUMNS = {
+    "standings": list(standings.Row("").as_dict()),
+    "left-out": ["match", "round", "table", "players", "state", "why", "dispute", "games", "statuses"],
     "disputes": ["dispute", "status", "round", "table", "players", "reason", "resolution", "counts", "games",
                  "statuses"],
     "flagged": ["game", "status", "why", "uploaded_by", "uploader_label", "received_at"],
 }
 
 
-@blueprint.get("/events/<int:event_id>/<any(disputes, flagged):table>.csv")
+@blueprint.get('/events/<int:event_id>/<any(standings, "left-out", disputes, flagged):table>.csv')
 def event_csv(event_id: int, table: str):
-    detail = _event_detail(event_id)
+    detail = _event_detail(event_id, with_standings=table in ("standings", "left-out"))
     if detail is None:
         return _not_found(event_id)
-    _, disputes, flagged = detail
-    if table == "disputes":
+    if table == "standings":
+        rows = [{**r.as_dict(), "decks": ", ".join(r.decks)} for r in detail.standings.rows]
+    elif table == "left-out":
+        rows = [{"match": s.match.id, "round": s.match.round, "table": s.match.table,
+                 "players": ", ".join(s.match.players), "state": s.state, "why": s.why,
+                 "dispute": s.match.dispute.id if s.match.dispute else None,
+                 "games": " ".join(str(g.id) for g in s.match.games),
+                 "statuses": " ".join(g.status for g in s.match.games)} for s in detail.standings.left_out]
+    elif table == "disputes":
         rows = [{"dispute": d.id, "status": d.status, "round": d.round, "table": d.table_label,
                  "players": ", ".join(d.players), "reason": d.reason, "resolution": d.resolution,
                  "counts": d.counts_game_id,
-                 "games": " ".join(map(str, d.games)), "statuses": " ".join(d.statuses)} for d in disputes]
+                 "games": " ".join(map(str, d.games)), "statuses": " ".join(d.statuses)} for d in detail.disputes]
     else:
         rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"],
                  "uploaded_by": uploaded_by_text(g["uploaded_by"]), "uploader_label": g["uploader"],
-                 "received_at": g["received_at"].isoformat()} for g in flagged]
+                 "received_at": g["received_at"].isoformat()} for g in detail.flagged]
     return _csv(rows, f"event-{event_id}-{table}", EVENT_CSV_COLUMNS[table])

@@ -14,6 +14,8 @@
   an unlisted event (and its games, disputes and pages) only with a token of its organiser, an
   admin, or an uploader bound to it; an unlisted game also by the token that uploaded it. Anyone
   else is answered 404, as if there were none (sequential ids cannot be walked to find them).
+  Lists filter by the same rule in SQL: ``reader_of`` gives what it needs of a token
+  (services.games.listing.visible_sql).
 - Rate limits (Flask-Limiter, counted in Redis so every API process shares them): per token and
   kind of request (reads, single uploads, bundles, other writes) when a valid token is sent, else
   per client IP. Over the limit: 429 with ``Retry-After`` (seconds) and the JSON error body.
@@ -38,6 +40,7 @@ from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
+from services.games.listing import Reader
 from services.platform.config import Config, redis_url_for_limits
 from services.platform.tokens import Token, authenticate, hash_token
 
@@ -182,6 +185,15 @@ def may_read_game(token: Token | None, game) -> bool:
         return True
     return game.event_id is not None and (may_manage_event(token, game.event_organiser)
                                           or token.event_id == game.event_id)
+
+
+def reader_of(token: Token | None) -> Reader:
+    """What ``may_read_game`` looks at in a token, for the games list's filter in SQL
+    (services.games.listing.visible_sql: the same rule)."""
+    if token is None:
+        return Reader()
+    return Reader(token_id=token.id, admin=token.is_admin,
+                  organiser=token.owner if token.role == "organiser" else None, event_id=token.event_id)
 
 
 def not_your_event(event_id: int):

@@ -9,6 +9,11 @@
   left out: docs/security.md, "Visibility").
 - ``GET /api/v1/events/{id}`` — one event: counts by status, open disputes. An unlisted one only
   with a token that may see it (its organiser's, an admin's, an uploader's bound to it); else 404.
+- ``GET /api/v1/events/{id}/standings`` — its Swiss standings (services.games.standings: match
+  points, then opponents' match-win %, game-win %, opponents' opponents' match-win %) from its
+  counted matches, and the matches left out (disputed, pending, not valid) with why.
+- ``GET /api/v1/events/{id}/games`` — its games the reader may see, a page at a time (the games list
+  of services.api.games, for one event).
 - ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility; an admin may also
   set ``organiser`` (give an event an owner, e.g. one left without by migration 0012).
 - ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
@@ -33,7 +38,7 @@ import datetime as dt
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 
-from services.games import views
+from services.games import standings, views
 from services.games.bundles import BundleError, BundleLimits, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
 from services.games.events import (
@@ -61,7 +66,7 @@ from .access import (
     unauthorized,
 )
 from .errors import error_response
-from .games import DB_TIMEOUT_S, refusal_message, uploader_header, visibility_param
+from .games import DB_TIMEOUT_S, games_page, refusal_message, uploader_header, visibility_param
 
 blueprint = Blueprint("events", __name__)
 
@@ -84,7 +89,8 @@ def _event_body(e: views.EventSummary) -> dict:
         "visibility": e.visibility, "organiser": e.organiser,
         "games": e.games, "open_disputes": e.open_disputes,
         "url": url_for("api_v1.events.get_event", event_id=e.id),
-        "games_url": url_for("api_v1.events.upload_bundle", event_id=e.id),
+        "games_url": url_for("api_v1.events.list_event_games", event_id=e.id),
+        "standings_url": url_for("api_v1.events.get_standings", event_id=e.id),
     }
 
 
@@ -256,6 +262,44 @@ def get_event(event_id: int):
     if not found or not may_read_event(current_token(), event_id, found[0].visibility, found[0].organiser):
         return _no_event(event_id)
     return jsonify(_event_body(found[0]))
+
+
+def _readable(event_id: int):
+    """None when the request may read event ``event_id``, else the 404 answer."""
+    if event_id > views.MAX_ID:
+        return _no_event(event_id)
+    with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+        owner = event_owner(conn, event_id)
+    if owner is None or not may_read_event(current_token(), event_id, owner.visibility, owner.organiser):
+        return _no_event(event_id)
+    return None
+
+
+@blueprint.get("/events/<int:event_id>/games")
+def list_event_games(event_id: int):
+    """The event's games the reader may see, newest first, a page at a time (as GET /games?event=)."""
+    return _readable(event_id) or games_page(event_id)
+
+
+@blueprint.get("/events/<int:event_id>/standings")
+def get_standings(event_id: int):
+    """The event's Swiss standings from its counted matches, and the matches left out of them."""
+    err = _readable(event_id)
+    if err:
+        return err
+    with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+        table = standings.standings(views.event_matches(conn, event_id))
+        outside = views.games_outside_matches(conn, event_id)
+    return jsonify({
+        "event": event_id,
+        "rules": {"points": standings.POINTS, "tie_breakers": list(standings.TIE_BREAKERS),
+                  "floor": float(standings.FLOOR)},
+        "counted_matches": table.counted,
+        "standings": [r.as_dict() | {"player_url": url_for("players.player_page", name=r.player)}
+                      for r in table.rows],
+        "left_out": [s.as_dict() for s in table.left_out],
+        "games_outside_matches": outside,
+    })
 
 
 def _no_event(event_id: int):

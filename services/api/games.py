@@ -11,6 +11,11 @@
   did not exist when it was uploaded has ``"event": null`` and that name in ``event_named_in_log``
   (uploads never create events: services.games.events).
 - ``GET /api/v1/games/{id}/log`` — the stored bytes, unchanged.
+- ``GET /api/v1/games?event=&deck=&player=&status=&before=&limit=`` — the games the reader may see,
+  newest first, a page at a time (keyset by id: ``next`` is the URL of the next page;
+  services.games.listing says why). An unknown value of a filter is a 400 naming the parameter (an
+  unknown deck lists the decks there are). ``GET /api/v1/events/{id}/games`` is the same list for
+  one event (services.api.events).
 
 A new log of a match whose dispute is resolved is refused (409), nothing stored: the organiser's
 ruling is not joined by later uploads (services.games.disputes).
@@ -26,12 +31,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from services.games import views
-from services.games.events import VISIBILITIES, event_name
+from services.games import listing, views
+from services.games.events import VISIBILITIES, event_name, event_owner
 from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
-from .access import current_token, forbidden, may_read_game, require
+from .access import current_token, forbidden, may_read_event, may_read_game, reader_of, require
 from .bodies import read_log_body
 from .errors import error_response
 
@@ -172,3 +177,103 @@ def _jsonable(value):
     if hasattr(value, "isoformat"):
         return value.isoformat()
     return value
+
+
+# --- the games list ----------------------------------------------------------------------------------
+
+LIST_PARAMETERS = ("event", "deck", "player", "status", "before", "limit")
+MAX_NAME_CHARS = 200  # a deck's or player's name in a filter
+
+
+class BadParameter(ValueError):
+    def __init__(self, parameter: str, message: str):
+        super().__init__(message)
+        self.parameter, self.message = parameter, message
+
+
+def _single(name: str) -> str | None:
+    values = request.args.getlist(name)
+    if len(values) > 1:
+        raise BadParameter(name, f"'{name}' is given {len(values)} times; give it once")
+    return values[0].strip() if values else None
+
+
+def _whole(name: str, low: int, high: int) -> int | None:
+    value = _single(name)
+    if value is None:
+        return None
+    if not (value.isascii() and value.isdigit()) or not low <= int(value) <= high:
+        raise BadParameter(name, f"'{name}' must be a whole number from {low} to {high}; got {value!r}")
+    return int(value)
+
+
+def _name(name: str) -> str | None:
+    value = _single(name)
+    if value is not None and (not 1 <= len(value) <= MAX_NAME_CHARS or "\x00" in value):
+        raise BadParameter(name, f"'{name}' must be a name of 1 to {MAX_NAME_CHARS} characters; got {value!r}")
+    return value
+
+
+def _list_filters(conn, reader: listing.Reader, event_id: int | None, allowed: tuple[str, ...]):
+    """The list's filters and paging from the query string, each value checked against what there
+    is (an unknown event, deck, player or status is a BadParameter naming it)."""
+    unknown = sorted(set(request.args) - set(allowed))
+    if unknown:
+        raise BadParameter(unknown[0], f"unknown parameter {unknown[0]!r}; the games list takes "
+                           + ", ".join(allowed))
+    if event_id is None:
+        event_id = _whole("event", 1, views.MAX_ID)
+        if event_id is not None and not _event_readable(conn, event_id):
+            raise BadParameter("event", f"there is no event {event_id} (an unlisted event is shown only with a "
+                               "token that may see it); GET /api/v1/events lists them")
+    status = _single("status")
+    if status is not None and status not in listing.STATUSES:
+        raise BadParameter("status", f"'status' must be one of {', '.join(listing.STATUSES)}; got {status!r}")
+    deck = _name("deck")
+    if deck is not None and not listing.deck_known(conn, deck):
+        raise BadParameter("deck", f"unknown deck {deck!r}: no game was played with it; the decks are "
+                           + ", ".join(listing.known_decks(conn)))
+    player = _name("player")
+    if player is not None and not listing.player_known(conn, player, reader):
+        raise BadParameter("player", f"no game you may see was played by {player!r} (a name exactly as the "
+                           "logs write it, in meta.players)")
+    filters = listing.GameFilters(event=event_id, deck=deck, player=player, status=status)
+    before = _whole("before", 1, views.MAX_ID)
+    limit = _whole("limit", 1, listing.MAX_LIMIT) or listing.DEFAULT_LIMIT
+    return filters, before, limit
+
+
+def _event_readable(conn, event_id: int) -> bool:
+    owner = event_owner(conn, event_id)
+    return owner is not None and may_read_event(current_token(), event_id, owner.visibility, owner.organiser)
+
+
+def games_page(event_id: int | None = None):
+    """A page of the games list as JSON (``event_id``: one event's, GET /events/{id}/games, which has
+    checked that the reader may see it)."""
+    reader = reader_of(current_token())
+    allowed = LIST_PARAMETERS if event_id is None else tuple(p for p in LIST_PARAMETERS if p != "event")
+    with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+        try:
+            filters, before, limit = _list_filters(conn, reader, event_id, allowed)
+        except BadParameter as exc:
+            return error_response(400, "Bad Request", exc.message, parameter=exc.parameter)
+        games, more = listing.list_games(conn, filters, reader, before=before, limit=limit)
+    for game in games:
+        game |= {"url": url_for("api_v1.games.get_game", game_id=game["id"]),
+                 "log_url": url_for("api_v1.games.get_log", game_id=game["id"]),
+                 "replay_url": url_for("replay.replay_page", game_id=game["id"])}
+    applied = {"event": filters.event, "deck": filters.deck, "player": filters.player, "status": filters.status,
+               "before": before, "limit": limit}
+    next_url = None
+    if more:
+        query = {k: v for k, v in applied.items() if v is not None and not (k == "event" and event_id is not None)}
+        query["before"] = games[-1]["id"]
+        next_url = (url_for("api_v1.events.list_event_games", event_id=event_id, **query) if event_id is not None
+                    else url_for("api_v1.games.list_games", **query))
+    return jsonify({"filters": applied, "games": games, "next": next_url})
+
+
+@blueprint.get("/games")
+def list_games():
+    return games_page()

@@ -12,6 +12,8 @@ the dashboards (dashboards/) draw them from the same reads. No writes here.
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
 - ``dispute_summaries`` and ``dispute_view``: disputes, listed or one with every side.
+- ``event_matches`` and ``player_matches``: matches with every upload, for the standings and the
+  player pages (services.games.standings makes them into results); ``games_outside_matches``.
 
 Ids above ``MAX_ID`` (PostgreSQL's bigint) name nothing; the callers answer "not found" for them
 before they ask for a connection.
@@ -20,7 +22,9 @@ before they ask for a connection.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,6 +35,8 @@ from engine.log import LogFormatError, parse_log
 from engine.replay import malformed
 from engine.timeline import Timeline, timeline
 
+from . import standings
+from .disputes import MatchDispute
 from .status import PENDING, GameStatus
 
 MAX_ID = 2**63 - 1  # ids are bigint
@@ -376,3 +382,83 @@ def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
         SELECT game_id, array_agg(final_might ORDER BY seat) AS might
         FROM game_players WHERE game_id = ANY(%s) GROUP BY game_id""", (game_ids,)).fetchall()
     return {r["game_id"]: r["might"] for r in rows}
+
+
+# --- standings and players (services.games.standings decides; these read its rows) ----------------
+
+_MATCH_HEADS = """
+    SELECT m.id, m.event_id, e.name, m.round, m.table_label, m.players, d.id, d.status, d.counts_game_id
+    FROM event_matches m JOIN events e ON e.id = m.event_id LEFT JOIN disputes d ON d.match_id = m.id
+"""
+
+
+def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
+    """Every match of the event with all its uploads (whatever their visibility: which game counts
+    depends on them all), each upload's verdict and its record's seats: three statements."""
+    heads = conn.execute(_MATCH_HEADS + "WHERE m.event_id = %s", (event_id,)).fetchall()
+    return _matches(conn, heads, "g.event_id = %(key)s AND g.match_id IS NOT NULL", event_id)
+
+
+def player_matches(conn: Connection, player: str) -> list[standings.Match]:
+    """The matches of public events in which ``player`` (a name as logs write it, exactly) played and
+    of which some upload is public (a match known only from unlisted games is not listed), with all
+    their uploads; each says whether anyone may see it (``visible``). Found through the players of
+    event_matches (its GIN index, migration 0014)."""
+    heads = conn.execute(_MATCH_HEADS + """WHERE m.players @> %s::text[] AND e.visibility = 'public'
+                                           AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id
+                                                       AND g.visibility = 'public')""",
+                         ([player],)).fetchall()
+    return _matches(conn, heads, "g.match_id = ANY(%(key)s)", [h[0] for h in heads])
+
+
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector paused while a large read builds its rows (none of which form
+    cycles): with it running, each of its passes walks every row built so far, and reading an
+    event of 100,000 games takes twice as long (docs/performance.md, "Standings and the games list")."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
+    """The matches of ``heads`` (rows of _MATCH_HEADS) with their games (``games_where``) and seats.
+    Plain tuple rows and NamedTuples: an event of 100,000 games is some 400,000 rows."""
+    if not heads:
+        return []
+    with _collector_paused():
+        return _build_matches(conn, heads, games_where, key)
+
+
+def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
+    seats: dict[int, list[standings.Seat]] = {}
+    for game_id, name, deck, won in conn.execute(
+            f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
+                JOIN games g ON g.id = p.game_id WHERE {games_where}""", {"key": key}):  # any order: by name
+        seats.setdefault(game_id, []).append(standings.Seat(name, deck, won))
+    games: dict[int, list[standings.MatchGame]] = {}
+    first_day: dict[int, dt.date] = {}
+    for game_id, match_id, status, claim, verdict, played_on, visible in conn.execute(f"""
+            SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status, g.played_on,
+                   g.visibility = 'public' AND e.visibility = 'public'
+            FROM games g JOIN events e ON e.id = g.event_id LEFT JOIN verdicts v ON v.game_id = g.id
+            WHERE {games_where} ORDER BY g.id""", {"key": key}):
+        games.setdefault(match_id, []).append(
+            standings.MatchGame(game_id, status, verdict, claim, tuple(seats.get(game_id, ())), visible))
+        if played_on is not None and (match_id not in first_day or played_on < first_day[match_id]):
+            first_day[match_id] = played_on
+    return [standings.Match(
+        match_id, event_id, event, rnd, table, tuple(players), tuple(games.get(match_id, ())),
+        MatchDispute(dispute_id, dispute_status, counts) if dispute_id is not None else None,
+        first_day[match_id].isoformat() if match_id in first_day else None)
+        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts in heads]
+
+
+def games_outside_matches(conn: Connection, event_id: int) -> int:
+    """How many of the event's games are in no match: their logs name no round, table or players."""
+    return conn.execute("SELECT count(*) FROM games WHERE event_id = %s AND match_id IS NULL",
+                        (event_id,)).fetchone()[0]

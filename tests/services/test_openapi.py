@@ -130,6 +130,11 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/games/{game_id}", "", 404),
     ("/events/{event_id}", "", 404),
     ("/disputes/{dispute_id}", "", 404),
+    ("/games", "", 200),
+    ("/games", "status=valid&limit=5", 200),
+    ("/games", "status=lost", 400),
+    ("/events/{event_id}/games", "", 404),
+    ("/events/{event_id}/standings", "", 404),
     *[(f"/stats/{name}", "", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
     *[(f"/stats/{name}", "battlefield=The+Throne&deck=Vikings+of+Valhalla", 200)

@@ -1,0 +1,83 @@
+"""An event's standings and a player's page in headless Chromium, as an organiser and a player use
+them: the event page shows the standings table, its CSV downloads, a player's name leads to their
+page (matches, decks, win rate with its interval, replay links), at 1400 px and at 390 px without
+sideways scrolling. Screenshots of both widths are kept in test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+
+import pytest
+
+WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def _new_page(browser, size: str):
+    options = {"viewport": WIDTHS[size], "accept_downloads": True}
+    if size == "phone":
+        options |= {"is_mobile": True, "has_touch": True}
+    context = browser.new_context(**options)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+    return context, page, problems
+
+
+def _no_sideways_scroll(page, size: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= WIDTHS[size]["width"], f"{page.url} is {width}px wide on a {WIDTHS[size]['width']}px screen"
+
+
+@pytest.mark.parametrize("size", list(WIDTHS))
+def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
+    base, facts = site
+    api = browser.new_context().request.get(f"{base}/api/v1/events/{facts['event']}/standings").json()
+    context, page, problems = _new_page(browser, size)
+    try:
+        page.goto(f"{base}/events/{facts['event']}")
+        table = page.locator("#panel-standings table")
+        table.wait_for()
+        assert table.locator("thead th").all_text_contents() == [
+            "#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"]
+        rows = table.locator("tbody tr")
+        assert rows.count() == len(api["standings"])
+        first = api["standings"][0]
+        cells = rows.first.locator("td").all_text_contents()
+        assert cells[:3] == [str(first["rank"]), first["player"], str(first["points"])]
+        assert page.locator("#panel-left-out tbody tr").count() == len(api["left_out"]) > 0
+        _no_sideways_scroll(page, size)
+        page.screenshot(path=str(screenshots / f"standings-event-{WIDTHS[size]['width']}.png"), full_page=True)
+        page.locator("#panel-standings").screenshot(
+            path=str(screenshots / f"standings-table-{WIDTHS[size]['width']}.png"))
+
+        with page.expect_download() as info:
+            page.click("#panel-standings a.csv")
+        download = info.value
+        assert download.suggested_filename == f"empyrean-event-{facts['event']}-standings.csv"
+        text = open(download.path(), encoding="utf-8").read()
+        assert [r["player"] for r in csv.DictReader(io.StringIO(text))] == [r["player"] for r in api["standings"]]
+
+        # a player who has matches left out too: their page says so
+        player = next(r for r in api["standings"] if r["matches"] and r["left_out"])
+        page.click(f"#panel-standings a:text-is('{player['player']}')")
+        page.wait_for_url(re.compile(r"/players/"))
+        summary = page.locator("#player-summary").text_content()
+        assert f"{player['matches']} counted matches" in " ".join(summary.split())
+        assert re.search(r"win rate \d+\.\d% \(\d+\.\d%–\d+\.\d%\)", " ".join(summary.split())), summary
+        matches = page.locator("#panel-player-matches tbody tr")
+        assert matches.count() == player["matches"] + player["left_out"]
+        assert page.locator("#panel-player-decks tbody tr").count() == len(player["decks"])
+        _no_sideways_scroll(page, size)
+        page.screenshot(path=str(screenshots / f"standings-player-{WIDTHS[size]['width']}.png"), full_page=True)
+        page.locator("#panel-player-matches").screenshot(
+            path=str(screenshots / f"standings-player-matches-{WIDTHS[size]['width']}.png"))
+
+        page.locator("#panel-player-matches a[href$='/replay']").first.click()
+        page.wait_for_url(re.compile(r"/games/\d+/replay"))
+        page.wait_for_selector("#board")
+    finally:
+        context.close()
+    assert not problems, problems
