@@ -42,6 +42,7 @@ def _verdicts(counts: dict[str, int]) -> dict[str, int]:
 
 def _summary(e: views.EventSummary) -> dict:
     return {"id": e.id, "name": e.name, "starts_on": e.starts_on, "ends_on": e.ends_on,
+            "played_from": e.played_from, "played_to": e.played_to,
             "games": sum(e.games.values()), "verdicts": _verdicts(e.games), "open_disputes": e.open_disputes}
 
 
@@ -80,9 +81,18 @@ def _csv(rows: list[dict], name: str, columns: list[str] | None = None) -> Respo
 
 
 def _dates(e: dict) -> str:
-    if e["starts_on"] and e["ends_on"] and e["ends_on"] != e["starts_on"]:
-        return f"{e['starts_on']} – {e['ends_on']}"
-    return str(e["starts_on"] or e["ends_on"] or "")
+    """The event's dates as its organiser set them; else the days its counted games were played."""
+    if e["starts_on"] or e["ends_on"]:
+        return _span(e["starts_on"], e["ends_on"])
+    if e["played_from"]:
+        return _span(e["played_from"], e["played_to"]) + " (games)"
+    return ""
+
+
+def _span(first, last) -> str:
+    if first and last and last != first:
+        return f"{first} – {last}"
+    return str(first or last)
 
 
 @dataclass(frozen=True)

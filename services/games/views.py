@@ -241,12 +241,16 @@ class EventSummary:
     organiser: str | None
     games: dict[str, int]  # games by status (the statuses it has games in, in the order of their names)
     open_disputes: int
+    # the first and last day its counted games were played (None: none counted yet)
+    played_from: dt.date | None = None
+    played_to: dt.date | None = None
 
 
 def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000, *,
                    unlisted: bool | str = False) -> list[EventSummary]:
     """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
-    disputes: three set-based queries, whatever the number of events. An unlisted event is left out
+    disputes and the days its counted games were played: four set-based queries, whatever the
+    number of events. An unlisted event is left out
     of the list but found by its id (docs/security.md, "Visibility"); ``unlisted``: the list has
     every unlisted event too (True: an admin's), or those of this organiser (a name). The counts come
     from agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows."""
@@ -266,7 +270,13 @@ def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 
     disputes = {r["event_id"]: r["n"] for r in cur.execute(
         """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
            WHERE m.event_id = ANY(%s) AND d.status = 'open' GROUP BY m.event_id""", (ids,))}
-    return [EventSummary(**r, games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0)) for r in rows]
+    # agg_first_player has a row per day, event and table size with counted games: the days played
+    played = {r["event_id"]: (r["first"], r["last"]) for r in cur.execute(
+        """SELECT event_id, min(played_on) AS first, max(played_on) AS last FROM agg_first_player
+           WHERE event_id = ANY(%s) AND games > 0 GROUP BY event_id""", (ids,))}
+    return [EventSummary(**r, games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0),
+                         played_from=played.get(r["id"], (None, None))[0],
+                         played_to=played.get(r["id"], (None, None))[1]) for r in rows]
 
 
 def flagged_games(conn: Connection, event_id: int, limit: int) -> list[dict]:

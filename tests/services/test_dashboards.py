@@ -133,6 +133,7 @@ def test_events_page_lists_verdict_counts_and_open_disputes_with_replay_links(cl
     want = tournament["expected"]
     page = client.get("/events").get_data(as_text=True)
     assert "Dash Open" in page and f'href="/events/{tournament["event"]}"' in page
+    assert "2026-09-05 (games)" in page  # no dates set by its organiser: the days its games were played
     page = client.get(f"/events/{tournament['event']}").get_data(as_text=True)
     assert f"{want['disputes']} open disputes" in page
     replay_links = set(re.findall(r'href="/games/(\d+)/replay"', page))
