@@ -99,7 +99,7 @@ def merge(paths: tuple[str, ...], output: str | None) -> None:
         click.echo(text, nl=False)
         return
     Path(output).write_text(text, encoding="utf-8")
-    click.echo(f"merged {len(paths)} logs into {output}: {replay(merged, record=False).verdict.message}")
+    click.echo(describe_verdict(f"merged {len(paths)} logs into {output}", replay(merged, record=False).verdict))
 
 
 COMMANDS = (verify, merge)
