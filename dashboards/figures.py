@@ -13,6 +13,9 @@ Conventions every figure follows:
   a subset of HTML in text, so a deck called ``<b>x</b>`` must show those characters, not bold;
 - each figure carries a small explicit template (``TEMPLATE``), not plotly's default one, which
   would add some 7 kB of styling for every trace type to every figure's JSON;
+- a figure may carry ``layout.meta.narrow``: the changes static/app.js makes when it is drawn on
+  a phone (short deck names on the axes, no text inside heatmap cells, the title's detail on
+  several lines), so one figure reads at 390 px and at 1400 px;
 - an empty filter gives a figure with a "no games" note, not an error.
 """
 
@@ -26,7 +29,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from services.stats.names import deck_order
+from services.stats.names import deck_order, short_deck_names
 from services.stats.significance import Evidence
 
 THIN_COLOUR = "#b8b8b8"
@@ -35,7 +38,9 @@ SECOND_COLOUR = "#d9822b"
 DIVERGING = "RdBu"
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 FADED_OPACITY = 0.3        # a heatmap cell that is thin or not different from even
-LABEL_WIDTH = 16           # characters per line of a wrapped category label (deck names on a phone)
+LABEL_WIDTH = 16           # characters per line of a wrapped category label (long deck names)
+LONG_WORD = 24             # characters: a deck name with a longer word is shown by its short name
+NARROW_TITLE_WIDTH = 56    # characters per line of a title's detail on a phone
 DEFAULT_DRAWN = 4          # decks the trend lines draw until the reader picks others
 # one colour per deck, in deck order (plotly's default colourway, kept so figures look as before)
 PALETTE = ["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692", "#B6E880", "#FF97FF",
@@ -77,16 +82,35 @@ def signed(x: float | None, digits: int = 0) -> str:
 
 
 def _layout(fig: go.Figure, title: str, *, height: int = 420, **extra) -> go.Figure:
-    """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller), so it
-    fits a phone's width. The legend sits at the very bottom of the figure, under the x axis's
-    title (positioned against the whole figure, so plotly makes room for both)."""
+    """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller); on a phone
+    the detail is wrapped onto as many lines as it needs. The legend sits at the very bottom of the
+    figure, under the x axis's title (placed against the whole figure, so plotly makes room for
+    both)."""
     main, _, detail = title.partition(" — ")
     text = f"{main}<br><sup>{detail}</sup>" if detail else main
     fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left"}, height=height,
                       margin={"l": 10, "r": 10, "t": 64 if detail else 44, "b": 10}, template=TEMPLATE,
                       legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0},
                       **extra)
+    if detail:
+        lines = textwrap.wrap(detail, NARROW_TITLE_WIDTH)
+        _narrow(fig, {"title.text": main + "".join(f"<br><sup>{line}</sup>" for line in lines),
+                      "margin.t": 48 + 16 * len(lines)})
     return fig
+
+
+def _narrow(fig: go.Figure, layout: dict | None = None, restyle: dict | None = None,
+            traces: list[int] | None = None) -> None:
+    """Record changes for a phone in ``layout.meta.narrow`` (static/app.js applies them with
+    Plotly.relayout / Plotly.restyle when the figure is narrower than 600 px)."""
+    meta = dict(fig.layout.meta or {})
+    narrow = dict(meta.get("narrow", {}))
+    if layout:
+        narrow["layout"] = {**narrow.get("layout", {}), **layout}
+    if restyle:
+        narrow.setdefault("restyle", []).append({"update": restyle, "traces": traces})
+    meta["narrow"] = narrow
+    fig.update_layout(meta=meta)
 
 
 def _empty(fig: go.Figure, message: str = "No games match these filters") -> go.Figure:
@@ -97,10 +121,18 @@ def _empty(fig: go.Figure, message: str = "No games match these filters") -> go.
     return fig
 
 
-def _wrapped_categories(fig: go.Figure, axis: str, categories: list[str]) -> None:
-    """Show long category labels on two or more lines (the categories themselves stay as they are)."""
-    getattr(fig, f"update_{axis}axes")(tickmode="array", tickvals=categories,
-                                       ticktext=[wrapped(c) for c in categories])
+def _deck_axis(fig: go.Figure, axis: str, decks: list[str]) -> list[str]:
+    """Deck names (as the rows have them, in the order drawn) as the categories of an axis: the
+    escaped names are the categories, shown wrapped onto lines of LABEL_WIDTH characters, and on a
+    phone by their short names ("Zulus"). Returns the categories."""
+    categories = [label(d) for d in decks]
+    short = short_deck_names(decks)
+    # a name with a word too long to wrap (a mash-up's) is shown by its short name
+    shown = [d if max(map(len, d.split() or [""])) <= LONG_WORD else short[d] for d in decks]
+    fig.update_layout({f"{axis}axis": {"tickmode": "array", "tickvals": categories,
+                                       "ticktext": [wrapped(label(d)) for d in shown]}})
+    _narrow(fig, {f"{axis}axis.ticktext": [label(short[d]) for d in decks]})
+    return categories
 
 
 def _errors(rates: list[dict]) -> tuple[list, list]:
@@ -129,16 +161,21 @@ def _evidence_text(evidence: Evidence, thin: bool, min_games: int, even: str) ->
 def _faded_heatmaps(fig: go.Figure, x: list[str], y: list[str], cells: dict, **common) -> None:
     """A heatmap drawn as two traces on one colour scale: the cells that stand out, in full colour
     (with the colour bar), and the faded ones (thin or not different from even) at low opacity —
-    plotly has no per-cell opacity. ``cells``: (y, x) -> (z, text, hover, faded)."""
+    plotly has no per-cell opacity. ``cells``: (y, x) -> (z, text, hover, faded). The colour bar
+    goes with the full-colour cells, or with the faded ones when every cell is faded (a trace with
+    no cell draws none)."""
+    any_clear = any(not cell[3] for cell in cells.values())
     for faded in (False, True):
         def pick(i: int, yv: str, xv: str):
             cell = cells.get((yv, xv))
             return cell[i] if cell is not None and cell[3] == faded else None
         z, text, hover = ([[pick(i, yv, xv) for xv in x] for yv in y] for i in range(3))
         fig.add_heatmap(z=z, x=x, y=y, text=[[t or "" for t in row] for row in text], customdata=hover,
-                        texttemplate="%{text}", hoverongaps=False, xgap=1, ygap=1, showscale=not faded,
+                        texttemplate="%{text}", hoverongaps=False, xgap=1, ygap=1,
+                        showscale=faded != any_clear,  # one colour bar, on a trace that has cells
                         opacity=FADED_OPACITY if faded else 1.0, name="faded" if faded else "stands out",
-                        **common)
+                        # plotly picks white or black text for the full colour, which a faded cell is not
+                        textfont={"color": "#333"} if faded else {}, **common)
 
 
 def _check_evidence(rows: list[dict], evidence: Sequence[Evidence]) -> None:
@@ -159,7 +196,7 @@ def deck_win_rates(rows: list[dict], min_games: int) -> go.Figure:
     rows = list(reversed(rows))  # plotly draws the first category at the bottom
     rates = [r["win_rate"] for r in rows]
     plus, minus = _errors(rates)
-    decks = [label(r["deck"]) for r in rows]
+    decks = _deck_axis(fig, "y", [r["deck"] for r in rows])
     fig.add_bar(
         y=decks, x=[r["rate"] for r in rates], orientation="h",
         error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 1.5},
@@ -170,8 +207,7 @@ def deck_win_rates(rows: list[dict], min_games: int) -> go.Figure:
                       "<extra></extra>",
         name="win rate")
     fig.add_vline(x=0.5, line_dash="dot", line_color="#888")
-    fig.update_xaxes(range=[0, 1], tickformat=".0%", title="win rate (95% Wilson interval)")
-    _wrapped_categories(fig, "y", decks)
+    fig.update_xaxes(range=[0, 1], tickformat=".0%", title="win rate, 95% interval")
     return _layout(fig, f"Deck win rates — grey: fewer than {min_games} games", height=max(320, 40 * len(rows) + 120))
 
 
@@ -181,7 +217,7 @@ def meta_share(rows: list[dict], min_games: int) -> go.Figure:
     rows = sorted((r for r in rows if r["games"] > 0), key=lambda r: r["meta_share"] or 0)
     if not rows:
         return _layout(_empty(fig), "Meta share")
-    decks = [label(r["deck"]) for r in rows]
+    decks = _deck_axis(fig, "y", [r["deck"] for r in rows])
     fig.add_bar(y=decks, x=[r["meta_share"] for r in rows], orientation="h",
                 marker_color=[THIN_COLOUR if r["thin"] else SECOND_COLOUR for r in rows],
                 text=[percent(r["meta_share"]) for r in rows], textposition="auto",
@@ -189,7 +225,6 @@ def meta_share(rows: list[dict], min_games: int) -> go.Figure:
                 hovertemplate="%{y}<br>meta share %{x:.1%}<br>%{customdata} seat-games<extra></extra>",
                 name="meta share")
     fig.update_xaxes(tickformat=".0%", title="share of seat-games")
-    _wrapped_categories(fig, "y", decks)
     return _layout(fig, f"Meta share (play rate) — grey: fewer than {min_games} games",
                    height=max(320, 36 * len(rows) + 120))
 
@@ -208,8 +243,8 @@ def matchup_matrix(rows: list[dict], min_games: int, evidence: Sequence[Evidence
     tested = [(r, e) for r, e in zip(rows, evidence) if r["games"] > 0]
     if not tested:
         return _layout(_empty(fig), "Matchups")
-    decks = [label(d) for d in deck_order(r["deck"] for r, _ in tested)]
-    opponents = [label(d) for d in deck_order(r["opponent_deck"] for r, _ in tested)]
+    decks = _deck_axis(fig, "y", deck_order(r["deck"] for r, _ in tested))
+    opponents = _deck_axis(fig, "x", deck_order(r["opponent_deck"] for r, _ in tested))
     cells = {}
     for r, e in tested:
         rate = r["win_rate"]["rate"]
@@ -224,8 +259,7 @@ def matchup_matrix(rows: list[dict], min_games: int, evidence: Sequence[Evidence
                     hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>")
     fig.update_xaxes(title="opponent deck", tickangle=-30, side="bottom")
     fig.update_yaxes(title="deck", autorange="reversed")
-    _wrapped_categories(fig, "x", opponents)
-    _wrapped_categories(fig, "y", decks)
+    _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])  # a phone's cells are too small for text
     return _layout(fig, f"Matchups — the row deck's win rate; faded: under {min_games} games or not clearly ≠ 50%",
                    height=max(420, 48 * len(decks) + 220))
 
@@ -295,9 +329,12 @@ def trend_win_rates(rows: list[dict], min_games: int, drawn: int = DEFAULT_DRAWN
     for deck, points in grouped.items():
         x = [p["week_start"] for p in points]
         visible = deck in shown
-        band_high = [p["win_rate"]["high"] for p in points]
-        band_low = [p["win_rate"]["low"] for p in points]
-        fig.add_scatter(x=x + x[::-1], y=band_high + band_low[::-1], fill="toself", mode="lines",
+        band_x, band_high, band_low = x, [p["win_rate"]["high"] for p in points], [p["win_rate"]["low"] for p in points]
+        if len(points) == 1:  # one week: the band is a short box around it (a band of one point has no width)
+            monday = dt.datetime.fromisoformat(x[0])
+            band_x = [(monday + dt.timedelta(hours=h)).isoformat() for h in (-36, 36)]
+            band_high, band_low = band_high * 2, band_low * 2
+        fig.add_scatter(x=band_x + band_x[::-1], y=band_high + band_low[::-1], fill="toself", mode="lines",
                         fillcolor=_translucent(colours[deck], 0.15), line={"width": 0}, hoverinfo="skip",
                         legendgroup=deck, showlegend=False, visible=visible, name=label(deck) + " 95% interval")
         fig.add_scatter(
@@ -331,7 +368,7 @@ def battlefield_impact(rows: list[dict], min_games: int, evidence: Sequence[Evid
     if not tested:
         return _layout(_empty(fig), "Battlefield impact")
     battlefields = [label(b) for b in sorted({r["battlefield"] for r, _ in tested}, key=lambda b: (b.casefold(), b))]
-    decks = [label(d) for d in deck_order(r["deck"] for r, _ in tested)]
+    decks = _deck_axis(fig, "x", deck_order(r["deck"] for r, _ in tested))
     cells = {}
     for r, e in tested:
         points = 100 * r["difference"]
@@ -347,7 +384,7 @@ def battlefield_impact(rows: list[dict], min_games: int, evidence: Sequence[Evid
                     hovertemplate="%{x} on %{y}<br>%{customdata}<extra></extra>")
     fig.update_xaxes(tickangle=-30, title="deck")
     fig.update_yaxes(autorange="reversed", title="battlefield in play")
-    _wrapped_categories(fig, "x", decks)
+    _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])
     return _layout(fig, f"Battlefield impact — points vs the deck's overall rate; faded: under {min_games} games "
                    "or no clear difference",
                    height=max(460, 34 * len(battlefields) + 240))
@@ -457,7 +494,7 @@ def card_impact(rows: list[dict], min_games: int) -> go.Figure:
             hovertemplate="%{text} (" + label(deck) + ")<br>deployed in %{x:.0%} of games"
                           "<br>win rate deployed %{customdata[0]}<br>not deployed %{customdata[1]}<extra></extra>")
     fig.add_hline(y=0, line_dash="dot", line_color="#888")
-    fig.update_xaxes(tickformat=".0%", title="deploy rate (games deployed / deck's games)", range=[0, 1.02])
+    fig.update_xaxes(tickformat=".0%", title="deploy rate (share of the deck's games)", range=[0, 1.02])
     fig.update_yaxes(title="win rate deployed − not deployed (points)")
     return _layout(fig, f"Card impact — faded: deployed in fewer than {min_games} games", height=500)
 

@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 from services.games import views
 from services.stats import queries
 from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
-from services.stats.names import card_facts, catalog_names, check_names, deck_order
+from services.stats.names import card_facts, catalog_names, check_names, deck_order, short_deck_names
 from services.stats.significance import battlefield_evidence, matchup_evidence
 
 from . import figures
@@ -36,7 +36,7 @@ NAV = [
     ("pages.cards", "Cards"), ("events.events", "Events & disputes"), ("record.record_page", "Record a game"),
 ]
 MAX_EVENT_OPTIONS = 500
-HEATMAP_NOTE = ("Each cell shows the rate and its n; hover for the 95% interval and the test. A cell is faded when it "
+HEATMAP_NOTE = ("Each cell shows its value and n; hover for the 95% interval and the test. A cell is faded when it "
                 "has fewer than {min_games} games, or when its difference from {even} could be luck: each cell is "
                 "tested, then the Benjamini–Hochberg correction across the whole heatmap allows for testing so "
                 "many cells at once (docs/dashboards.md, \"Reading the heatmaps\").")
@@ -84,7 +84,8 @@ def _render(page_title: str, intro: str, compute, status: int = 200):
         panels = [] if error else compute(conn, filters)
     decks, battlefields = catalog_names()
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,
-                           error=error, events=events, deck_options=decks, battlefield_options=battlefields,
+                           error=error, events=events, deck_options=decks, short_names=short_deck_names(decks),
+                           battlefield_options=battlefields,
                            query=request.query_string.decode("latin-1"))
     return Response(html, status=status, mimetype="text/html")
 

@@ -47,11 +47,30 @@
     el.insertAdjacentElement("afterend", box);
   }
 
+  // On a phone a figure takes the changes its layout.meta.narrow lists (dashboards/figures.py:
+  // short deck names, no text in heatmap cells, the title's detail wrapped), and no mode bar,
+  // which would cover the title.
+  var NARROW = 600;
+
+  function narrowed(el, figure) {
+    var narrow = figure.layout.meta && figure.layout.meta.narrow;
+    if (!narrow || el.clientWidth >= NARROW) { return Promise.resolve(); }
+    el.setAttribute("data-narrow", "true");
+    var steps = (narrow.restyle || []).map(function (step) {
+      return function () { return Plotly.restyle(el, step.update, step.traces); };
+    });
+    steps.push(function () { return Plotly.relayout(el, narrow.layout || {}); });
+    return steps.reduce(function (done, step) { return done.then(step); }, Promise.resolve());
+  }
+
   document.querySelectorAll("[data-figure]").forEach(function (el) {
     var source = document.getElementById(el.getAttribute("data-figure"));
     if (!source || typeof Plotly === "undefined") { return; }
     var figure = JSON.parse(source.textContent);
-    Plotly.newPlot(el, figure.data, figure.layout, config).then(function () {
+    var options = Object.assign({}, config, el.clientWidth < NARROW ? {displayModeBar: false} : {});
+    Plotly.newPlot(el, figure.data, figure.layout, options).then(function () {
+      return narrowed(el, figure);
+    }).then(function () {
       addPicker(el, figure);
       el.setAttribute("data-rendered", "true");
     });

@@ -37,6 +37,26 @@ def deck_order(names) -> list[str]:
     return sorted(set(names), key=lambda name: (name not in premade, name.casefold(), name))
 
 
+SHORT_NAME_LENGTH = 16  # a mash-up deck's name is cut to this many characters on a phone
+
+
+def short_deck_names(names) -> dict[str, str]:
+    """Each deck's name as a phone shows it: a premade deck by what comes before " of " ("Zulus",
+    "Azteca & Mexica"), a mash-up cut to SHORT_NAME_LENGTH characters with "…". Names that would
+    come out the same keep their full name, so no two decks look alike."""
+    premade = set(catalog_names()[0])
+    short = {}
+    for name in set(names):
+        if name in premade and " of " in name:
+            short[name] = name.split(" of ", 1)[0]
+        else:
+            short[name] = name if len(name) <= SHORT_NAME_LENGTH else name[:SHORT_NAME_LENGTH - 1].rstrip() + "…"
+    seen: dict[str, int] = {}
+    for value in short.values():
+        seen[value] = seen.get(value, 0) + 1
+    return {name: value if seen[value] == 1 else name for name, value in short.items()}
+
+
 @lru_cache(maxsize=1)
 def catalog_names() -> tuple[list[str], list[str]]:
     """Deck and battlefield names of every catalog version (no database)."""
