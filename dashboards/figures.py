@@ -39,7 +39,7 @@ DIVERGING = "RdBu"
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 FADED_OPACITY = 0.3        # a heatmap cell that is thin or not different from even
 LABEL_WIDTH = 16           # characters per line of a wrapped category label (long deck names)
-LONG_WORD = 24             # characters: a deck name with a longer word is shown by its short name
+LONG_WORD = 24             # characters: an x-axis deck name with a longer word is shown by its short name
 NARROW_TITLE_WIDTH = 56    # characters per line of a title's detail on a phone
 DEFAULT_DRAWN = 4          # decks the trend lines draw until the reader picks others
 # one colour per deck, in deck order (plotly's default colourway, kept so figures look as before)
@@ -127,8 +127,9 @@ def _deck_axis(fig: go.Figure, axis: str, decks: list[str]) -> list[str]:
     phone by their short names ("Zulus"). Returns the categories."""
     categories = [label(d) for d in decks]
     short = short_deck_names(decks)
-    # a name with a word too long to wrap (a mash-up's) is shown by its short name
-    shown = [d if max(map(len, d.split() or [""])) <= LONG_WORD else short[d] for d in decks]
+    # on a slanted x axis a name with a word too long to wrap (a mash-up's) would run off the figure's
+    # edge: it is shown by its short name there (a y axis makes room for it)
+    shown = [d if axis == "y" or max(map(len, d.split() or [""])) <= LONG_WORD else short[d] for d in decks]
     fig.update_layout({f"{axis}axis": {"tickmode": "array", "tickvals": categories,
                                        "ticktext": [wrapped(label(d)) for d in shown]}})
     _narrow(fig, {f"{axis}axis.ticktext": [label(short[d]) for d in decks]})

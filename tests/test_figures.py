@@ -286,3 +286,13 @@ def test_long_deck_names_wrap_on_the_axis_and_stay_whole_in_the_data():
     assert list(fig.layout.yaxis.ticktext) == ["Azteca &amp;<br>Mexica of<br>Tenochtitlan"]
     assert figures.wrapped("Zulus of the Mfecane", 12) == "Zulus of the<br>Mfecane"
     assert figures.wrapped("<script>alert(1)</script>", 8) == "<script>alert(1)</script>"  # a word is never split
+
+
+def test_a_deck_name_too_long_to_wrap_is_shortened_on_a_slanted_axis_only():
+    nasty = '<script>alert("x")</script>&"'
+    rows = [matchup(nasty, "Zulus of the Mfecane", 1, 2), matchup("Zulus of the Mfecane", nasty, 1, 2)]
+    layout = figures.matchup_matrix(rows, 5, matchup_evidence(rows)).layout
+    assert list(layout.yaxis.ticktext)[1] == figures.label(nasty)  # whole on the y axis
+    assert list(layout.xaxis.ticktext)[1] == figures.label('<script>alert("…')
+    assert layout.meta["narrow"]["layout"]["xaxis.ticktext"] == ["Zulus", figures.label('<script>alert("…')]
+    assert layout.meta["narrow"]["restyle"] == [{"update": {"texttemplate": ""}, "traces": [0, 1]}]
