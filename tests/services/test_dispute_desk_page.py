@@ -7,48 +7,19 @@ resolution shows the ruling (and who made it) on both; unlisted disputes are not
 from __future__ import annotations
 
 import html
-import json
 import re
-import secrets
 
 import pytest
-from dispute_logs import PLAYERS, diverging_logs
+from dispute_logs import disputed_match
 from service_helpers import make_token, token_client
-from test_match_counting import finished
 
 import engine.log
 from services.games.views import MAX_ID
 
 
-def _match(event: str, rnd: int = 3, table: str = "14") -> dict:
-    return {"event": event, "round": rnd, "table": table, "players": PLAYERS, "date": "2026-11-02"}
-
-
-def _disputed(app, *, event_visibility: str = "public", second_visibility: str = "public") -> dict:
-    """A new event of a new organiser with one disputed match: A (valid, Ana wins) and B (a mismatch:
-    it claims Bo won), each uploaded and replayed."""
-    owner = f"Org {secrets.token_hex(3)}"
-    token = make_token(app, "organiser", owner=owner, name="desk")
-    org = token_client(app, token)
-    name = f"Desk Open {secrets.token_hex(3)}"
-    created = org.post("/api/v1/events", json={"name": name, "visibility": event_visibility})
-    assert created.status_code == 201, created.get_json()
-    a, b, differ_at = diverging_logs(_match(name))
-    ids = []
-    for log, visibility in ((a, "public"), (b, second_visibility)):
-        sent = org.post(f"/api/v1/games?visibility={visibility}", data=json.dumps(log),
-                        content_type="application/json", headers={"X-Uploader": "table judge"})
-        assert sent.status_code == 202, sent.get_json()
-        ids.append(sent.get_json()["id"])
-    assert [finished(org, i)["status"] for i in ids] == ["valid", "mismatch"]
-    [dispute] = org.get(f"/api/v1/disputes?event={created.get_json()['id']}").get_json()["disputes"]
-    return {"org": org, "token": token, "owner": owner, "event": created.get_json()["id"], "name": name,
-            "a": ids[0], "b": ids[1], "logs": (a, b), "differ_at": differ_at, "id": dispute["id"]}
-
-
 @pytest.fixture(scope="module")
 def desk(app):
-    return _disputed(app)
+    return disputed_match(app)
 
 
 def _text(page: str) -> str:
@@ -107,7 +78,7 @@ def test_the_event_page_and_its_disputes_list_link_to_the_desk(client, desk):
 
 
 def test_a_resolution_is_shown_with_who_made_it_on_the_desk_and_the_event_page(app, client):
-    found = _disputed(app)
+    found = disputed_match(app)
     ruling = "Game A stands: both players signed its scoresheet <b>at the table</b>."
     stranger = token_client(app, make_token(app, "organiser", owner="Someone Else", name="other"))
     url = f"/api/v1/disputes/{found['id']}/resolve"
@@ -128,8 +99,8 @@ def test_a_resolution_is_shown_with_who_made_it_on_the_desk_and_the_event_page(a
 
 
 def test_unlisted_disputes_and_unknown_ids_are_not_found(app, client, desk):
-    hidden_event = _disputed(app, event_visibility="unlisted")
-    hidden_game = _disputed(app, second_visibility="unlisted")
+    hidden_event = disputed_match(app, event_visibility="unlisted")
+    hidden_game = disputed_match(app, second_visibility="unlisted")
     for found in (hidden_event, hidden_game):
         response = client.get(f"/disputes/{found['id']}")
         assert response.status_code == 404 and f"There is no dispute {found['id']}" in response.get_data(as_text=True)
