@@ -60,7 +60,8 @@ def _load(dispute_id: int) -> tuple[views.DisputeView, dict[int, views.Upload], 
         d = found.dispute
         if not may_read_event(token, d.event_id, d.event_visibility, d.event_organiser):
             return None
-        uploads = views.match_uploads(conn, d.games)
+        # the sides' ids, not d.games: an upload stored between the two reads is in one only
+        uploads = views.match_uploads(conn, [s["id"] for s in found.sides])
         if not all(may_read_game(token, u) for u in uploads.values()):
             return None
         others = views.dispute_summaries(conn, event_id=d.event_id)
@@ -74,10 +75,10 @@ def _parse(raw: bytes) -> GameLog | None:
         return None
 
 
-def _claim_words(log: GameLog | None, stored_claim: str | None) -> str:
+def _claim_words(log: GameLog | None) -> str:
     """What a log claims, in words: the winner, how the game ended if not by the tally, the might."""
     if log is None:
-        return stored_claim or "unreadable (not a log the engine can read)"
+        return "unreadable (not a log the engine can read)"
     result, names = log.result, list(log.meta.get("players", ()))
     if result is None:
         return "no result claimed"
@@ -105,7 +106,7 @@ def _upload(position: int, side: dict, upload: views.Upload, log: GameLog | None
         "message": side["verdict_message"] or side["status_message"],
         "uploaded_by": uploaded_by_text(side["uploaded_by"]), "label": side["uploader"],
         "received_at": side["received_at"].strftime("%Y-%m-%d %H:%M"),
-        "claimed": _claim_words(log, None if log else "unreadable (not a log the engine can read)"),
+        "claimed": _claim_words(log),
         "claimed_winner": _claimed_outcome(log),
         "by_rules": by_rules, "by_rules_outcome": desk.outcome_words(names, side["winner"]) if upload.might else None,
         "tally": desk.tally(upload.battlefields, upload.might), "names": [desk.name_of(names, s + 1)
