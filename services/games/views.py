@@ -250,9 +250,12 @@ class EventSummary:
     played_to: dt.date | None = None
 
 
-def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000, *,
+EVENTS_LISTED = 1000  # the events list shows the newest this many
+
+
+def event_summaries(conn: Connection, event_id: int | None = None, *,
                    unlisted: bool | str = False) -> list[EventSummary]:
-    """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
+    """Events (one, or the newest EVENTS_LISTED public ones) with their game counts by status and open
     disputes and the days its counted games were played: four set-based queries, whatever the
     number of events. An unlisted event is left out
     of the list but found by its id (docs/security.md, "Visibility"); ``unlisted``: the list has
@@ -264,7 +267,7 @@ def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 
                                                             OR organiser = %(organiser)s))
                              OR id = %(id)s
                           ORDER BY id DESC LIMIT %(limit)s""",
-                       {"id": event_id, "limit": limit, "every": unlisted is True,
+                       {"id": event_id, "limit": EVENTS_LISTED, "every": unlisted is True,
                         "organiser": unlisted if isinstance(unlisted, str) else None}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}
