@@ -11,8 +11,9 @@ the dashboards (dashboards/) draw them from the same reads. No writes here.
 - ``event_summaries``: events with their game counts by status and open disputes;
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
-- ``dispute_summaries`` and ``dispute_view``: disputes, listed or one with every side;
-  ``match_uploads``: a dispute's sides with their stored logs and final boards (the dispute desk).
+- ``dispute_summaries``, ``dispute_summary`` and ``dispute_view``: disputes, listed, one, or one with
+  every side; ``match_uploads``: a dispute's sides with their stored logs and final boards (the
+  dispute desk).
 - ``event_matches`` and ``player_matches``: matches with every upload, for the standings and the
   player pages (services.games.standings makes them into results); ``games_outside_matches``.
 
@@ -35,6 +36,7 @@ from psycopg.rows import dict_row
 from engine.log import LogFormatError, parse_log
 from engine.replay import malformed
 from engine.timeline import Timeline, timeline
+from engine.words import game_title
 
 from . import standings
 from .disputes import MatchDispute
@@ -201,22 +203,24 @@ class ReplayView:
     timeline: Timeline
     event: str | None  # the game's event, else the one its log names
     date: str | None  # the day it was played (ISO), else the one its log names
+    title: str | None = None  # the game as people name it, "R3 · T14 · Ada vs Bo" (None: the log does not read)
 
 
 def replay_of(game: GameView) -> ReplayView:
     """Read the game's stored log (``game_view(..., log=True)``) once: the engine's parse gives the
     timeline and the meta shown beside it. A log the engine cannot read has no frames and the
     malformed verdict; its meta is then read as plain JSON, if it is JSON at all, and shown as text."""
+    title = None
     try:
         log = parse_log(game.raw_log)
     except LogFormatError as exc:
         tl, meta = Timeline([], malformed(exc.errors).verdict), _json_meta(game.raw_log)
     else:
-        tl, meta = timeline(log), log.meta
+        tl, meta, title = timeline(log), log.meta, game_title(log.meta, len(log.setup.decks))
     event = game.event or (meta.get("event") if isinstance(meta.get("event"), str) else None)
     date = game.played_on.isoformat() if game.played_on else (
         meta.get("date") if isinstance(meta.get("date"), str) else None)
-    return ReplayView(game, tl, event, date)
+    return ReplayView(game, tl, event, date, title)
 
 
 def _json_meta(raw: bytes) -> dict[str, Any]:
@@ -362,6 +366,12 @@ def _dispute_summary(row: dict) -> DisputeSummary:
     by = None if row["resolved_by_role"] is None else {
         "owner": row["resolved_by_owner"], "name": row["resolved_by_name"], "role": row["resolved_by_role"]}
     return DisputeSummary(**{k: v for k, v in row.items() if k not in _RESOLVED_BY_COLUMNS}, resolved_by=by)
+
+
+def dispute_summary(conn: Connection, dispute_id: int) -> DisputeSummary | None:
+    """One dispute, without its sides (the replay viewer's note on a disputed game)."""
+    row = _cursor(conn).execute(_DISPUTES + "WHERE d.id = %s", (dispute_id,)).fetchone()
+    return _dispute_summary(row) if row is not None else None
 
 
 @dataclass(frozen=True)
