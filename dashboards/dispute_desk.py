@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from engine import words
 from engine.game import battlefield_winners
-from engine.words import DASH
 
 
 @dataclass(frozen=True)
@@ -68,17 +68,8 @@ def outcome_words(names: Sequence[str | None], winner: int | None) -> str:
 
 def might_words(names: Sequence[str | None], battlefields: Sequence[str], might: Sequence[Sequence[int]],
                 winner: int | None) -> str:
-    """'B1 The Throne 12–9, B2 Oasis 4–13, B3 River 9–8 (2–1)': each battlefield's might, the winner's
-    number first (then seat order), and how many battlefields each took; with no winner, or three
-    players, whose number is whose."""
-    n = len(might)
-    seats = sorted(range(n), key=lambda p: p != (winner or 0) - 1)
-    fields = ", ".join(f"B{b + 1} {battlefields[b] if b < len(battlefields) else ''}".rstrip() + " "
-                       + DASH.join(str(might[p][b]) for p in seats) for b in range(len(might[0])))
-    taken = battlefield_winners([list(row) for row in might], seats)
-    counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
-    order = "" if n == 2 and winner else "; " + DASH.join(name_of(names, p + 1) for p in seats)
-    return f"{fields} ({counts}{order})"
+    """engine.words.might_words, with a seat whose name is not known called P<seat>."""
+    return words.might_words([name_of(names, p + 1) for p in range(len(might))], battlefields, might, winner)
 
 
 @dataclass(frozen=True)
