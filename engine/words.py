@@ -1,6 +1,12 @@
 """A game and its result in the words people use at a table: "R3 · T14 · Ada vs Bo" and "Ada wins
 B1 The Oasis 12–11, B2 The Throne 13–4, B3 River of Rebirth 9–8 (3–0)" rather than seat numbers and
-a might table. Verdict messages (engine.replay), the command line and the pages use these.
+a might table; and a decision by the number people give it. Verdict messages (engine.replay), the
+command line and the pages use these.
+
+One numbering of decisions everywhere: decisions are counted from 1 in the order of the log's
+``decisions`` lines, so "decision 30" is the log's 30th decision line (``decisions[29]``). Machine
+fields (a verdict's ``index``, the API's ``decision_index``) keep the 0-based index; everything a
+person reads says ``decision_number(index)`` (docs/log-format.md, "Numbering decisions").
 """
 
 from __future__ import annotations
@@ -31,21 +37,44 @@ def game_title(meta: Mapping[str, Any], n: int) -> str:
     return " · ".join(parts)
 
 
+def decision_number(index: int) -> int:
+    """The number people give the decision at ``index`` (0-based) of a log's decisions: its line
+    counted from 1."""
+    return index + 1
+
+
+def decision_words(index: int | None, written: bool = True) -> str:
+    """Where a verdict points, as people say it: "decision 30"; "the setup" (no decision index);
+    "the end of the log, after decision 62" when the log stops early (``written`` False: the index
+    is one past its last line, so that line's number is the index itself)."""
+    if index is None:
+        return "the setup"
+    if not written:
+        return f"the end of the log, after decision {index}" if index else "the end of the log, before any decision"
+    return f"decision {decision_number(index)}"
+
+
+def might_words(names: Sequence[str], battlefields: Sequence[str], might: Sequence[Sequence[int]],
+                winner: int | None) -> str:
+    """"B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8 (2–1)": each battlefield's might, the
+    winner's number first (then seat order; "Bo wins B1 … 12–7" reads as Bo's 12), and how many
+    battlefields each took; with no winner, or three players, whose number is whose."""
+    n = len(might)
+    seats = sorted(range(n), key=lambda p: p != (winner or 0) - 1)
+    fields = ", ".join(" ".join(filter(None, (f"B{b + 1}", battlefields[b] if b < len(battlefields) else "")))
+                       + " " + DASH.join(str(might[p][b]) for p in seats) for b in range(len(might[0])))
+    taken = battlefield_winners([list(row) for row in might], seats)
+    counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
+    order = "" if n == 2 and winner else "; " + DASH.join(names[p] for p in seats)
+    return f"{fields} ({counts}{order})"
+
+
 def result_words(g: Game, names: Sequence[str]) -> str:
     """How a finished game came out: who won (or a draw), how it ended if early, and each
-    battlefield's might (the winner's first, then seat order) with how many battlefields each won."""
+    battlefield's might with how many battlefields each won (might_words)."""
     assert g.over and g.final_might is not None
     won = f"{names[g.winner - 1]} wins" if g.winner else "a draw"
     if g.end is End.CONCESSION:
         return f"{names[(g.conceded_by or 1) - 1]} conceded in round {g.round}; {won}"
-    might = g.final_might
-    # the winner's numbers first ("Bo wins B1 … 12–7" reads as Bo's 12), then seat order
-    seats = sorted(range(g.n), key=lambda p: p != (g.winner or 0) - 1)
-    fields = ", ".join(f"B{b + 1} {g.bfs[b].name} " + DASH.join(str(might[p][b]) for p in seats)
-                       for b in range(g.nbf))
-    taken = battlefield_winners(might, seats)
-    counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
     early = f"time was called in round {g.round}; " if g.end is End.TIME else ""
-    # with three numbers a side, or no winner to put first, say whose number is whose
-    order = "" if g.n == 2 and g.winner else "; " + DASH.join(names[p] for p in seats)
-    return f"{early}{won} {fields} ({counts}{order})"
+    return f"{early}{won} " + might_words(names, [bf.name for bf in g.bfs], g.final_might, g.winner)

@@ -132,6 +132,25 @@ def test_wrong_claimed_winner_is_a_mismatch(sample_logs):
     assert v.errors[0]["path"] == "/result/winner"
 
 
+def test_wrong_claimed_might_is_a_mismatch_said_battlefield_by_battlefield(sample_logs):
+    log = copy.deepcopy(sample_logs[4])
+    log["result"]["might"][1][2] += 5  # P2's might on B3
+    log["meta"] = {"players": ["Ada", "Bo"]}
+    truth = replay(copy.deepcopy(sample_logs[4]), keep_game=True).game
+    v = replay(log).verdict
+    assert v.status == "mismatch"
+    [error] = v.errors
+    assert error["path"] == "/result/might"
+    claimed, given = error["message"].split(", but the rules give ")
+    b3 = truth.bfs[2].name
+    ada, bo = truth.final_might[0][2], truth.final_might[1][2]
+    # the winner's number first, as the rest of the result is said
+    said = (f"B3 {b3} {ada}–{bo + 5}", f"B3 {b3} {ada}–{bo}") if truth.winner == 1 else \
+        (f"B3 {b3} {bo + 5}–{ada}", f"B3 {b3} {bo}–{ada}")
+    assert said[0] in claimed and said[1] in given
+    assert "[[" not in error["message"]
+
+
 def test_wrong_checkpoint_is_a_mismatch_naming_the_round(sample_logs):
     log = copy.deepcopy(sample_logs[5])
     log["checkpoints"][2]["might"][0][0] += 1
