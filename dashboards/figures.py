@@ -349,8 +349,9 @@ def trend_win_rates(rows: list[dict], min_games: int, drawn: int = DEFAULT_DRAWN
     fig.add_hline(y=0.5, line_dash="dot", line_color="#888")
     fig.update_yaxes(range=[0, 1], tickformat=".0%", title="win rate")
     _week_axis(fig, rows)
-    picker = [{"deck": deck, "colour": colours[deck], "games": games[deck], "shown": deck in shown}
-              for deck in grouped]
+    short = short_deck_names(grouped)
+    picker = [{"deck": deck, "short": short[deck], "colour": colours[deck], "games": games[deck],
+               "shown": deck in shown} for deck in grouped]
     return _layout(fig, f"Win rate by week — band: 95% interval; hollow: fewer than {min_games} games",
                    height=460, showlegend=False, meta={"picker": picker})
 

@@ -139,7 +139,7 @@ def trends():
         rows = queries.trend_stats(conn, f)
         table = Table(["week", "deck", "games", "meta share", "win rate (95% CI)"],
                       [[r["week"], r["deck"], r["games"], figures.percent(r["meta_share"]), rate_cell(r["win_rate"])]
-                       for r in rows], thin=[r["thin"] for r in rows], numeric={2})
+                       for r in rows], thin=[r["thin"] for r in rows], numeric={2}, secondary={3})
         return [Panel("trend-share", "Meta share by week", figures.trend_meta_share(rows), dataset="trends"),
                 Panel("trend-win-rates", "Win rate by week",
                       figures.trend_win_rates(rows, f.min_games, len(f.decks) if f.decks else figures.DEFAULT_DRAWN),

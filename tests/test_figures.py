@@ -244,6 +244,7 @@ def test_trend_win_rates_draw_bands_for_the_most_played_decks_and_offer_the_rest
                                           "Vikings of Valhalla", "Zulus of the Mfecane"]  # deck order
     assert [p["shown"] for p in picker] == [False, False, True, True]  # the two most played
     assert [p["games"] for p in picker] == [23, 6, 43, 33]
+    assert [p["short"] for p in picker] == ["Cavalry", "Knights", "Vikings", "Zulus"]  # a phone's chips
     assert fig.layout.showlegend is False  # the picker's chips are the legend
     vikings = [t for t in fig.data if t.legendgroup == "Vikings of Valhalla"]
     band, line = vikings

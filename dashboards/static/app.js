@@ -31,12 +31,18 @@
       swatch.className = "swatch";
       swatch.style.background = item.colour;
       var name = document.createElement("span");
+      name.className = "full";
       name.textContent = item.deck;
+      var short = document.createElement("span");
+      short.className = "short";  // shown instead of the full name on a phone (app.css)
+      short.textContent = item.short;
       var games = document.createElement("span");
       games.className = "count";
       games.textContent = " " + item.games;
-      chip.title = item.games + " seat-games in these filters";
-      chip.append(input, swatch, name, games);
+      chip.title = item.deck + ": " + item.games + " seat-games in these filters";
+      chip.append(input, swatch, name);
+      if (item.short !== item.deck) { chip.appendChild(short); }
+      chip.appendChild(games);
       input.addEventListener("change", function () {
         var indexes = [];
         el.data.forEach(function (trace, i) { if (trace.legendgroup === item.deck) { indexes.push(i); } });
