@@ -38,6 +38,7 @@ CHANGED = Config(
     rate_limit_writes="40/minute",
     rate_limit_auth_failures="5/minute",
     rate_limit_positions="50/second",
+    rate_limit_exports="3/hour",
 )
 
 
