@@ -18,7 +18,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import api_docs, assets, events, pages, players, record, replay
+    from . import api_docs, assets, disputes, events, pages, players, record, replay
 
     app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
@@ -27,3 +27,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(replay.blueprint)
     app.register_blueprint(record.blueprint)
     app.register_blueprint(players.blueprint)
+    app.register_blueprint(disputes.blueprint)

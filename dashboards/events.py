@@ -133,6 +133,24 @@ def uploaded_by_text(uploaded_by: dict | None) -> str:
     return f"{uploaded_by['owner']} ({uploaded_by['role']}{name})"
 
 
+def counts_text(d: views.DisputeSummary) -> str:
+    """Which game of a disputed match the statistics count, in words."""
+    if d.status == "open":
+        return "none until resolved"
+    return f"game {d.counts_game_id}" if d.counts_game_id else "none"
+
+
+def disputes_table(disputes: list[views.DisputeSummary]) -> Table:
+    """An event's disputes, each linked to its desk (dashboards.disputes) and each upload to its replay,
+    with the ruling of those resolved."""
+    return Table(
+        ["dispute", "status", "round", "table", "players", "why", "counts", "ruling", "uploads (replay)"],
+        [[Link(f"#{d.id}", url_for("dispute_desk.dispute_page", dispute_id=d.id)), d.status, d.round,
+          d.table_label, player_links(d.players), d.reason, counts_text(d), d.resolution or "–",
+          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
+         for d in disputes], numeric={2})
+
+
 def _not_found(event_id: int):
     return render_template("not_found.html", page_title="No such event",
                            message=f"There is no event {event_id}."), 404
@@ -173,14 +191,7 @@ def event(event_id: int):
     if detail is None:
         return _not_found(event_id)
     summary, disputes, flagged = detail.summary, detail.disputes, detail.flagged
-    dispute_table = Table(
-        ["dispute", "status", "round", "table", "players", "why", "counts", "uploads (replay)"],
-        [[Link(f"#{d.id}", f"/api/v1/disputes/{d.id}"), d.status, d.round, d.table_label,
-          player_links(d.players), d.reason,
-          "none until resolved" if d.status == "open" else (f"game {d.counts_game_id}" if d.counts_game_id
-                                                              else "none"),
-          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
-         for d in disputes], numeric={2})
+    dispute_table = disputes_table(disputes)
     flagged_table = Table(
         ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
@@ -201,7 +212,8 @@ def event(event_id: int):
                    + _more(MAX_STANDING_ROWS, len(left_out), "matches"), csv_url=csv("left-out")),
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
         Panel("disputes", f"Disputes ({sum(d.status == 'open' for d in disputes)} open)", table=dispute_table,
-              note="Open disputes first. Each upload of the match links to its replay.", csv_url=csv("disputes")),
+              note="Open disputes first. Each dispute links to its desk (both uploads side by side, the ruling); "
+                   "each upload of the match to its replay.", csv_url=csv("disputes")),
         Panel("flagged", "Games that are not valid", table=flagged_table, csv_url=csv("flagged"),
               note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
     ]

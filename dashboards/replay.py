@@ -1,7 +1,9 @@
 """The replay viewer: step through one stored game, decision by decision, and see the board.
 
 - ``GET /games/<id>/replay`` — the page (``?step=N`` opens it after N decisions; an illegal game
-  opens at the decision that broke the rules, with the reason and the legal alternatives).
+  opens at the decision that broke the rules, with the reason and the legal alternatives; a mismatch
+  game at its final board, with the log's claims the rules do not bear out; a disputed game links
+  to its dispute and the match's other uploads, and shows the ruling once there is one).
 - ``GET /games/<id>/timeline.json`` — the same timeline as JSON (engine.timeline, plus the game's
   stored facts).
 
@@ -9,6 +11,10 @@ The timeline is rebuilt from the stored raw log on each request (services.games.
 the log is read once, for the frames and the meta shown beside them), so the page always shows
 what this engine makes of the log — while the header shows the stored status and verdict from the
 pipeline (services.games.views.game_view, the same read as GET /api/v1/games/{id}).
+
+Decisions are numbered as people count the log's decision lines, from 1 (engine.words.decision_number):
+the page adds those numbers and the stepper's labels to the timeline here, once, so the red box, the
+stepper, the line under it and the decision list (and replay.js) all name the same number.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
+from engine.catalog import load_catalog
+from engine.words import decision_number
 from services.api.access import current_token, may_read_game
 from services.games import views
 
@@ -25,23 +33,26 @@ blueprint = Blueprint("replay", __name__, template_folder="templates")
 DB_TIMEOUT_S = 5.0
 
 
-def _load_replay(game_id: int) -> views.ReplayView | None:
-    """The stored game and its log read into a timeline; None when there is no such game, or it is
-    unlisted (or of an unlisted event) and the request has no token that may see it (browsers send
-    none: unlisted games have no replay page for them; docs/security.md, "Visibility")."""
+def _load_replay(game_id: int) -> tuple[views.ReplayView, views.DisputeSummary | None] | None:
+    """The stored game and its log read into a timeline, with its match's dispute (None: there is
+    none); None when there is no such game, or it is unlisted (or of an unlisted event) and the
+    request has no token that may see it (browsers send none: unlisted games have no replay page for
+    them; docs/security.md, "Visibility")."""
     if game_id > views.MAX_ID:
         return None
     with current_app.extensions["empyrean"].db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         game = views.game_view(conn, game_id, log=True)
-    if game is None or not may_read_game(current_token(), game):
-        return None
-    return views.replay_of(game)  # the connection is back in the pool
+        if game is None or not may_read_game(current_token(), game):
+            return None
+        dispute = views.dispute_summary(conn, game.dispute_id) if game.dispute_id is not None else None
+    return views.replay_of(game), dispute  # the connection is back in the pool
 
 
 def _game_facts(replay: views.ReplayView) -> dict[str, Any]:
     game, verdict = replay.game, replay.game.verdict
     return {
         "id": game.id,
+        "title": replay.title,  # "R3 · T14 · Ada vs Bo" (engine.words.game_title)
         "status": str(game.status),
         "pending": game.pending,
         "message": game.status_message,
@@ -59,14 +70,79 @@ def _game_facts(replay: views.ReplayView) -> dict[str, Any]:
     }
 
 
+def _dispute_facts(dispute: views.DisputeSummary | None, game_id: int) -> dict[str, Any] | None:
+    """The game's match's dispute as the page shows it: its page, its state and ruling, and the
+    match's other uploads with their replays."""
+    if dispute is None:
+        return None
+    return {
+        "id": dispute.id, "url": f"/disputes/{dispute.id}",  # the dispute desk (dashboards/disputes.py)
+        "status": dispute.status, "reason": dispute.reason, "resolution": dispute.resolution,
+        "counts_game_id": dispute.counts_game_id,
+        "others": [{"id": g, "status": st, "url": url_for("replay.replay_page", game_id=g)}
+                   for g, st in zip(dispute.games, dispute.statuses) if g != game_id],
+    }
+
+
+def _numbered(tl: dict[str, Any]) -> dict[str, Any]:
+    """The timeline with the numbers people read (engine.words.decision_number) added: each
+    frame's ``number`` (the decision just applied) and stepper ``label``, the failure's ``number``,
+    and ``rows``, the decision list: each line's number, text and the step that shows it (the step
+    after it; the illegal one's: the step before it; None: never applied)."""
+    frames, total = tl["frames"], len(tl["decisions"])
+    for frame in frames:
+        line = frame["line"]
+        frame["number"] = decision_number(line) if line is not None else None
+        if frame["index"] == 0:
+            frame["label"] = "Setup"
+        elif line is not None:
+            frame["label"] = f"After decision {frame['number']} of {total}"
+        else:  # the frame after the last line when time was called
+            frame["label"] = f"Time called, after all {total} decisions"
+    failure = tl["failure"]
+    if failure is not None:
+        failure["number"] = decision_number(failure["index"]) if failure["index"] is not None else None
+    rows = []
+    for k, (text, line) in enumerate(zip(tl["decisions"], tl["lines"])):
+        applied = k + 1 < len(frames) and frames[k + 1]["line"] == line
+        illegal = not applied and failure is not None and failure["index"] == line
+        rows.append({"number": decision_number(line), "text": text,
+                     "step": k + 1 if applied else tl["failing_frame"] if illegal else None,
+                     "state": "applied" if applied else "illegal" if illegal else "unplayed"})
+    tl["rows"] = rows
+    return tl
+
+
+def _card_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Cost, might, type, deck and text of every card the frames show, from the log's catalog (what
+    a card shows on hover or tap)."""
+    if not tl["frames"]:
+        return {}
+    names: set[str] = set()
+    for frame in tl["frames"]:
+        for p in frame["players"]:
+            for pile in ("hand", "discard", "destroyed", "banished"):
+                names.update(p[pile])
+        for bf in frame["battlefields"]:
+            for side in bf["sides"]:
+                for z in side["zones"]:
+                    names.add(z["card"])
+                    names.update(z["under"])
+    cards = load_catalog(tl["catalog"]).cards
+    return {n: {"cost": c.cost, "might": c.might, "max_might": c.max_might, "type": c.type, "deck": c.deck,
+                "text": c.text} for n in sorted(names) if (c := cards.get(n)) is not None}
+
+
 def _start_step(tl: dict[str, Any]) -> int:
     """``?step=N`` if given (clamped to the frames there are); else the failing frame of an illegal
-    game, else the start."""
+    game, the final board of a mismatch game (whose claims are about the end), else the start."""
     last = max(0, len(tl["frames"]) - 1)
     raw = request.args.get("step", "")
     if raw.strip().isdigit():
         return min(int(raw), last)
-    return tl["failing_frame"] if tl["failing_frame"] is not None else 0
+    if tl["failing_frame"] is not None:
+        return tl["failing_frame"]
+    return last if tl["verdict"]["status"] == "mismatch" else 0
 
 
 def _not_found(game_id: int):
@@ -75,21 +151,25 @@ def _not_found(game_id: int):
 
 @blueprint.get("/games/<int:game_id>/replay")
 def replay_page(game_id: int):
-    replay = _load_replay(game_id)
-    if replay is None:
+    loaded = _load_replay(game_id)
+    if loaded is None:
         return _not_found(game_id)
-    tl = replay.timeline.to_dict()
+    replay, dispute = loaded
+    tl = _numbered(replay.timeline.to_dict())
     return render_template("replay.html", game=_game_facts(replay), tl=tl, step=_start_step(tl),
-                           page_title=f"Game {game_id}")
+                           dispute=_dispute_facts(dispute, game_id), cards=_card_facts(tl),
+                           page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")
 
 
 @blueprint.get("/games/<int:game_id>/timeline.json")
 def timeline_json(game_id: int):
-    replay = _load_replay(game_id)
-    if replay is None:
+    loaded = _load_replay(game_id)
+    if loaded is None:
         # JSON for a JSON URL, in the API's error shape
         response = jsonify({"error": {"status": 404, "title": "Not Found",
                                       "message": f"there is no game {game_id}"}})
         response.status_code = 404
         return response
-    return jsonify({"game": _game_facts(replay), **replay.timeline.to_dict()})
+    replay, dispute = loaded
+    return jsonify({"game": {**_game_facts(replay), "dispute": _dispute_facts(dispute, game_id)},
+                    **_numbered(replay.timeline.to_dict())})

@@ -22,7 +22,7 @@ from .log import GameLog, LogFormatError, parse_log
 from .observe import GameObserver
 from .reader import Reading, Way, read_lines
 from .record import GameRecord, RecordBuilder
-from .words import result_words, seat_names
+from .words import decision_words, result_words, seat_names
 
 ENGINE_VERSION = "1.0.0"
 MAX_ALTERNATIVES = 24
@@ -221,7 +221,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
             rule = (f"player {f.forced.seat} had only one legal answer there, '{format_decision(f.forced)}', "
                     f"which may be left out or written, but not otherwise ({f.reason})")
         verdict = Verdict(
-            VerdictStatus.ILLEGAL, f"decision {f.index} ({log.decisions[f.index]!r}) in round {pt['round']}, "
+            VerdictStatus.ILLEGAL, f"{decision_words(f.index)} ({log.decisions[f.index]!r}) in round {pt['round']}, "
             f"{pt['phase']} phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
             legal=_alternatives(g), board=describe(g), **pt)
         return _result(log, g, attempt, keep_game, verdict)

@@ -28,6 +28,7 @@ from .observe import GameObserver
 from .reader import Way, read, read_lines
 from .replay import VerdictStatus, build_game, replay
 from .state import CardInst
+from .words import decision_words
 
 
 class MergeConflict(ValueError):
@@ -205,7 +206,7 @@ def _entries(log: GameLog) -> list[Answer | _Drawn]:
 
     g, r = read_lines(new_game, [parse_decision(t) for t in log.decisions])
     if r.failure is not None:
-        raise ValueError(f"decision {r.failure.index} of the log is not legal: {r.failure.reason}")
+        raise ValueError(f"{decision_words(r.failure.index)} of the log is not legal: {r.failure.reason}")
     assert g.trace is not None
     out.extend(g.trace)
     return out

@@ -17,7 +17,7 @@ BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBo
 
 
 def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str], seed: int | None,
-             meta: dict | None = None, checkpoints: bool = False, result: bool = True) -> dict:
+             meta: dict | None = None, checkpoints: bool = False) -> dict:
     """The log (as a JSON-ready dict) of a game played so far."""
     log = {
         "format": "empyrean-log",
@@ -32,7 +32,7 @@ def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str]
     }
     if meta:
         log["meta"] = dict(meta)
-    if result and g.over:
+    if g.over:
         log["result"] = {"winner": g.winner, "might": g.final_might}
     if checkpoints and g.round_might:
         log["checkpoints"] = [{"round": r, "might": m} for r, m in sorted(g.round_might.items())]

@@ -38,6 +38,7 @@ class Timeline:
     players: list[dict[str, Any]] = field(default_factory=list)  # seat, deck, name (from meta)
     battlefields: list[dict[str, Any]] = field(default_factory=list)  # label, name, zones, text
     decisions: list[str] = field(default_factory=list)  # the log's decisions, as written
+    lines: list[int] = field(default_factory=list)  # where each of ``decisions`` is in the log (0-based)
     catalog: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
@@ -46,6 +47,7 @@ class Timeline:
             "players": self.players,
             "battlefields": self.battlefields,
             "decisions": self.decisions,
+            "lines": self.lines,
             "verdict": self.verdict.to_dict(),
             "failing_frame": self.failing_frame,
             "failure": self.failure,
@@ -63,8 +65,8 @@ def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
         return Timeline([], engine_error(exc))
     res = replay(log, record=False, catalog=catalog)
     verdict = res.verdict
-    tl = Timeline([], verdict, decisions=list(log.decisions), catalog=log.catalog,
-                  players=_players(log))
+    tl = Timeline([], verdict, decisions=list(log.decisions), lines=list(range(len(log.decisions))),
+                  catalog=log.catalog, players=_players(log))
     if verdict.status is VerdictStatus.MALFORMED:
         return tl  # no game can be set up (unknown deck, battlefield or catalog)
     try:
@@ -112,7 +114,8 @@ def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None, way: Way) -> None
     if illegal and v.index is not None and v.index in rest:
         rest.remove(v.index)  # the line that broke the rules comes right after the ones read
         rest.insert(0, v.index)
-    tl.decisions = [log.decisions[i] for i in taken + rest]
+    tl.lines = taken + rest
+    tl.decisions = [log.decisions[i] for i in tl.lines]
     if illegal:
         tl.failing_frame = len(taken)
         tl.failure = {"frame": tl.failing_frame, "index": v.index, "reason": v.rule or v.message, "message": v.message,

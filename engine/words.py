@@ -1,6 +1,12 @@
 """A game and its result in the words people use at a table: "R3 · T14 · Ada vs Bo" and "Ada wins
 B1 The Oasis 12–11, B2 The Throne 13–4, B3 River of Rebirth 9–8 (3–0)" rather than seat numbers and
-a might table. Verdict messages (engine.replay), the command line and the pages use these.
+a might table; and a decision by the number people give it. Verdict messages (engine.replay), the
+command line and the pages use these.
+
+One numbering of decisions everywhere: decisions are counted from 1 in the order of the log's
+``decisions`` lines, so "decision 30" is the log's 30th decision line (``decisions[29]``). Machine
+fields (a verdict's ``index``, the API's ``decision_index``) keep the 0-based index; everything a
+person reads says ``decision_number(index)`` (docs/log-format.md, "Numbering decisions").
 """
 
 from __future__ import annotations
@@ -29,6 +35,23 @@ def game_title(meta: Mapping[str, Any], n: int) -> str:
         parts.append(f"T{meta['table']}")
     parts.append(" vs ".join(seat_names(meta, n)))
     return " · ".join(parts)
+
+
+def decision_number(index: int) -> int:
+    """The number people give the decision at ``index`` (0-based) of a log's decisions: its line
+    counted from 1."""
+    return index + 1
+
+
+def decision_words(index: int | None, written: bool = True) -> str:
+    """Where a verdict points, as people say it: "decision 30"; "the setup" (no decision index);
+    "the end of the log, after decision 62" when the log stops early (``written`` False: the index
+    is one past its last line, so that line's number is the index itself)."""
+    if index is None:
+        return "the setup"
+    if not written:
+        return f"the end of the log, after decision {index}" if index else "the end of the log, before any decision"
+    return f"decision {decision_number(index)}"
 
 
 def result_words(g: Game, names: Sequence[str]) -> str:

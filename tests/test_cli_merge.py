@@ -58,3 +58,16 @@ def test_usage_errors_exit_2(tmp_path):
     (tmp_path / "a.json").write_text("{}")
     assert run(str(tmp_path / "a.json")).returncode == 2
     assert run(str(tmp_path / "a.json"), str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_an_illegal_seat_view_is_named_by_its_decision_number_counted_from_1(tmp_path):
+    full = as_recorded(self_play(23))
+    a, b = seat_view(full, 1), seat_view(full, 2)
+    i = next(k for k, d in enumerate(b["decisions"]) if d.startswith("P2 deploy "))
+    b["decisions"][i] = "P2 deploy Nothing Such to B1"
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "b.json").write_text(json.dumps(b))
+    r = run(str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert r.returncode == 1
+    assert f"b.json is not a legal game, so it cannot be merged: decision {i + 1} ('P2 deploy Nothing Such to B1')" \
+        in r.stderr

@@ -43,7 +43,10 @@ def test_illegal_game_exits_1_and_explain_shows_board_and_alternatives(tmp_path,
     path.write_text(json.dumps(illegal(logs[0])))
     r = run("--explain", str(path))
     assert r.returncode == 1
-    assert "ILLEGAL at decision" in r.stdout
+    # decisions counted from 1 as the log's lines are: the 0-based index i is "decision i + 1"
+    i = next(k for k, d in enumerate(illegal(logs[0])["decisions"]) if "Nothing Such" in d)
+    assert f"ILLEGAL at decision {i + 1} (round " in r.stdout
+    assert f"decision {i} " not in r.stdout
     assert "'Nothing Such' is not in player" in r.stdout
     assert "board at that point:" in r.stdout
     assert "legal decisions there:" in r.stdout
@@ -65,6 +68,20 @@ def test_json_array_and_json_output(tmp_path, logs):
     rows = [json.loads(line) for line in r.stdout.splitlines()]
     assert [row["status"] for row in rows] == ["valid", "illegal"]
     assert rows[1]["index"] is not None and rows[1]["legal"]
+    # --json keeps the machine's 0-based index; its message names the decision as people count it
+    i = next(k for k, d in enumerate(illegal(logs[3])["decisions"]) if "Nothing Such" in d)
+    assert rows[1]["index"] == i and rows[1]["message"].startswith(f"decision {i + 1} (")
+
+
+def test_a_log_that_stops_early_is_illegal_after_its_last_decision(tmp_path, logs):
+    short = copy.deepcopy(logs[1])
+    del short["decisions"][-3:]
+    del short["result"]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(short))
+    r = run(str(path))
+    assert r.returncode == 1
+    assert f"ILLEGAL at the end of the log, after decision {len(short['decisions'])} (round " in r.stdout
 
 
 def test_usage_errors_exit_2(tmp_path):

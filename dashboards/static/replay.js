@@ -1,7 +1,9 @@
 // The replay viewer (dashboards/templates/replay.html): draws one frame of engine.timeline at a
 // time (with board.js, the board drawing it shares with the recorder) and steps through them.
 // Every text that comes from the log (names, decks, cards, decisions) is put into the page with
-// textContent — never innerHTML — so it can never be markup.
+// textContent — never innerHTML — so it can never be markup. Decisions are named by the numbers
+// and labels dashboards/replay.py put in the timeline (frame.number, frame.label, failure.number):
+// one numbering, counted from 1 as the log's lines are, computed in one place.
 (function () {
   "use strict";
 
@@ -12,9 +14,10 @@
     return; // nothing to replay (a malformed log): the page says why
   }
   var tl = JSON.parse(dataEl.textContent);
+  var cardsEl = document.getElementById("card-data");
+  var cards = cardsEl ? JSON.parse(cardsEl.textContent) : {};
   var frames = tl.frames;
   var last = frames.length - 1;
-  var total = tl.decisions.length;
   var current = 0;
 
   // --------------------------------------------------------------- small DOM helpers
@@ -42,10 +45,12 @@
     if (frame.first_player) where += " · first player P" + frame.first_player;
     add(now, el("span", "where", where));
     if (frame.decision) {
-      add(now, el("span", "label", "Just applied: "));
+      add(now, el("span", "label", "Decision " + frame.number + ": "));
       add(now, el("code", "just", frame.decision));
-    } else {
+    } else if (frame.index === 0) {
       add(now, el("span", "just-none", "Setup done, no decision yet."));
+    } else {
+      add(now, el("span", "just-none", "Time was called."));
     }
     var next = add(now, el("span", "next"));
     if (frame.over) {
@@ -54,13 +59,52 @@
       next.textContent = "Next: " + who(frame.to_move) + " — " + (frame.prompt || frame.kind || "");
     }
     if (tl.failing_frame === frame.index && tl.failure) {
-      add(now, el("strong", "now-illegal", "The next decision in the log is illegal: " + tl.failure.reason));
+      var f = tl.failure;
+      var next = f.decision ? "Decision " + f.number + ", next in the log, breaks the rules: "
+                            : "The log stops here, before the game is over: ";
+      add(now, el("strong", "now-illegal", next + f.reason));
     }
+  }
+
+  // --------------------------------------------------------------- a card's cost, might and text
+  // On hover (the button's title) and on tap or Enter (a dialog): the catalog's facts, embedded by
+  // dashboards/replay.py for the cards this game shows.
+  var info = document.getElementById("card-info");
+  function cardStats(c) {
+    return "Cost " + c.cost + " · might " + c.might + (c.max_might ? " (at most " + c.max_might + ")" : "") +
+           " · " + c.type + " · " + c.deck;
+  }
+  function cardButton(node, name) {
+    var c = cards[name];
+    if (!c) return;
+    var b = el("button", "card-btn", name);
+    b.type = "button";
+    b.setAttribute("data-card", name);
+    b.title = name + " — " + cardStats(c) + ". " + (c.text || "No ability.");
+    b.setAttribute("aria-haspopup", "dialog");
+    node.textContent = "";
+    node.appendChild(b);
+  }
+  function showCard(name) {
+    var c = cards[name];
+    if (!info || !c) return;
+    document.getElementById("card-info-name").textContent = name;
+    document.getElementById("card-info-stats").textContent = cardStats(c);
+    document.getElementById("card-info-text").textContent = c.text || "No ability.";
+    if (typeof info.showModal === "function") info.showModal();
+  }
+  board.addEventListener("click", function (ev) {
+    var b = ev.target.closest("button.card-btn");
+    if (b && board.contains(b)) showCard(b.getAttribute("data-card"));
+  });
+  if (info) {
+    // a tap outside the dialog's box (on its backdrop) closes it, as a popover would
+    info.addEventListener("click", function (ev) { if (ev.target === info) info.close(); });
   }
 
   function draw(i) {
     var frame = frames[i];
-    EmpyreanBoard.draw(board, frame, {players: tl.players, battlefields: tl.battlefields});
+    EmpyreanBoard.draw(board, frame, {players: tl.players, battlefields: tl.battlefields, card: cardButton});
     drawNow(frame);
   }
 
@@ -84,8 +128,9 @@
       }
     }
     if (shown) {
-      // keep the current decision in view inside the list, without scrolling the whole page
-      var top = shown.offsetTop - list.offsetTop;
+      // keep the current decision in view inside the list, without scrolling the whole page (where
+      // the list is on the page — beside the board or below it on a phone — does not matter)
+      var top = shown.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop;
       if (top < list.scrollTop || top + shown.offsetHeight > list.scrollTop + list.clientHeight) {
         list.scrollTop = Math.max(0, top - list.clientHeight / 2);
       }
@@ -97,7 +142,7 @@
     current = i;
     draw(i);
     highlight(i);
-    document.getElementById("step-label").textContent = "Decision " + i + " of " + total;
+    document.getElementById("step-label").textContent = frames[i].label;
     document.getElementById("step-first").disabled = i === 0;
     document.getElementById("step-back").disabled = i === 0;
     document.getElementById("step-forward").disabled = i === last;
@@ -113,22 +158,38 @@
   document.getElementById("step-forward").addEventListener("click", function () { go(current + 1); });
   document.getElementById("step-last").addEventListener("click", function () { go(last); });
 
-  function jumpLinks(container) {
+  // The board brought into view and flashed: what "Show the board …" does, also when the viewer
+  // is already at that step (going there changes nothing else to see).
+  function showBoard() {
+    var steps = document.getElementById("stepper");
+    var top = board.getBoundingClientRect().top + window.scrollY - (steps ? steps.offsetHeight : 0) - 8;
+    window.scrollTo({top: Math.max(0, top), behavior: "smooth"});
+    board.focus({preventScroll: true});
+    board.classList.remove("flash");
+    void board.offsetWidth;  // restart the animation when it is clicked again
+    board.classList.add("flash");
+  }
+  board.addEventListener("animationend", function () { board.classList.remove("flash"); });
+
+  function jumpLinks(container, toBoard) {
     if (!container) return;
     container.addEventListener("click", function (ev) {
       var a = ev.target.closest("[data-step]");
       if (!a || !container.contains(a)) return;
       ev.preventDefault();
       go(Number(a.getAttribute("data-step")));
+      if (toBoard) showBoard();
     });
   }
-  jumpLinks(list);
-  jumpLinks(document.getElementById("illegal-reason"));
+  jumpLinks(list, false);
+  jumpLinks(document.getElementById("illegal-reason"), true);
+  jumpLinks(document.getElementById("mismatch-reason"), true);
 
   document.addEventListener("keydown", function (ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     var t = ev.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+    if (info && info.open) return;  // the card dialog has the keys
     var to = null;
     if (ev.key === "ArrowLeft") to = current - 1;
     else if (ev.key === "ArrowRight") to = current + 1;
@@ -139,7 +200,8 @@
     go(to);
   });
 
-  // The server picked the opening step (?step=N, else an illegal game's failing decision).
+  // The server picked the opening step (?step=N, else an illegal game's failing decision, a mismatch
+  // game's final board).
   var start = Number(root.getAttribute("data-step"));
   go(isFinite(start) ? start : 0);
 })();

@@ -108,6 +108,7 @@ def get_dispute(dispute_id: int):
     body = _summary(found.dispute)
     body["resolution"] = found.dispute.resolution
     body["counts"] = found.dispute.counts_game_id
+    body["resolved_by"] = found.dispute.resolved_by
     body["sides"] = [_side(s) for s in found.sides]
     return jsonify(body)
 
@@ -167,12 +168,13 @@ def resolve_dispute(dispute_id: int):
         found = lock_dispute(conn, dispute_id)
         if found is None:
             return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
-        if not may_manage_event(current_token(), found.organiser):
+        token = current_token()
+        if not may_manage_event(token, found.organiser):
             return not_your_event(found.event_id)
         if found.status == "resolved":
             return error_response(409, "Conflict", f"dispute {dispute_id} is already resolved")
         try:
-            resolve(conn, found, resolution.strip(), counts)
+            resolve(conn, found, resolution.strip(), counts, (token.owner, token.name, token.role))
         except NotASide as exc:
             return error_response(400, "Bad Request", str(exc), pointer="/counts")
         except CannotCount as exc:

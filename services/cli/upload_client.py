@@ -16,6 +16,9 @@ from urllib3.util.retry import Retry
 
 from services.games.status import FINISHED
 
+# `upload --wait`: how long one game's verdict is waited for before its pending status is printed
+VERDICT_WAIT_S = 60.0
+
 
 class UploadError(RuntimeError):
     """The API refused the request as a whole (or could not be reached); the message says why."""
@@ -86,8 +89,9 @@ class ApiClient:
     def game(self, game_id: int) -> dict:
         return self._json(self._request("GET", f"/games/{game_id}"))
 
-    def wait(self, game_id: int, timeout: float = 60.0) -> dict:
-        deadline = time.monotonic() + timeout
+    def wait(self, game_id: int) -> dict:
+        """The game once it has a verdict, or as it is after VERDICT_WAIT_S (still pending)."""
+        deadline = time.monotonic() + VERDICT_WAIT_S
         while True:
             body = self.game(game_id)
             if body.get("status") in FINISHED or time.monotonic() > deadline:

@@ -13,9 +13,13 @@ from services.cli.sources import Unreadable, iter_sources
 
 
 def describe_verdict(label: str, v) -> str:
+    """One line for people: decisions by their number counted from 1 (engine.words.decision_words,
+    as the API's message and the replay viewer say them); --json keeps the 0-based ``index``."""
+    from engine.words import decision_words
+
     if v.status == "illegal":
         who = "chance" if v.player == 0 else f"P{v.player}" if v.player else "setup"
-        at = f"decision {v.index}" if v.index is not None else "setup"
+        at = decision_words(v.index, written=v.decision is not None)
         wrote = f" {v.decision!r}" if v.decision else ""
         return f"{label}: ILLEGAL at {at} (round {v.round}, {v.phase} phase, {who}){wrote}: {v.rule}"
     if v.status == "malformed":

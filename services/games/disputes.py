@@ -253,11 +253,13 @@ class CannotCount(ValueError):
     """The game a resolution names may not count (its verdict is not valid, or it has none yet)."""
 
 
-def resolve(conn: Connection, dispute: Locked, resolution: str, counts: int | None) -> None:
+def resolve(conn: Connection, dispute: Locked, resolution: str, counts: int | None,
+            resolved_by: tuple[str, str, str]) -> None:
     """Close the dispute (locked by lock_dispute, open) with the organiser's ruling, in words, and the
     game of its match that the statistics count (``counts``; None: none of them), which is added to
-    them in this transaction. Raises NotASide or CannotCount (nothing written) for a game that is
-    not the match's or is not valid."""
+    them in this transaction; ``resolved_by``: the owner, name and role of the API token that
+    resolves it (disputes.resolved_by_*, migration 0015). Raises NotASide or CannotCount (nothing
+    written) for a game that is not the match's or is not valid."""
     sides = _sides(conn, [dispute.match_id])[0][dispute.match_id]
     if counts is not None:
         named = next((s for s in sides if s.id == counts), None)
@@ -269,6 +271,7 @@ def resolve(conn: Connection, dispute: Locked, resolution: str, counts: int | No
                 "it has not been replayed yet; resolve again once it has a verdict" if named.verdict is None
                 else f"its verdict is {named.verdict}, and only a valid game enters the statistics"))
     conn.execute("""UPDATE disputes SET status = 'resolved', resolution = %s, counts_game_id = %s,
+                                        resolved_by_owner = %s, resolved_by_name = %s, resolved_by_role = %s,
                                         resolved_at = now(), updated_at = now() WHERE id = %s""",
-                 (resolution, counts, dispute.id))
+                 (resolution, counts, *resolved_by, dispute.id))
     settle(conn, [s.id for s in sides], counts)

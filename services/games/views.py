@@ -11,7 +11,9 @@ the dashboards (dashboards/) draw them from the same reads. No writes here.
 - ``event_summaries``: events with their game counts by status and open disputes;
   ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
   events.
-- ``dispute_summaries`` and ``dispute_view``: disputes, listed or one with every side.
+- ``dispute_summaries``, ``dispute_summary`` and ``dispute_view``: disputes, listed, one, or one with
+  every side; ``match_uploads``: a dispute's sides with their stored logs and final boards (the
+  dispute desk).
 - ``event_matches`` and ``player_matches``: matches with every upload, for the standings and the
   player pages (services.games.standings makes them into results); ``games_outside_matches``.
 
@@ -34,6 +36,7 @@ from psycopg.rows import dict_row
 from engine.log import LogFormatError, parse_log
 from engine.replay import malformed
 from engine.timeline import Timeline, timeline
+from engine.words import game_title
 
 from . import standings
 from .disputes import MatchDispute
@@ -200,22 +203,24 @@ class ReplayView:
     timeline: Timeline
     event: str | None  # the game's event, else the one its log names
     date: str | None  # the day it was played (ISO), else the one its log names
+    title: str | None = None  # the game as people name it, "R3 · T14 · Ada vs Bo" (None: the log does not read)
 
 
 def replay_of(game: GameView) -> ReplayView:
     """Read the game's stored log (``game_view(..., log=True)``) once: the engine's parse gives the
     timeline and the meta shown beside it. A log the engine cannot read has no frames and the
     malformed verdict; its meta is then read as plain JSON, if it is JSON at all, and shown as text."""
+    title = None
     try:
         log = parse_log(game.raw_log)
     except LogFormatError as exc:
         tl, meta = Timeline([], malformed(exc.errors).verdict), _json_meta(game.raw_log)
     else:
-        tl, meta = timeline(log), log.meta
+        tl, meta, title = timeline(log), log.meta, game_title(log.meta, len(log.setup.decks))
     event = game.event or (meta.get("event") if isinstance(meta.get("event"), str) else None)
     date = game.played_on.isoformat() if game.played_on else (
         meta.get("date") if isinstance(meta.get("date"), str) else None)
-    return ReplayView(game, tl, event, date)
+    return ReplayView(game, tl, event, date, title)
 
 
 def _json_meta(raw: bytes) -> dict[str, Any]:
@@ -246,9 +251,12 @@ class EventSummary:
     played_to: dt.date | None = None
 
 
-def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 1000, *,
+EVENTS_LISTED = 1000  # the events list shows the newest this many
+
+
+def event_summaries(conn: Connection, event_id: int | None = None, *,
                    unlisted: bool | str = False) -> list[EventSummary]:
-    """Events (one, or the newest ``limit`` public ones) with their game counts by status and open
+    """Events (one, or the newest EVENTS_LISTED public ones) with their game counts by status and open
     disputes and the days its counted games were played: four set-based queries, whatever the
     number of events. An unlisted event is left out
     of the list but found by its id (docs/security.md, "Visibility"); ``unlisted``: the list has
@@ -260,7 +268,7 @@ def event_summaries(conn: Connection, event_id: int | None = None, limit: int = 
                                                             OR organiser = %(organiser)s))
                              OR id = %(id)s
                           ORDER BY id DESC LIMIT %(limit)s""",
-                       {"id": event_id, "limit": limit, "every": unlisted is True,
+                       {"id": event_id, "limit": EVENTS_LISTED, "every": unlisted is True,
                         "organiser": unlisted if isinstance(unlisted, str) else None}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}
@@ -320,10 +328,15 @@ class DisputeSummary:
     players: list[str]
     games: list[int]  # the match's games, by id
     statuses: list[str]  # their statuses, in the same order
+    # the API token that resolved it: owner, name, role (None: open, or resolved before migration 0015)
+    resolved_by: dict[str, str] | None = None
 
+
+_RESOLVED_BY_COLUMNS = ("resolved_by_owner", "resolved_by_name", "resolved_by_role")
 
 _DISPUTES = """
     SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id, d.counts_game_id,
+           d.resolved_by_owner, d.resolved_by_name, d.resolved_by_role,
            m.event_id, e.name AS event_name, e.visibility AS event_visibility, e.organiser AS event_organiser,
            m.round, m.table_label, m.players, g.games, g.statuses
     FROM disputes d
@@ -346,7 +359,19 @@ def dispute_summaries(conn: Connection, *, status: str = "all", event_id: int | 
           AND (%(before)s::bigint IS NULL OR d.id < %(before)s)
         ORDER BY d.id DESC
         LIMIT %(limit)s""", {"status": status, "event": event_id, "before": before, "limit": limit}).fetchall()
-    return [DisputeSummary(**r) for r in rows]
+    return [_dispute_summary(r) for r in rows]
+
+
+def _dispute_summary(row: dict) -> DisputeSummary:
+    by = None if row["resolved_by_role"] is None else {
+        "owner": row["resolved_by_owner"], "name": row["resolved_by_name"], "role": row["resolved_by_role"]}
+    return DisputeSummary(**{k: v for k, v in row.items() if k not in _RESOLVED_BY_COLUMNS}, resolved_by=by)
+
+
+def dispute_summary(conn: Connection, dispute_id: int) -> DisputeSummary | None:
+    """One dispute, without its sides (the replay viewer's note on a disputed game)."""
+    row = _cursor(conn).execute(_DISPUTES + "WHERE d.id = %s", (dispute_id,)).fetchone()
+    return _dispute_summary(row) if row is not None else None
 
 
 @dataclass(frozen=True)
@@ -379,7 +404,7 @@ def dispute_view(conn: Connection, dispute_id: int) -> DisputeView | None:
         WHERE g.match_id = %s
         ORDER BY g.received_at, g.id""".format(uploaded_by=_UPLOADED_BY), (head["match_id"],)).fetchall()
     might = _final_might(cur, [s["id"] for s in sides])
-    return DisputeView(DisputeSummary(**head), [
+    return DisputeView(_dispute_summary(head), [
         {**{k: v for k, v in s.items() if k not in _UPLOADED_BY_COLUMNS}, "uploaded_by": uploaded_by(s),
          "final_might": might.get(s["id"])} for s in sides])
 
@@ -392,6 +417,47 @@ def _final_might(cur, game_ids: list[int]) -> dict[int, list[int]]:
         SELECT game_id, array_agg(final_might ORDER BY seat) AS might
         FROM game_players WHERE game_id = ANY(%s) GROUP BY game_id""", (game_ids,)).fetchall()
     return {r["game_id"]: r["might"] for r in rows}
+
+
+@dataclass(frozen=True)
+class Upload:
+    """One upload of a match as the dispute desk (dashboards.disputes) reads it: its stored log, what
+    deciding who may see it needs (the attributes services.api.access.may_read_game reads), and its
+    final board by the rules from its record (valid and mismatch games have one; else empty)."""
+
+    id: int
+    raw_log: bytes
+    visibility: str
+    event_id: int | None
+    event_visibility: str | None
+    event_organiser: str | None
+    uploaded_by_token: int | None
+    battlefields: list[str]  # in order, B1 first
+    names: list[str | None]  # the players in seat order (meta.players as recorded)
+    might: list[list[int]]  # per seat, per battlefield: the might at the end of the game
+
+
+def match_uploads(conn: Connection, game_ids: list[int]) -> dict[int, Upload]:
+    """{game id: Upload} of these games (a dispute's sides): two statements."""
+    cur = _cursor(conn)
+    rows = cur.execute("""
+        SELECT g.id, g.raw_log, g.visibility, g.event_id, e.visibility AS event_visibility,
+               e.organiser AS event_organiser, g.uploaded_by AS uploaded_by_token,
+               coalesce(r.battlefields, '{}') AS battlefields
+        FROM games g LEFT JOIN events e ON e.id = g.event_id LEFT JOIN game_records r ON r.game_id = g.id
+        WHERE g.id = ANY(%s)""", (game_ids,)).fetchall()
+    seats: dict[int, dict[int, tuple[str | None, list[int]]]] = {}
+    for r in cur.execute("""
+            SELECT p.game_id, p.seat, p.player_name, array_agg(b.might ORDER BY b.position) AS might
+            FROM game_players p JOIN game_player_battlefields b ON b.game_id = p.game_id AND b.seat = p.seat
+            WHERE p.game_id = ANY(%s) GROUP BY p.game_id, p.seat""", (game_ids,)):
+        seats.setdefault(r["game_id"], {})[r["seat"]] = (r["player_name"], r["might"])
+    out = {}
+    for r in rows:
+        by_seat = [seats.get(r["id"], {})[s] for s in sorted(seats.get(r["id"], {}))]
+        out[r["id"]] = Upload(**{**r, "raw_log": bytes(r["raw_log"])}, names=[n for n, _ in by_seat],
+                              might=[m for _, m in by_seat])
+    return out
 
 
 # --- standings and players (services.games.standings decides; these read its rows) ----------------

@@ -102,8 +102,7 @@ def make_celery(config: Config | None = None, *, include: tuple[str, ...] = ()) 
     return app
 
 
-def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: str = "INFO",
-                   beat: bool = False) -> list[str]:
+def worker_command(config: Config, *, hostname: str = "empyrean@%h", beat: bool = False) -> list[str]:
     """The command line of a worker serving both lanes (its environment must carry ``config``).
 
     ``beat``: also run the periodic scheduler (the sweeper) inside this worker. Exactly one process
@@ -115,7 +114,7 @@ def worker_command(config: Config, *, hostname: str = "empyrean@%h", loglevel: s
         "--queues", ",".join(QUEUES),
         "--concurrency", str(config.worker_concurrency),
         "--hostname", hostname,
-        "--loglevel", loglevel,
+        "--loglevel", "INFO",
         # no cluster chatter to wait for at start-up: workers share nothing but the queues
         "--without-mingle", "--without-gossip",
         *extra,

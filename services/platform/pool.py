@@ -11,13 +11,13 @@ from psycopg_pool import ConnectionPool
 POOL_TIMEOUT_S = 5.0
 
 
-def create_pool(database_url: str, *, max_size: int, name: str, timeout: float = POOL_TIMEOUT_S) -> ConnectionPool:
+def create_pool(database_url: str, *, max_size: int, name: str) -> ConnectionPool:
     pool = ConnectionPool(
         database_url,
         min_size=1,
         max_size=max_size,
         name=name,
-        timeout=timeout,
+        timeout=POOL_TIMEOUT_S,
         # Check each connection as it is handed out, so a PostgreSQL restart costs one reconnect
         # instead of an error on the first request to use a dead connection.
         check=ConnectionPool.check_connection,

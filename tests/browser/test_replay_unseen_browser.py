@@ -75,9 +75,14 @@ def first_frame(timeline: dict, seat: int, *piles: str) -> int:
 
 
 def step_label(page) -> int:
-    found = re.search(r"Decision (\d+) of \d+", page.locator("#step-label").text_content())
-    assert found
-    return int(found[1])
+    """The step shown: the stepper says "Setup" or "After decision N of M" (N: the decision just
+    applied, as the log's lines are counted; the step in these logs)."""
+    label = page.locator("#step-label").text_content()
+    found = re.fullmatch(r"After decision (\d+) of \d+", label)
+    assert found or label == "Setup", label
+    step = int(page.get_attribute("#replay", "data-step"))
+    assert step == (int(found[1]) if found else 0)
+    return step
 
 
 def assert_shown_as_unseen(page, player: dict, seat: int) -> None:

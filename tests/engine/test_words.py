@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+
 from engine.game import battlefield_winners
 from engine.replay import replay
+from engine.seats import as_recorded
 from engine.selfplay import self_play
-from engine.words import game_title, result_words, seat_names
+from engine.timeline import timeline
+from engine.words import decision_number, decision_words, game_title, result_words, seat_names
 
 
 def test_a_game_is_named_by_its_round_table_and_players():
@@ -64,3 +68,39 @@ def test_a_valid_verdict_is_the_result_in_words_and_a_wrong_claim_says_the_real_
     assert problem["path"] == "/result/winner"
     assert problem["message"] == (f"the log claims {['Ada', 'Bo'][loser - 1]} (P{loser}) won, but by the rules "
                                   + result_words(g, ["Ada", "Bo"]))
+
+
+# --- one numbering of decisions: counted from 1, as the log's lines are read ---------------------
+
+def test_a_decision_is_named_by_its_line_counted_from_1():
+    assert decision_number(0) == 1 and decision_number(29) == 30
+    assert decision_words(29) == "decision 30"
+    assert decision_words(None) == "the setup"
+    # a log that stops early fails one past its last line: that line's number is the index itself
+    assert decision_words(62, written=False) == "the end of the log, after decision 62"
+    assert decision_words(0, written=False) == "the end of the log, before any decision"
+
+
+def test_an_illegal_verdict_names_the_decision_by_its_number_and_keeps_the_index():
+    log = self_play(5)
+    i = next(k for k, d in enumerate(log["decisions"]) if " deploy " in d)
+    bad = copy.deepcopy(log)
+    bad["decisions"][i] = bad["decisions"][i].split()[0] + " deploy Nothing Such to B1"
+    v = replay(bad, record=False).verdict
+    assert v.status == "illegal" and v.index == i  # the machine field: 0-based
+    assert v.message.startswith(f"decision {i + 1} ({bad['decisions'][i]!r}) in round ")
+
+
+def test_the_timeline_says_where_each_decision_is_in_the_log_when_the_rules_take_them_in_another_order():
+    log = as_recorded(self_play(3))
+    d = log["decisions"]
+    # two draws of different players in a row, written the other way round: still legal (the
+    # opening hands are simultaneous), and the rules take them in their own order
+    i = next(k for k in range(len(d) - 1) if d[k].startswith("C draw P1") and d[k + 1].startswith("C draw P2"))
+    swapped = copy.deepcopy(log)
+    swapped["decisions"][i:i + 2] = [d[i + 1], d[i]]
+    tl = timeline(swapped)
+    assert tl.verdict.status == "valid"
+    assert [tl.frames[k + 1]["line"] for k in range(len(tl.lines))] == tl.lines
+    assert tl.lines[i:i + 2] == [i + 1, i] and sorted(tl.lines) == list(range(len(d)))
+    assert tl.decisions == [swapped["decisions"][k] for k in tl.lines]

@@ -322,3 +322,17 @@ def test_a_fold_out_of_time_hands_the_rest_on(db, pool):
     replay_stored_games(pool, more, defer_counts=True)
     assert fold_pending_counts(pool, budget_s=0, on_budget_spent=lambda: handed_on.append("fold")) == 2
     assert handed_on == ["fold"]
+
+
+def test_a_sweep_resends_at_most_its_limit_and_the_next_sweep_takes_the_rest(db, pool, ingest_config):
+    ids = store(db, [self_play(7850 + i) for i in range(3)])
+    # older than anything another test leaves behind, so only these three are the sweep's
+    db.execute("UPDATE games SET updated_at = now() - interval '60 days' WHERE id = ANY(%s)", (ids,))
+    celery = make_celery(ingest_config)
+    month = 30 * 86_400
+    assert sweep_stuck_games(pool, celery, older_than_s=month, limit=2) == 2
+    resent = db.execute("SELECT count(*) FROM games WHERE id = ANY(%s) AND updated_at > now() - interval '1 minute'",
+                        (ids,)).fetchone()[0]
+    assert resent == 2
+    # the games just re-sent are fresh again: only the one left over is old enough for the next sweep
+    assert sweep_stuck_games(pool, celery, older_than_s=month, limit=2) == 1

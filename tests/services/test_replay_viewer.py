@@ -31,6 +31,12 @@ def upload(client, log) -> int:
     return response.get_json()["id"]
 
 
+def step_label(page: str) -> str:
+    m = re.search(r'<span id="step-label" aria-live="polite">(.*?)</span>', page)
+    assert m, "the page has a stepper"
+    return m.group(1)
+
+
 def embedded_timeline(page: str) -> dict:
     m = re.search(r'<script id="timeline-data" type="application/json">(.*?)</script>', page, re.S)
     assert m, "the page embeds its timeline"
@@ -71,8 +77,10 @@ def test_a_valid_game_page_shows_its_decks_players_event_and_steps(client, valid
         assert f'id="{element}"' in page
     assert 'id="illegal-reason"' not in page
     n = len(log["decisions"])
-    assert f"Decision 0 of {n}" in page  # a valid game opens at the start
+    assert step_label(page) == "Setup"  # a valid game opens at the start
     assert page.count('<li data-step="') == n + 1  # setup + every decision, each a link
+    # numbered as people count the log's lines, from 1 (engine.words.decision_number)
+    assert re.findall(r'<span class="dn">(\d+)</span>', page) == [str(k) for k in range(1, n + 1)]
     assert "replay.js" in page and "replay.css" in page
     assert len(embedded_timeline(page)["frames"]) == n + 1
 
@@ -80,10 +88,10 @@ def test_a_valid_game_page_shows_its_decks_players_event_and_steps(client, valid
 def test_step_in_the_url_opens_at_that_step_and_is_clamped(client, valid_game):
     gid, log = valid_game
     page = client.get(f"/games/{gid}/replay?step=12").get_data(as_text=True)
-    assert 'data-step="12"' in page and f"Decision 12 of {len(log['decisions'])}" in page
+    assert 'data-step="12"' in page and step_label(page) == f"After decision 12 of {len(log['decisions'])}"
     page = client.get(f"/games/{gid}/replay?step=99999").get_data(as_text=True)
     n = len(log["decisions"])
-    assert f"Decision {n} of {n}" in page
+    assert step_label(page) == f"After decision {n} of {n}"
     assert client.get(f"/games/{gid}/replay?step=abc").status_code == 200
 
 
@@ -115,8 +123,14 @@ def test_an_illegal_game_opens_at_the_failing_decision_with_reason_and_alternati
     assert esc(log["decisions"][i]) in page
     for alternative in verdict["legal"][:3]:
         assert esc(alternative) in page
-    assert f'data-step="{i}"' in page and f"Decision {i} of {len(log['decisions'])}" in page
-    assert 'class="illegal-decision"' in page
+    n = len(log["decisions"])
+    # one numbering: the stepper shows the board after decision i; decision i + 1 breaks the rules,
+    # as the red box, the list and the stored verdict's message (the API's) all say
+    assert f'data-step="{i}"' in page and step_label(page) == f"After decision {i} of {n}"
+    assert f"Decision {i + 1} of {n} breaks the rules" in page
+    assert f'data-number="{i + 1}" class="illegal-decision"' in page
+    assert verdict["message"].startswith(f"decision {i + 1} (")
+    assert "index" not in page.split('id="illegal-reason"')[1].split("</section>")[0]
 
 
 def test_an_unknown_game_is_a_404_page_not_a_500(client):
