@@ -91,6 +91,7 @@ def test_the_variable_names():
         "rate_limit_writes": "EMPYREAN_RATE_LIMIT_WRITES",
         "rate_limit_auth_failures": "EMPYREAN_RATE_LIMIT_AUTH_FAILURES",
         "rate_limit_positions": "EMPYREAN_RATE_LIMIT_POSITIONS",
+        "rate_limit_exports": "EMPYREAN_RATE_LIMIT_EXPORTS",
     }
 
 
