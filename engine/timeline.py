@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalog import Catalog
 from .decisions import CHANCE, parse_decision
 from .game import Game
 from .log import GameLog, LogFormatError, parse_log
@@ -55,22 +54,22 @@ class Timeline:
         }
 
 
-def timeline(source: Any, *, catalog: Catalog | None = None) -> Timeline:
+def timeline(source: Any) -> Timeline:
     """Replay a log (bytes, JSON text, a decoded dict, or a GameLog) into frames. Never raises."""
     try:
         log = source if isinstance(source, GameLog) else parse_log(source)
     except LogFormatError:
-        return Timeline([], replay(source, record=False, catalog=catalog).verdict)
+        return Timeline([], replay(source, record=False).verdict)
     except Exception as exc:  # an engine bug
         return Timeline([], engine_error(exc))
-    res = replay(log, record=False, catalog=catalog)
+    res = replay(log, record=False)
     verdict = res.verdict
     tl = Timeline([], verdict, decisions=list(log.decisions), lines=list(range(len(log.decisions))),
                   catalog=log.catalog, players=_players(log))
     if verdict.status is VerdictStatus.MALFORMED:
         return tl  # no game can be set up (unknown deck, battlefield or catalog)
     try:
-        _fill(tl, log, catalog, res.way)
+        _fill(tl, log, res.way)
     except Exception as exc:
         tl.verdict = engine_error(exc)
     return tl
@@ -85,11 +84,11 @@ def _players(log: GameLog) -> list[dict[str, Any]]:
     return out
 
 
-def _fill(tl: Timeline, log: GameLog, catalog: Catalog | None, way: Way) -> None:
+def _fill(tl: Timeline, log: GameLog, way: Way) -> None:
     """Frames in the order the rules took the log's lines (draws and keeps written in another
     player order are taken in the rules' order); ``tl.decisions`` lists the lines in that order,
     then the line that broke the rules and the ones after it, as written."""
-    g = build_game(log, catalog)
+    g = build_game(log)
     tl.battlefields = [{"label": f"B{b + 1}", "name": bf.name, "zones": bf.zones, "text": list(bf.text)}
                        for b, bf in enumerate(g.bfs)]
     v = tl.verdict

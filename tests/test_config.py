@@ -38,6 +38,7 @@ CHANGED = Config(
     rate_limit_writes="40/minute",
     rate_limit_auth_failures="5/minute",
     rate_limit_positions="50/second",
+    rate_limit_exports="3/hour",
 )
 
 
@@ -90,6 +91,7 @@ def test_the_variable_names():
         "rate_limit_writes": "EMPYREAN_RATE_LIMIT_WRITES",
         "rate_limit_auth_failures": "EMPYREAN_RATE_LIMIT_AUTH_FAILURES",
         "rate_limit_positions": "EMPYREAN_RATE_LIMIT_POSITIONS",
+        "rate_limit_exports": "EMPYREAN_RATE_LIMIT_EXPORTS",
     }
 
 

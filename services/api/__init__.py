@@ -23,7 +23,7 @@ from services.platform.config import Config
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
 
-from . import catalog, disputes, events, games, health, openapi, positions, stats
+from . import catalog, disputes, events, export, games, health, openapi, positions, stats
 from .access import init_access
 from .errors import register_error_handlers
 from .headers import init_headers
@@ -83,6 +83,7 @@ def create_app(config: Config | None = None) -> Flask:
     api.register_blueprint(stats.blueprint)
     api.register_blueprint(positions.blueprint)
     api.register_blueprint(catalog.blueprint)
+    api.register_blueprint(export.blueprint)
     api.register_blueprint(openapi.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(metrics.blueprint)  # GET /metrics (Prometheus)

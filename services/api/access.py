@@ -203,6 +203,8 @@ def not_your_event(event_id: int):
 # --- rate limits -----------------------------------------------------------------------------------
 
 def _kind() -> str:
+    if request.endpoint == EXPORT_ENDPOINT:
+        return "exports"
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return "reads"
     return {"api_v1.games.upload_game": "uploads",
@@ -222,6 +224,9 @@ def _token_for_limits() -> Token | None:
 # Public and stateless, asked once per decision by recorders: counted per client address under a
 # limit of its own (EMPYREAN_RATE_LIMIT_POSITIONS), token or not.
 POSITIONS_ENDPOINT = "api_v1.positions.post_position"
+# Bulk exports (a year of games streamed while holding a database connection): a count of their own
+# (EMPYREAN_RATE_LIMIT_EXPORTS), per token, else per client address.
+EXPORT_ENDPOINT = "api_v1.export.export_games"
 
 
 def _rate_key() -> str:
@@ -229,7 +234,7 @@ def _rate_key() -> str:
         return f"positions:ip:{get_remote_address()}"
     token = _token_for_limits()
     if token is None:
-        return f"ip:{get_remote_address()}"
+        return f"{'exports:' if request.endpoint == EXPORT_ENDPOINT else ''}ip:{get_remote_address()}"
     # the prefix, not the row id: unique across databases that share one Redis
     return f"token:{token.prefix}:{_kind()}"
 
@@ -238,6 +243,8 @@ def _rate_limit() -> str:
     config: Config = current_app.extensions["empyrean"].config
     if request.endpoint == POSITIONS_ENDPOINT:
         return config.rate_limit_positions
+    if request.endpoint == EXPORT_ENDPOINT:
+        return config.rate_limit_exports
     if _token_for_limits() is None:
         return config.rate_limit_anonymous
     return getattr(config, f"rate_limit_{_kind()}")

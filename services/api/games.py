@@ -138,7 +138,7 @@ def get_game(game_id: int):
     if game is None or not may_read_game(current_token(), game):
         return _no_game(game_id)
     body = {
-        "id": game.id, "status": str(game.status), "message": game.status_message,
+        "id": game.id, "title": game.title, "status": str(game.status), "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
         "uploaded_by": game.uploaded_by, "uploader_label": game.uploader,

@@ -1,6 +1,6 @@
 """The ``empyrean`` command line: this group, and each family of commands in a module of its own —
-verify.py (verify, merge), service.py (up, reprocess, token, db), upload.py (upload), simulate.py
-(simulate, balance), catalog.py (cards, catalog), record.py (record).
+verify.py (verify, merge), service.py (up, reprocess, token, db), upload.py (upload), export.py
+(export), simulate.py (simulate, balance), catalog.py (cards, catalog), record.py (record).
 
 Every command imports what it needs when it runs, so ``empyrean verify`` works on a laptop with no
 database, broker or web stack installed, and no module here imports the engine at import:
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from services.cli import catalog, record, service, simulate, upload, verify
+from services.cli import catalog, export, record, service, simulate, upload, verify
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,6 +18,6 @@ def main() -> None:
     """Empyrean Replay: verify, store and analyse Battle for Empyrean game logs."""
 
 
-for family in (verify, service, upload, simulate, catalog, record):
+for family in (verify, service, upload, export, simulate, catalog, record):
     for command in family.COMMANDS:
         main.add_command(command)

@@ -110,7 +110,8 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
                 status = body.get("status", "?")
                 ok = ok and (status == "valid" if wait else status != "malformed")
                 message = f": {body.get('status_message') or body.get('message') or ''}" if wait else ""
-                click.echo(f"{label}: game {body['id']}{dup} {status.upper()}{message}")
+                title = f" ({body['title']})" if wait and body.get("title") else ""
+                click.echo(f"{label}: game {body['id']}{title}{dup} {status.upper()}{message}")
     except UploadError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

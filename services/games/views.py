@@ -87,6 +87,9 @@ class GameView:
     verdict: dict[str, Any] | None  # VERDICT_COLUMNS; None until it is replayed
     counted: bool = False  # in the statistics (or being added to them)
     counted_why: str = ""  # why it is or is not, in words (one match counts once: services.games.disputes)
+    # "R3 · T14 · Ada vs Bo" (engine.words.game_title) from its match and the names its replay read;
+    # None for a game of no match not replayed yet
+    title: str | None = None
     raw_log: bytes | None = None  # with log=True
     record: dict[str, Any] | None = None  # with record=True: the game record, its seats and rounds
 
@@ -109,19 +112,23 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
                    {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict},
                    coalesce(r.counted OR r.pending, false) AS counted, d.status AS dispute_status,
                    d.counts_game_id, (SELECT min(o.id) FROM games o JOIN verdicts ov ON ov.game_id = o.id
-                                      WHERE o.match_id = g.match_id AND ov.status = 'valid') AS first_valid
+                                      WHERE o.match_id = g.match_id AND ov.status = 'valid') AS first_valid,
+                   m.round AS match_round, m.table_label AS match_table, m.players AS match_players,
+                   (SELECT array_agg(p.player_name ORDER BY p.seat) FROM game_players p
+                    WHERE p.game_id = g.id) AS seat_names
             FROM games g LEFT JOIN events e ON e.id = g.event_id
+                         LEFT JOIN event_matches m ON m.id = g.match_id
                          LEFT JOIN disputes d ON d.match_id = g.match_id
                          LEFT JOIN verdicts v ON v.game_id = g.id
                          LEFT JOIN game_records r ON r.game_id = g.id
             WHERE g.id = %s""", (game_id,)).fetchone()
     if row is None:
         return None
-    extra = ("replayed", "dispute_status", "counts_game_id", "first_valid", *_UPLOADED_BY_COLUMNS)
+    extra = ("replayed", "dispute_status", "counts_game_id", "first_valid", *_UPLOADED_BY_COLUMNS, *_TITLE_COLUMNS)
     facts = {k: v for k, v in row.items() if not k.startswith("verdict_") and k not in extra}
     return GameView(**{**facts, "status": GameStatus(row["status"]),
                        "raw_log": bytes(row["raw_log"]) if log else None},
-                    uploaded_by=uploaded_by(row), counted_why=_counted_why(row),
+                    uploaded_by=uploaded_by(row), counted_why=_counted_why(row), title=_title(row),
                     verdict={c: row[f"verdict_{c}"] for c in VERDICT_COLUMNS} if row["replayed"] else None,
                     record=_record(cur, game_id) if record else None)
 
@@ -138,6 +145,18 @@ def uploaded_by(row: dict) -> dict[str, str] | None:
     if row["uploaded_by_role"] is None:
         return None
     return {"owner": row["uploaded_by_owner"], "name": row["uploaded_by_name"], "role": row["uploaded_by_role"]}
+
+
+_TITLE_COLUMNS = ("match_round", "match_table", "match_players", "seat_names")
+
+
+def _title(row: dict) -> str | None:
+    """The game's name as people say it: its match's round and table, and its players in seat order
+    once a replay has read them (else the match's, by name)."""
+    players = row["seat_names"] if row["seat_names"] and all(row["seat_names"]) else row["match_players"]
+    if not players:
+        return None
+    return game_title({"round": row["match_round"], "table": row["match_table"], "players": players}, len(players))
 
 
 def _counted_why(row: dict) -> str:

@@ -120,6 +120,9 @@ class Config:
     # some 150 a game; a venue's tables often share one address, and a position costs ~1 ms of CPU
     # and no database, so the limit stops floods, not tables: 600/minute is ten answers a second)
     rate_limit_positions: str = setting("EMPYREAN_RATE_LIMIT_POSITIONS", "600/minute", _rate)
+    # per token, else per client IP: GET /export/games.csv|.parquet (each streams up to a year of
+    # games from a database connection held for the whole download), in a count of its own
+    rate_limit_exports: str = setting("EMPYREAN_RATE_LIMIT_EXPORTS", "30/hour", _rate)
     # per client IP: requests whose token is not valid (token guessing), on every route that checks
     # tokens (health and readiness too); over it, every request from the address that sends a token
     # is refused (429) without looking the token up, until the window has passed

@@ -24,7 +24,7 @@ from services.platform.embedded import EmbeddedStack
 # limits with an app of its own whose limits are low.
 HIGH_LIMITS = {field: "1000000/minute" for field in (
     "rate_limit_anonymous", "rate_limit_reads", "rate_limit_uploads", "rate_limit_bundles", "rate_limit_writes",
-    "rate_limit_auth_failures", "rate_limit_positions")}
+    "rate_limit_auth_failures", "rate_limit_positions", "rate_limit_exports")}
 
 
 @pytest.fixture(scope="session")

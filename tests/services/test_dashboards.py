@@ -11,6 +11,7 @@ import io
 import json
 import re
 
+import plotly
 import pytest
 from service_helpers import as_admin
 from tournament import NASTY, load_tournament
@@ -44,7 +45,7 @@ def test_every_meta_page_draws_figures_with_data(client, tournament, path):
     assert figures, path
     for name, figure in figures.items():
         assert traces_with_data(figure), (path, name)
-    assert 'src="/static/plotly.min.js"' in page
+    assert f'src="/static/plotly-{plotly.__version__}.min.js"' in page  # versioned (dashboards/assets.py)
     assert 'name="min_games" min="0" value="5"' in page  # the form shows the filter in force
 
 

@@ -10,6 +10,7 @@ import threading
 from collections import Counter, defaultdict
 
 import pytest
+import requests
 from click.testing import CliRunner
 from tournament import wait_event_done
 from werkzeug.serving import make_server
@@ -163,6 +164,26 @@ def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
 
     result = runner.invoke(cli, ["upload", "--api", "http://127.0.0.1:9", str(bundle)])
     assert result.exit_code == 2 and "could not reach the API" in result.output
+
+
+def test_upload_wait_names_the_game_as_people_do(served, tmp_path):
+    """`upload --wait` and GET /games/{id} name a game of an event's match by its round, table and
+    players in seat order (not the match's sorted order)."""
+    runner = CliRunner()
+    opener = tmp_path / "opener.ndjson"
+    opener.write_text(json.dumps(self_play(940)) + "\n")
+    assert runner.invoke(cli, ["upload", "--api", served, "--event", "Title Cup", str(opener)]).exit_code == 0
+    log = tmp_path / "game.json"
+    log.write_text(json.dumps(self_play(941, meta={"event": "Title Cup", "round": 2, "table": 5,
+                                                   "players": ["Zed", "Ann"]})))
+    result = runner.invoke(cli, ["upload", "--api", served, "--wait", str(log)])
+    assert result.exit_code == 0, result.output
+    assert "(R2 · T5 · Zed vs Ann) VALID: " in result.output
+    game_id = int(result.output.split("game ")[1].split()[0])
+    body = requests.get(f"{served}/api/v1/games/{game_id}", timeout=10,
+                        headers={"Authorization": f"Bearer {os.environ['EMPYREAN_TOKEN']}"}).json()
+    assert body["title"] == "R2 · T5 · Zed vs Ann"
+    assert body["message"].startswith(("Zed wins B1 ", "Ann wins B1 ", "a draw B1 "))
 
 
 def test_empyrean_upload_finds_the_running_up_and_its_token(served, tmp_path, monkeypatch):

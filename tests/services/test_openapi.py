@@ -142,6 +142,8 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/stats/decks", "from=2026-01-01&to=2026-12-31&event=1,none&players=3&deck=Vikings+of+Valhalla&min_games=0", 200),
     ("/stats/decks", "from=notadate", 400),
     ("/stats/cards", "colour=blue", 400),
+    ("/export/games.csv", "from=2026-09-02&to=2026-09-01", 400),
+    ("/export/games.parquet", "event=abc", 400),
 ])
 def test_answers_match_their_documented_schemas(client, path, query, status):
     url = API_PREFIX + re.sub(r"{[^}]+}", "999999999", path) + (f"?{query}" if query else "")

@@ -2,7 +2,7 @@
 
 Revision ID: 0015
 Revises: 0014
-Create Date: 2026-12-20
+Create Date: 2026-11-25
 
 - ``disputes.resolved_by_owner``, ``resolved_by_name`` and ``resolved_by_role``: the API token that
   resolved the dispute (its owner, name and role), written with the resolution
