@@ -1,25 +1,59 @@
-"""Plotly figures built from the rows services.stats.queries returns — pure functions, no I/O.
+"""Plotly figures built from the rows services.stats.queries returns — pure functions, no I/O
+(beyond the packaged catalog's deck names, read once, for the order decks are listed in).
 
 Conventions every figure follows:
 - a rate is drawn with its 95% Wilson interval (error bars or a band) and its n is in the hover;
-- rows flagged ``thin`` (n below the page's minimum) are drawn grey / marked, never dropped;
+- rows flagged ``thin`` (n below the page's minimum) are drawn grey / hollow / faded, never dropped;
+  heatmap cells are also faded when they are not different from even after the Benjamini–Hochberg
+  correction across the heatmap (services.stats.significance) — faded, the number still there;
+- decks are listed in one order everywhere (services.stats.names.deck_order: premade decks, then
+  mash-ups, alphabetically), so a deck keeps its place across heatmaps, pages and filters;
+- a signed number that rounds to zero is written "0", never "+0" or "-0";
 - every label that may come from a player (mash-up deck names) is HTML-escaped: plotly.js renders
   a subset of HTML in text, so a deck called ``<b>x</b>`` must show those characters, not bold;
+- each figure carries a small explicit template (``TEMPLATE``), not plotly's default one, which
+  would add some 7 kB of styling for every trace type to every figure's JSON;
+- a figure may carry ``layout.meta.narrow``: the changes static/app.js makes when it is drawn on
+  a phone (short deck names on the axes, no text inside heatmap cells, the title's detail on
+  several lines), so one figure reads at 390 px and at 1400 px;
 - an empty filter gives a figure with a "no games" note, not an error.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import html
+import textwrap
 from collections import defaultdict
+from collections.abc import Sequence
 
 import plotly.graph_objects as go
+
+from services.stats.names import deck_order, short_deck_names
+from services.stats.significance import Evidence
 
 THIN_COLOUR = "#b8b8b8"
 MAIN_COLOUR = "#3b6ea8"
 SECOND_COLOUR = "#d9822b"
 DIVERGING = "RdBu"
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
+FADED_OPACITY = 0.3        # a heatmap cell that is thin or not different from even
+LABEL_WIDTH = 16           # characters per line of a wrapped category label (long deck names)
+LONG_WORD = 24             # characters: an x-axis deck name with a longer word is shown by its short name
+NARROW_TITLE_WIDTH = 56    # characters per line of a title's detail on a phone
+DEFAULT_DRAWN = 4          # decks the trend lines draw until the reader picks others
+# one colour per deck, in deck order (plotly's default colourway, kept so figures look as before)
+PALETTE = ["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692", "#B6E880", "#FF97FF",
+           "#FECB52"]
+GRID = "#e5eaf2"
+# What the figures need of a template (plotly's "plotly_white" look): white paper, light grid,
+# the palette. Everything else is plotly.js's own default.
+TEMPLATE = go.layout.Template(layout={
+    "font": {"family": FONT, "size": 12, "color": "#2a3f5f"}, "paper_bgcolor": "white",
+    "plot_bgcolor": "white", "colorway": PALETTE, "hoverlabel": {"align": "left"},
+    "xaxis": {"gridcolor": GRID, "linecolor": GRID, "zerolinecolor": GRID, "automargin": True},
+    "yaxis": {"gridcolor": GRID, "linecolor": GRID, "zerolinecolor": GRID, "automargin": True},
+})
 
 
 def label(text: str | None) -> str:
@@ -28,21 +62,55 @@ def label(text: str | None) -> str:
     return html.escape(str(text), quote=False) if text is not None else ""
 
 
+def wrapped(text: str, width: int = LABEL_WIDTH) -> str:
+    """An (escaped) label broken into lines of about ``width`` characters at spaces, for tick labels
+    that must fit a phone ("Azteca & Mexica<br>of Tenochtitlan"); a word is never split."""
+    return "<br>".join(textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)) or text
+
+
 def percent(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
+def signed(x: float | None, digits: int = 0) -> str:
+    """A signed number as people write it: "+13", "-4", and "0" (never "+0" or "-0") for anything
+    that rounds to zero."""
+    if x is None:
+        return "–"
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 def _layout(fig: go.Figure, title: str, *, height: int = 420, **extra) -> go.Figure:
-    """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller), so it
-    fits a phone's width."""
+    """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller); on a phone
+    the detail is wrapped onto as many lines as it needs. The legend sits at the very bottom of the
+    figure, under the x axis's title (placed against the whole figure, so plotly makes room for
+    both)."""
     main, _, detail = title.partition(" — ")
     text = f"{main}<br><sup>{detail}</sup>" if detail else main
     fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left"}, height=height,
-                      margin={"l": 10, "r": 10, "t": 64 if detail else 44, "b": 10}, font={"family": FONT, "size": 12},
-                      template="plotly_white", legend={"orientation": "h", "y": -0.15}, **extra)
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(automargin=True)
+                      margin={"l": 10, "r": 10, "t": 64 if detail else 44, "b": 10}, template=TEMPLATE,
+                      legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0},
+                      **extra)
+    if detail:
+        lines = textwrap.wrap(detail, NARROW_TITLE_WIDTH)
+        _narrow(fig, {"title.text": main + "".join(f"<br><sup>{line}</sup>" for line in lines),
+                      "margin.t": 48 + 16 * len(lines)})
     return fig
+
+
+def _narrow(fig: go.Figure, layout: dict | None = None, restyle: dict | None = None,
+            traces: list[int] | None = None) -> None:
+    """Record changes for a phone in ``layout.meta.narrow`` (static/app.js applies them with
+    Plotly.relayout / Plotly.restyle when the figure is narrower than 600 px)."""
+    meta = dict(fig.layout.meta or {})
+    narrow = dict(meta.get("narrow", {}))
+    if layout:
+        narrow["layout"] = {**narrow.get("layout", {}), **layout}
+    if restyle:
+        narrow.setdefault("restyle", []).append({"update": restyle, "traces": traces})
+    meta["narrow"] = narrow
+    fig.update_layout(meta=meta)
 
 
 def _empty(fig: go.Figure, message: str = "No games match these filters") -> go.Figure:
@@ -51,6 +119,21 @@ def _empty(fig: go.Figure, message: str = "No games match these filters") -> go.
     fig.update_xaxes(visible=False)
     fig.update_yaxes(visible=False)
     return fig
+
+
+def _deck_axis(fig: go.Figure, axis: str, decks: list[str]) -> list[str]:
+    """Deck names (as the rows have them, in the order drawn) as the categories of an axis: the
+    escaped names are the categories, shown wrapped onto lines of LABEL_WIDTH characters, and on a
+    phone by their short names ("Zulus"). Returns the categories."""
+    categories = [label(d) for d in decks]
+    short = short_deck_names(decks)
+    # on a slanted x axis a name with a word too long to wrap (a mash-up's) would run off the figure's
+    # edge: it is shown by its short name there (a y axis makes room for it)
+    shown = [d if axis == "y" or max(map(len, d.split() or [""])) <= LONG_WORD else short[d] for d in decks]
+    fig.update_layout({f"{axis}axis": {"tickmode": "array", "tickvals": categories,
+                                       "ticktext": [wrapped(label(d)) for d in shown]}})
+    _narrow(fig, {f"{axis}axis.ticktext": [label(short[d]) for d in decks]})
+    return categories
 
 
 def _errors(rates: list[dict]) -> tuple[list, list]:
@@ -66,22 +149,39 @@ def _interval_text(r: dict) -> str:
     return f"{percent(r['rate'])} (95% CI {percent(r['low'])}–{percent(r['high'])}), n={r['n']}"
 
 
-def _grid(rows: list[dict], row_key: str, row_values: list, column_key: str, column_values: list, cell):
-    """(z, text, hover) matrices for a heatmap: ``cell(row) -> (z, text, hover)`` for each row of
-    the statistic at (row value, column value); empty cells are (None, "", "no games")."""
-    by_key = {(r[row_key], r[column_key]): r for r in rows}
-    empty = (None, "", "no games")
-    grid = [[cell(by_key[(y, x)]) if (y, x) in by_key else empty for x in column_values] for y in row_values]
-    return tuple([[c[i] for c in line] for line in grid] for i in range(3))
-
-
-def _mark_thin(fig: go.Figure, rows: list[dict], x_key: str, y_key: str, min_games: int) -> None:
-    """An ✕ on each heatmap cell with fewer games than the minimum (a trace: the legend explains it)."""
-    thin = [r for r in rows if r["thin"]]
+def _evidence_text(evidence: Evidence, thin: bool, min_games: int, even: str) -> str:
+    """Why a heatmap cell is faded or not, for its hover."""
     if thin:
-        fig.add_scatter(x=[label(r[x_key]) for r in thin], y=[label(r[y_key]) for r in thin], mode="markers",
-                        marker={"symbol": "x-thin", "size": 13, "line": {"width": 1.5, "color": "#444"}},
-                        name=f"fewer than {min_games} games", hoverinfo="skip")
+        return f"faded: fewer than {min_games} games"
+    if evidence.p_value is None:
+        return "not tested"
+    verdict = "different from" if evidence.different else "faded: not different from"
+    return f"{verdict} {even} (p={evidence.p_value:.3g}, after Benjamini–Hochberg {evidence.p_adjusted:.3g})"
+
+
+def _faded_heatmaps(fig: go.Figure, x: list[str], y: list[str], cells: dict, **common) -> None:
+    """A heatmap drawn as two traces on one colour scale: the cells that stand out, in full colour
+    (with the colour bar), and the faded ones (thin or not different from even) at low opacity —
+    plotly has no per-cell opacity. ``cells``: (y, x) -> (z, text, hover, faded). The colour bar
+    goes with the full-colour cells, or with the faded ones when every cell is faded (a trace with
+    no cell draws none)."""
+    any_clear = any(not cell[3] for cell in cells.values())
+    for faded in (False, True):
+        def pick(i: int, yv: str, xv: str):
+            cell = cells.get((yv, xv))
+            return cell[i] if cell is not None and cell[3] == faded else None
+        z, text, hover = ([[pick(i, yv, xv) for xv in x] for yv in y] for i in range(3))
+        fig.add_heatmap(z=z, x=x, y=y, text=[[t or "" for t in row] for row in text], customdata=hover,
+                        texttemplate="%{text}", hoverongaps=False, xgap=1, ygap=1,
+                        showscale=faded != any_clear,  # one colour bar, on a trace that has cells
+                        opacity=FADED_OPACITY if faded else 1.0, name="faded" if faded else "stands out",
+                        # plotly picks white or black text for the full colour, which a faded cell is not
+                        textfont={"color": "#333"} if faded else {}, **common)
+
+
+def _check_evidence(rows: list[dict], evidence: Sequence[Evidence]) -> None:
+    if len(rows) != len(evidence):
+        raise ValueError(f"{len(evidence)} tests for {len(rows)} heatmap cells")
 
 
 # --- meta overview ---------------------------------------------------------------------------
@@ -97,8 +197,9 @@ def deck_win_rates(rows: list[dict], min_games: int) -> go.Figure:
     rows = list(reversed(rows))  # plotly draws the first category at the bottom
     rates = [r["win_rate"] for r in rows]
     plus, minus = _errors(rates)
+    decks = _deck_axis(fig, "y", [r["deck"] for r in rows])
     fig.add_bar(
-        y=[label(r["deck"]) for r in rows], x=[r["rate"] for r in rates], orientation="h",
+        y=decks, x=[r["rate"] for r in rates], orientation="h",
         error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 1.5},
         marker_color=[THIN_COLOUR if r["thin"] else MAIN_COLOUR for r in rows],
         text=[f"n={r['games']}" for r in rows], textposition="inside", insidetextanchor="start",
@@ -107,8 +208,8 @@ def deck_win_rates(rows: list[dict], min_games: int) -> go.Figure:
                       "<extra></extra>",
         name="win rate")
     fig.add_vline(x=0.5, line_dash="dot", line_color="#888")
-    fig.update_xaxes(range=[0, 1], tickformat=".0%", title="win rate (95% Wilson interval)")
-    return _layout(fig, f"Deck win rates — grey: fewer than {min_games} games", height=max(320, 34 * len(rows) + 120))
+    fig.update_xaxes(range=[0, 1], tickformat=".0%", title="win rate, 95% interval")
+    return _layout(fig, f"Deck win rates — grey: fewer than {min_games} games", height=max(320, 40 * len(rows) + 120))
 
 
 def meta_share(rows: list[dict], min_games: int) -> go.Figure:
@@ -117,52 +218,83 @@ def meta_share(rows: list[dict], min_games: int) -> go.Figure:
     rows = sorted((r for r in rows if r["games"] > 0), key=lambda r: r["meta_share"] or 0)
     if not rows:
         return _layout(_empty(fig), "Meta share")
-    fig.add_bar(y=[label(r["deck"]) for r in rows], x=[r["meta_share"] for r in rows], orientation="h",
+    decks = _deck_axis(fig, "y", [r["deck"] for r in rows])
+    fig.add_bar(y=decks, x=[r["meta_share"] for r in rows], orientation="h",
                 marker_color=[THIN_COLOUR if r["thin"] else SECOND_COLOUR for r in rows],
                 text=[percent(r["meta_share"]) for r in rows], textposition="auto",
                 customdata=[r["games"] for r in rows],
                 hovertemplate="%{y}<br>meta share %{x:.1%}<br>%{customdata} seat-games<extra></extra>",
                 name="meta share")
     fig.update_xaxes(tickformat=".0%", title="share of seat-games")
-    return _layout(fig, "Meta share (play rate)", height=max(320, 30 * len(rows) + 120))
+    return _layout(fig, f"Meta share (play rate) — grey: fewer than {min_games} games",
+                   height=max(320, 36 * len(rows) + 120))
 
 
 # --- matchups --------------------------------------------------------------------------------
 
 
-def matchup_matrix(rows: list[dict], min_games: int) -> go.Figure:
-    """Deck (rows) × opponent deck (columns) heatmap of the row deck's win rate; the hover has n and
-    the interval; thin cells carry an ✕ marker (a second trace, so the legend explains it)."""
+def matchup_matrix(rows: list[dict], min_games: int, evidence: Sequence[Evidence]) -> go.Figure:
+    """Deck (rows) × opponent deck (columns) heatmap of the row deck's win rate, decks in
+    ``deck_order``. ``evidence``: each row's test against 50% (services.stats.significance,
+    Benjamini–Hochberg across the heatmap), in the rows' order. A cell that is thin, a mirror, or
+    not different from 50% is faded; the cell shows the rate and n, the hover the interval and
+    the test."""
+    _check_evidence(rows, evidence)
     fig = go.Figure()
-    rows = [r for r in rows if r["games"] > 0]
-    if not rows:
+    tested = [(r, e) for r, e in zip(rows, evidence) if r["games"] > 0]
+    if not tested:
         return _layout(_empty(fig), "Matchups")
-    decks = sorted({r["deck"] for r in rows})
-    opponents = sorted({r["opponent_deck"] for r in rows})
-    z, text, hover = _grid(rows, "deck", decks, "opponent_deck", opponents, lambda r: (
-        r["win_rate"]["rate"], percent(r["win_rate"]["rate"]) if not r["mirror"] else "mirror",
-        _interval_text(r["win_rate"]) + (" · thin" if r["thin"] else "")))
-    y = [label(d) for d in decks]
-    x = [label(o) for o in opponents]
-    fig.add_heatmap(z=z, x=x, y=y, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING, text=text,
-                    texttemplate="%{text}", customdata=hover, xgap=1, ygap=1,
-                    colorbar={"title": "win rate", "tickformat": ".0%"},
-                    hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>", name="win rate")
-    _mark_thin(fig, rows, "opponent_deck", "deck", min_games)
+    decks = _deck_axis(fig, "y", deck_order(r["deck"] for r, _ in tested))
+    opponents = _deck_axis(fig, "x", deck_order(r["opponent_deck"] for r, _ in tested))
+    cells = {}
+    for r, e in tested:
+        rate = r["win_rate"]["rate"]
+        if r["mirror"]:
+            text, why = f"mirror<br>n={r['games']}", "faded: a mirror match"
+        else:
+            text, why = f"{100 * rate:.0f}%<br>n={r['games']}", _evidence_text(e, r["thin"], min_games, "50%")
+        cells[(label(r["deck"]), label(r["opponent_deck"]))] = (
+            rate, text, f"{_interval_text(r['win_rate'])}<br>{why}", r["thin"] or not e.different)
+    _faded_heatmaps(fig, opponents, decks, cells, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING,
+                    colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
+                    hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>")
     fig.update_xaxes(title="opponent deck", tickangle=-30, side="bottom")
     fig.update_yaxes(title="deck", autorange="reversed")
-    return _layout(fig, "Matchups — the row deck's win rate against the column deck",
-                   height=max(420, 44 * len(decks) + 200))
+    _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])  # a phone's cells are too small for text
+    return _layout(fig, f"Matchups — the row deck's win rate; faded: under {min_games} games or not clearly ≠ 50%",
+                   height=max(420, 48 * len(decks) + 220))
 
 
 # --- trends ----------------------------------------------------------------------------------
 
 
 def _by_deck(rows: list[dict]) -> dict[str, list[dict]]:
+    """Rows grouped by deck, the decks in ``deck_order``."""
     grouped: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         grouped[r["deck"]].append(r)
-    return dict(sorted(grouped.items()))
+    return {deck: grouped[deck] for deck in deck_order(grouped)}
+
+
+def _colours(decks) -> dict[str, str]:
+    """Each deck's colour, by its place in ``deck_order`` (the same deck, the same colour on every
+    trend figure and in the deck picker)."""
+    return {deck: PALETTE[i % len(PALETTE)] for i, deck in enumerate(decks)}
+
+
+def _translucent(colour: str, alpha: float) -> str:
+    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{alpha})"
+
+
+def _week_axis(fig: go.Figure, rows: list[dict]) -> None:
+    """An x axis of ISO weeks: ticks on Mondays, dates as people write them; a single week gets a
+    week's room around it (plotly would otherwise zoom to milliseconds)."""
+    weeks = sorted({r["week_start"] for r in rows})
+    fig.update_xaxes(title="week (Monday)", tickformat="%d %b %Y", tick0="2024-01-01", dtick=7 * 86_400_000)
+    if len(weeks) == 1:
+        monday, room = dt.date.fromisoformat(weeks[0]), dt.timedelta(days=4)
+        fig.update_xaxes(range=[(monday - room).isoformat(), (monday + room).isoformat()])
 
 
 def trend_meta_share(rows: list[dict]) -> go.Figure:
@@ -170,67 +302,94 @@ def trend_meta_share(rows: list[dict]) -> go.Figure:
     fig = go.Figure()
     if not rows:
         return _layout(_empty(fig), "Meta share by week")
-    for deck, points in _by_deck(rows).items():
+    grouped = _by_deck(rows)
+    colours = _colours(grouped)
+    for deck, points in grouped.items():
         fig.add_scatter(x=[p["week_start"] for p in points], y=[p["meta_share"] for p in points],
-                        mode="lines", stackgroup="share", name=label(deck),
+                        mode="lines+markers", stackgroup="share", name=label(deck), line={"color": colours[deck]},
                         customdata=[[p["week"], p["games"]] for p in points],
                         hovertemplate=label(deck) + "<br>%{customdata[0]}: %{y:.1%} (%{customdata[1]} seat-games)"
                                                     "<extra></extra>")
     fig.update_yaxes(tickformat=".0%", title="meta share")
-    fig.update_xaxes(title="week (Monday)")
-    return _layout(fig, "Meta share by week", height=460)
+    _week_axis(fig, rows)
+    return _layout(fig, "Meta share by week", height=460 + 18 * ((len(grouped) + 1) // 2))
 
 
-def trend_win_rates(rows: list[dict], min_games: int) -> go.Figure:
-    """Lines: each deck's win rate by week; thin weeks are hollow markers."""
+def trend_win_rates(rows: list[dict], min_games: int, drawn: int = DEFAULT_DRAWN) -> go.Figure:
+    """Each deck's win rate by week: a line, its 95% interval as a band of the deck's colour, thin
+    weeks as hollow markers. Only the ``drawn`` decks with the most games are drawn at first (ten
+    overlapping bands are unreadable); ``layout.meta.picker`` lists every deck with its colour, for
+    the page's deck picker (static/app.js), which shows and hides a deck's line and band."""
     fig = go.Figure()
     if not rows:
         return _layout(_empty(fig), "Win rate by week")
-    for deck, points in _by_deck(rows).items():
+    grouped = _by_deck(rows)
+    colours = _colours(grouped)
+    games = {deck: sum(p["games"] for p in points) for deck, points in grouped.items()}
+    shown = set(sorted(grouped, key=lambda d: (-games[d], deck_order(grouped).index(d)))[:drawn])
+    for deck, points in grouped.items():
+        x = [p["week_start"] for p in points]
+        visible = deck in shown
+        band_x, band_high, band_low = x, [p["win_rate"]["high"] for p in points], [p["win_rate"]["low"] for p in points]
+        if len(points) == 1:  # one week: the band is a short box around it (a band of one point has no width)
+            monday = dt.datetime.fromisoformat(x[0])
+            band_x = [(monday + dt.timedelta(hours=h)).isoformat() for h in (-36, 36)]
+            band_high, band_low = band_high * 2, band_low * 2
+        fig.add_scatter(x=band_x + band_x[::-1], y=band_high + band_low[::-1], fill="toself", mode="lines",
+                        fillcolor=_translucent(colours[deck], 0.15), line={"width": 0}, hoverinfo="skip",
+                        legendgroup=deck, showlegend=False, visible=visible, name=label(deck) + " 95% interval")
         fig.add_scatter(
-            x=[p["week_start"] for p in points], y=[p["win_rate"]["rate"] for p in points],
-            mode="lines+markers", name=label(deck),
-            marker={"symbol": ["circle-open" if p["thin"] else "circle" for p in points], "size": 7},
-            customdata=[[p["week"], _interval_text(p["win_rate"])] for p in points],
-            hovertemplate=label(deck) + "<br>%{customdata[0]}: %{customdata[1]}<extra></extra>")
+            x=x, y=[p["win_rate"]["rate"] for p in points], mode="lines+markers", name=label(deck),
+            legendgroup=deck, visible=visible, line={"color": colours[deck], "width": 2},
+            marker={"symbol": ["circle-open" if p["thin"] else "circle" for p in points], "size": 9,
+                    "line": {"width": 2, "color": colours[deck]}},
+            customdata=[[p["week"], _interval_text(p["win_rate"]),
+                         f" · thin: fewer than {min_games} games" if p["thin"] else ""] for p in points],
+            hovertemplate=label(deck) + "<br>%{customdata[0]}: %{customdata[1]}%{customdata[2]}<extra></extra>")
     fig.add_hline(y=0.5, line_dash="dot", line_color="#888")
     fig.update_yaxes(range=[0, 1], tickformat=".0%", title="win rate")
-    fig.update_xaxes(title="week (Monday)")
-    return _layout(fig, f"Win rate by week — hollow: fewer than {min_games} games", height=460)
+    _week_axis(fig, rows)
+    short = short_deck_names(grouped)
+    picker = [{"deck": deck, "short": short[deck], "colour": colours[deck], "games": games[deck],
+               "shown": deck in shown} for deck in grouped]
+    return _layout(fig, f"Win rate by week — band: 95% interval; hollow: fewer than {min_games} games",
+                   height=460, showlegend=False, meta={"picker": picker})
 
 
 # --- battlefields ----------------------------------------------------------------------------
 
 
-def battlefield_impact(rows: list[dict], min_games: int) -> go.Figure:
+def battlefield_impact(rows: list[dict], min_games: int, evidence: Sequence[Evidence]) -> go.Figure:
     """Battlefield × deck heatmap of (deck's win rate with the battlefield in play) − (deck's win
-    rate overall), in percentage points, centred on 0; thin cells marked ✕."""
+    rate overall), in percentage points, centred on 0. ``evidence``: each row's test of "with the
+    battlefield" against "without it" (services.stats.significance, Benjamini–Hochberg across the
+    heatmap), in the rows' order; thin cells and cells not different from 0 are faded."""
+    _check_evidence(rows, evidence)
     fig = go.Figure()
-    rows = [r for r in rows if r["games"] > 0]
-    if not rows:
+    tested = [(r, e) for r, e in zip(rows, evidence) if r["games"] > 0 and r["difference"] is not None]
+    if not tested:
         return _layout(_empty(fig), "Battlefield impact")
-    battlefields = sorted({r["battlefield"] for r in rows})
-    decks = sorted({r["deck"] for r in rows})
-    def cell(r: dict) -> tuple:
-        if r["difference"] is None:
-            return None, "", "no games"
+    battlefields = [label(b) for b in sorted({r["battlefield"] for r, _ in tested}, key=lambda b: (b.casefold(), b))]
+    decks = _deck_axis(fig, "x", deck_order(r["deck"] for r, _ in tested))
+    cells = {}
+    for r, e in tested:
         points = 100 * r["difference"]
         hover = (f"here {_interval_text(r['win_rate'])}<br>overall {percent(r['deck_win_rate']['rate'])}"
-                 f"<br>difference {points:+.1f} points"
-                 f"<br>won this battlefield {percent(r['battlefield_win_rate']['rate'])}")
-        return points, f"{points:+.0f}", hover + (" · thin" if r["thin"] else "")
-
-    z, text, hover = _grid(rows, "battlefield", battlefields, "deck", decks, cell)
-    limit = max([abs(v) for row in z for v in row if v is not None] + [5])
-    fig.add_heatmap(z=z, x=[label(d) for d in decks], y=[label(b) for b in battlefields], zmid=0,
-                    zmin=-limit, zmax=limit, colorscale=DIVERGING, customdata=hover, xgap=1, ygap=1,
-                    text=text, texttemplate="%{text}", colorbar={"title": "points"},
-                    hovertemplate="%{x} on %{y}<br>%{customdata}<extra></extra>", name="difference")
-    _mark_thin(fig, rows, "deck", "battlefield", min_games)
+                 f"<br>difference {signed(points, 1)} points"
+                 f"<br>won this battlefield {percent(r['battlefield_win_rate']['rate'])}"
+                 f"<br>{_evidence_text(e, r['thin'], min_games, 'its games without it')}")
+        cells[(label(r["battlefield"]), label(r["deck"]))] = (
+            points, f"{signed(points)}<br>n={r['games']}", hover, r["thin"] or not e.different)
+    limit = max([abs(c[0]) for c in cells.values()] + [5])
+    _faded_heatmaps(fig, decks, battlefields, cells, zmid=0, zmin=-limit, zmax=limit, colorscale=DIVERGING,
+                    colorbar={"title": {"text": "points"}},
+                    hovertemplate="%{x} on %{y}<br>%{customdata}<extra></extra>")
     fig.update_xaxes(tickangle=-30, title="deck")
     fig.update_yaxes(autorange="reversed", title="battlefield in play")
-    return _layout(fig, "Battlefield impact — win rate with the battlefield in play minus the deck's overall rate",
-                   height=max(460, 28 * len(battlefields) + 220))
+    _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])
+    return _layout(fig, f"Battlefield impact — points vs the deck's overall rate; faded: under {min_games} games "
+                   "or no clear difference",
+                   height=max(460, 34 * len(battlefields) + 240))
 
 
 def battlefield_first_player(rows: list[dict], min_games: int) -> go.Figure:
@@ -278,7 +437,7 @@ def first_player_trend(overall: dict, weeks: list[dict]) -> go.Figure:
     fig.add_hline(y=overall["baseline"], line_dash="dot", line_color="#888",
                   annotation_text=f"no advantage ({percent(overall['baseline'])})")
     fig.update_yaxes(range=[0, 1], tickformat=".0%", title="first player won the game")
-    fig.update_xaxes(title="week (Monday)")
+    _week_axis(fig, weeks)
     return _layout(fig, f"First-player win rate by week — overall {_interval_text(overall['win_rate'])}")
 
 
@@ -337,7 +496,7 @@ def card_impact(rows: list[dict], min_games: int) -> go.Figure:
             hovertemplate="%{text} (" + label(deck) + ")<br>deployed in %{x:.0%} of games"
                           "<br>win rate deployed %{customdata[0]}<br>not deployed %{customdata[1]}<extra></extra>")
     fig.add_hline(y=0, line_dash="dot", line_color="#888")
-    fig.update_xaxes(tickformat=".0%", title="deploy rate (games deployed / deck's games)", range=[0, 1.02])
+    fig.update_xaxes(tickformat=".0%", title="deploy rate (share of the deck's games)", range=[0, 1.02])
     fig.update_yaxes(title="win rate deployed − not deployed (points)")
     return _layout(fig, f"Card impact — faded: deployed in fewer than {min_games} games", height=500)
 

@@ -21,11 +21,12 @@ from werkzeug.datastructures import MultiDict
 from services.games import views
 from services.stats import queries
 from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
-from services.stats.names import catalog_names, check_names
+from services.stats.names import card_facts, catalog_names, check_names, deck_order, short_deck_names
+from services.stats.significance import battlefield_evidence, matchup_evidence
 
 from . import figures
 from .datasets import DATASETS, to_csv
-from .panels import Panel, Table, number, rate_cell
+from .panels import Panel, Table, evidence_cell, number, rate_cell
 
 blueprint = Blueprint("pages", __name__, template_folder="templates")
 
@@ -35,6 +36,10 @@ NAV = [
     ("pages.cards", "Cards"), ("events.events", "Events & disputes"), ("record.record_page", "Record a game"),
 ]
 MAX_EVENT_OPTIONS = 500
+HEATMAP_NOTE = ("Each cell shows its value and n; hover for the 95% interval and the test. A cell is faded when it "
+                "has fewer than {min_games} games, or when its difference from {even} could be luck: each cell is "
+                "tested, then the Benjamini–Hochberg correction across the whole heatmap allows for testing so "
+                "many cells at once (docs/dashboards.md, \"Reading the heatmaps\").")
 
 
 @blueprint.app_context_processor
@@ -53,6 +58,11 @@ def form_filters() -> Filters:
     """The filters of a page's query string. The form sends every field, empty ones too ("any"),
     so empty values are dropped here; anything else goes through the API's own parser."""
     return parse_filters(MultiDict([(k, v) for k, v in request.args.items(multi=True) if v.strip()]))
+
+
+def points(difference: float | None) -> str:
+    """A difference of rates in percentage points, "+4.2 pts"; "0.0 pts", never "-0.0", near zero."""
+    return "–" if difference is None else figures.signed(100 * difference, 1) + " pts"
 
 
 def _render(page_title: str, intro: str, compute, status: int = 200):
@@ -74,7 +84,8 @@ def _render(page_title: str, intro: str, compute, status: int = 200):
         panels = [] if error else compute(conn, filters)
     decks, battlefields = catalog_names()
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,
-                           error=error, events=events, deck_options=decks, battlefield_options=battlefields,
+                           error=error, events=events, deck_options=decks, short_names=short_deck_names(decks),
+                           battlefield_options=battlefields,
                            query=request.query_string.decode("latin-1"))
     return Response(html, status=status, mimetype="text/html")
 
@@ -94,7 +105,7 @@ def meta():
         table = Table(["deck", "games", "wins", "draws", "win rate (95% CI)", "meta share"],
                       [[r["deck"], r["games"], r["wins"], r["draws"], rate_cell(r["win_rate"]),
                         figures.percent(r["meta_share"])] for r in rows],
-                      thin=[r["thin"] for r in rows], numeric={1, 2, 3})
+                      thin=[r["thin"] for r in rows], numeric={1, 2, 3}, secondary={2, 3})
         return [
             Panel("win-rates", "Win rates", figures.deck_win_rates(rows, f.min_games), table, "decks",
                   note="Sorted by the interval's lower bound, so a deck with few games cannot top the list on luck."),
@@ -107,11 +118,18 @@ def meta():
 def matchups():
     def compute(conn, f: Filters) -> list[Panel]:
         rows = queries.matchup_stats(conn, f)
-        table = Table(["deck", "opponent", "games", "wins", "draws", "win rate (95% CI)"],
-                      [[r["deck"], r["opponent_deck"], r["games"], r["wins"], r["draws"], rate_cell(r["win_rate"])]
-                       for r in rows if r["games"]], thin=[r["thin"] for r in rows if r["games"]], numeric={2, 3, 4})
-        return [Panel("matchups", "Matchup matrix", figures.matchup_matrix(rows, f.min_games), table, "matchups",
-                      note="Hover a cell for n and the interval; ✕ marks cells with fewer games than the minimum.")]
+        evidence = matchup_evidence(rows)
+        order = {deck: i for i, deck in enumerate(deck_order(r["deck"] for r in rows))}
+        shown = sorted((i for i, r in enumerate(rows) if r["games"]),
+                       key=lambda i: (order[rows[i]["deck"]], order.get(rows[i]["opponent_deck"], len(order)),
+                                      rows[i]["opponent_deck"]))
+        table = Table(["deck", "opponent", "games", "wins", "draws", "win rate (95% CI)",
+                       "clearly not 50%? (adjusted p)"],
+                      [[rows[i]["deck"], rows[i]["opponent_deck"], rows[i]["games"], rows[i]["wins"], rows[i]["draws"],
+                        rate_cell(rows[i]["win_rate"]), evidence_cell(evidence[i])] for i in shown],
+                      thin=[rows[i]["thin"] for i in shown], numeric={2, 3, 4}, secondary={3, 4})
+        return [Panel("matchups", "Matchup matrix", figures.matchup_matrix(rows, f.min_games, evidence), table,
+                      "matchups", note=HEATMAP_NOTE.format(even="50%", min_games=f.min_games))]
     return _render("Matchups", "Each deck against each other deck.", compute)
 
 
@@ -121,10 +139,12 @@ def trends():
         rows = queries.trend_stats(conn, f)
         table = Table(["week", "deck", "games", "meta share", "win rate (95% CI)"],
                       [[r["week"], r["deck"], r["games"], figures.percent(r["meta_share"]), rate_cell(r["win_rate"])]
-                       for r in rows], thin=[r["thin"] for r in rows], numeric={2})
+                       for r in rows], thin=[r["thin"] for r in rows], numeric={2}, secondary={3})
         return [Panel("trend-share", "Meta share by week", figures.trend_meta_share(rows), dataset="trends"),
-                Panel("trend-win-rates", "Win rate by week", figures.trend_win_rates(rows, f.min_games), table,
-                      "trends")]
+                Panel("trend-win-rates", "Win rate by week",
+                      figures.trend_win_rates(rows, f.min_games, len(f.decks) if f.decks else figures.DEFAULT_DRAWN),
+                      table, "trends",
+                      note=f"The {figures.DEFAULT_DRAWN} most played decks are drawn; pick others below the chart.")]
     return _render("Trends", "How the meta shifts week by week (ISO weeks, Monday to Sunday).", compute)
 
 
@@ -132,19 +152,23 @@ def trends():
 def battlefields():
     def compute(conn, f: Filters) -> list[Panel]:
         rows, first = queries.battlefield_stats(conn, f)
+        evidence = battlefield_evidence(rows)
+        shown = [i for i, r in enumerate(rows) if r["games"]]
         table = Table(["battlefield", "deck", "games", "win rate here (95% CI)", "deck overall", "difference",
-                       "won the battlefield", "average might"],
-                      [[r["battlefield"], r["deck"], r["games"], rate_cell(r["win_rate"]),
-                        figures.percent(r["deck_win_rate"]["rate"]),
-                        "–" if r["difference"] is None else f"{100 * r['difference']:+.1f} pts",
-                        figures.percent(r["battlefield_win_rate"]["rate"]), number(r["average_might"])]
-                       for r in rows if r["games"]], thin=[r["thin"] for r in rows if r["games"]], numeric={2, 7})
+                       "clearly not 0? (adjusted p)", "won the battlefield", "average might"],
+                      [[rows[i]["battlefield"], rows[i]["deck"], rows[i]["games"], rate_cell(rows[i]["win_rate"]),
+                        figures.percent(rows[i]["deck_win_rate"]["rate"]), points(rows[i]["difference"]),
+                        evidence_cell(evidence[i]), figures.percent(rows[i]["battlefield_win_rate"]["rate"]),
+                        number(rows[i]["average_might"])] for i in shown],
+                      thin=[rows[i]["thin"] for i in shown], numeric={2, 5, 8}, secondary={4, 7, 8})
         first_table = Table(["battlefield", "games", "first player won it (95% CI)", "first player won the game"],
                             [[r["battlefield"], r["games"], rate_cell(r["first_player_battlefield_win_rate"]),
                               rate_cell(r["first_player_game_win_rate"])] for r in first],
                             thin=[r["thin"] for r in first], numeric={1})
-        return [Panel("battlefield-impact", "Battlefield × deck", figures.battlefield_impact(rows, f.min_games),
-                      table, "battlefields"),
+        return [Panel("battlefield-impact", "Battlefield × deck",
+                      figures.battlefield_impact(rows, f.min_games, evidence), table, "battlefields",
+                      note=HEATMAP_NOTE.format(even="0 (the deck wins as often without the battlefield)",
+                                               min_games=f.min_games)),
                 Panel("battlefield-first-player", "First player per battlefield",
                       figures.battlefield_first_player(first, f.min_games), first_table, "battlefield-first-player")]
     return _render("Battlefields", "How each battlefield shifts each deck's chances.", compute)
@@ -173,17 +197,23 @@ def game_shape():
 def cards():
     def compute(conn, f: Filters) -> list[Panel]:
         rows = queries.card_stats(conn, f)
-        rows.sort(key=lambda r: (r["deck"], -(r["difference"] if r["difference"] is not None else -9)))
-        table = Table(["deck", "card", "games deployed", "deploy rate", "win rate deployed (95% CI)",
-                       "win rate not deployed (95% CI)", "difference", "average might contributed",
-                       "average first round deployed"],
-                      [[r["deck"], r["card"], r["games_deployed"], figures.percent(r["deploy_rate"]),
-                        rate_cell(r["win_rate_deployed"]), rate_cell(r["win_rate_not_deployed"]),
-                        "–" if r["difference"] is None else f"{100 * r['difference']:+.1f} pts",
-                        number(r["average_might_contributed"]), number(r["average_first_deploy_round"])]
-                       for r in rows], thin=[r["thin"] for r in rows], numeric={2, 7, 8})
-        return [Panel("cards", "Card performance", figures.card_impact(rows, f.min_games), table, "cards",
-                      note="Each card: games its deck played with it deployed vs without, every rate with its n.")]
+        facts = card_facts()
+        order = {deck: i for i, deck in enumerate(deck_order(r["deck"] for r in rows))}
+        rows.sort(key=lambda r: (order[r["deck"]], facts.get(r["card"], (99, 0))[0], r["card"]))
+        table = Table(["deck", "card", "cost", "might", "games deployed", "deploy rate", "win rate deployed (95% CI)",
+                       "vs not deployed", "average might contributed"],
+                      [[r["deck"], r["card"], *(facts.get(r["card"]) or (None, None)), r["games_deployed"],
+                        figures.percent(r["deploy_rate"]), rate_cell(r["win_rate_deployed"]),
+                        points(r["difference"]), number(r["average_might_contributed"])]
+                       for r in rows], thin=[r["thin"] for r in rows], numeric={2, 3, 4, 5, 7, 8},
+                      secondary={2, 3, 5, 7}, open=True)
+        return [Panel("cards", "Card performance", table=table, dataset="cards",
+                      note="Each card: the games its deck played with it deployed, and how the deck did in them "
+                           "(the difference is against the deck's games without it). Click a column's header to sort "
+                           "by it. The CSV adds the win rate not deployed, deploys, cards destroyed, might gained and "
+                           "the first round deployed."),
+                Panel("card-impact", "Card impact", figures.card_impact(rows, f.min_games), dataset="cards",
+                      note="Each dot a card: how often it is deployed against how much more its deck wins with it.")]
     return _render("Cards", "Which cards carry a deck.", compute)
 
 

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 import plotly.graph_objects as go
 from markupsafe import Markup
 
+from services.stats.significance import Evidence
+
 from .figures import percent
 
 
@@ -19,6 +21,8 @@ class Table:
     rows: list[list]                      # cells: str | int | float | None, or a Link
     thin: list[bool] = field(default_factory=list)  # per row: drawn grey
     numeric: set[int] = field(default_factory=set)  # column indexes aligned right
+    secondary: set[int] = field(default_factory=set)  # column indexes a phone leaves out (key columns stay)
+    open: bool | None = None              # shown unfolded; None: when it has 20 rows or fewer
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,14 @@ def rate_cell(r: dict) -> str:
     if r["rate"] is None:
         return "–"
     return f"{percent(r['rate'])} ({percent(r['low'])}–{percent(r['high'])})"
+
+
+def evidence_cell(evidence: Evidence) -> str:
+    """A heatmap cell's test as a table cell: 'yes (0.003)' when it is called different after the
+    Benjamini–Hochberg correction, 'no (0.41)' when not (the adjusted p-value), '–' untested."""
+    if evidence.p_adjusted is None:
+        return "–"
+    return f"{'yes' if evidence.different else 'no'} ({evidence.p_adjusted:.2g})"
 
 
 def number(x: float | None, digits: int = 1) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from statistics import NormalDist
 
 import pytest
@@ -13,6 +14,7 @@ from dashboards import figures
 from dashboards.datasets import to_csv
 from dashboards.panels import Panel, flatten, rate_cell
 from services.stats.intervals import difference, rate
+from services.stats.significance import battlefield_evidence, matchup_evidence
 
 Z = NormalDist().inv_cdf(0.975)
 
@@ -59,33 +61,101 @@ def test_meta_share_bars_sorted_by_share():
     assert list(bars.text) == ["25.0%", "75.0%"]
 
 
-def test_matchup_heatmap_values_mirror_and_thin_marks():
-    rows = [
-        {"deck": "A", "opponent_deck": "B", "mirror": False, "games": 10, "wins": 7, "draws": 0,
-         "win_rate": rate(7, 10), "thin": False},
-        {"deck": "B", "opponent_deck": "A", "mirror": False, "games": 10, "wins": 3, "draws": 0,
-         "win_rate": rate(3, 10), "thin": False},
-        {"deck": "A", "opponent_deck": "A", "mirror": True, "games": 4, "wins": 2, "draws": 0,
-         "win_rate": rate(2, 4), "thin": True},
-    ]
-    fig = figures.matchup_matrix(rows, 5)
-    heatmap, thin = fig.data
-    assert list(heatmap.y) == ["A", "B"] and list(heatmap.x) == ["A", "B"]
-    assert [list(r) for r in heatmap.z] == [[0.5, 0.7], [0.3, None]]
-    assert heatmap.text[0][0] == "mirror" and heatmap.text[0][1] == "70.0%"
-    assert "n=10" in heatmap.customdata[0][1] and "39.7%" in heatmap.customdata[0][1]  # 7/10 low bound
-    assert (list(thin.x), list(thin.y)) == (["A"], ["A"])
+def matchup(deck: str, opponent: str, wins: int, games: int, min_games: int = 5) -> dict:
+    return {"deck": deck, "opponent_deck": opponent, "mirror": deck == opponent, "games": games, "wins": wins,
+            "draws": 0, "win_rate": rate(wins, games), "thin": games < min_games}
 
 
-def test_battlefield_impact_is_the_difference_in_points():
+def heatmap_cells(fig) -> dict:
+    """(y, x) -> (z, text, hover, faded) of a two-trace faded heatmap."""
+    clear, faded = fig.data
+    assert (clear.opacity, faded.opacity) == (1.0, figures.FADED_OPACITY)
+    any_clear = any(v is not None for row in clear.z for v in row)
+    assert (clear.showscale, faded.showscale) == (any_clear, not any_clear)  # one colour bar, drawn
+    cells = {}
+    for trace, is_faded in ((clear, False), (faded, True)):
+        for i, y in enumerate(trace.y):
+            for j, x in enumerate(trace.x):
+                if trace.z[i][j] is not None:
+                    assert (y, x) not in cells  # a cell is drawn by one trace only
+                    cells[(y, x)] = (trace.z[i][j], trace.text[i][j], trace.customdata[i][j], is_faded)
+    return cells
+
+
+def test_matchup_heatmap_fades_thin_mirror_and_not_different_cells_and_shows_n():
+    rows = [matchup("Vikings of Valhalla", "Zulus of the Mfecane", 20, 20),   # p = 2/2^20: stands out
+            matchup("Zulus of the Mfecane", "Vikings of Valhalla", 0, 20),
+            matchup("Vikings of Valhalla", "Vikings of Valhalla", 3, 6),       # mirror
+            matchup("Zulus of the Mfecane", "Zulus of the Mfecane", 2, 4),     # mirror, thin
+            matchup("Vikings of Valhalla", "Azteca & Mexica of Tenochtitlan", 6, 10),  # 60%: could be luck
+            matchup("Azteca & Mexica of Tenochtitlan", "Vikings of Valhalla", 4, 4),   # thin (4 < 5)
+            matchup("Azteca & Mexica of Tenochtitlan", "Zulus of the Mfecane", 0, 0)]  # no games: no cell
+    evidence = matchup_evidence(rows)
+    fig = figures.matchup_matrix(rows, 5, evidence)
+    cells = heatmap_cells(fig)
+    vikings, zulus, azteca = "Vikings of Valhalla", "Zulus of the Mfecane", "Azteca &amp; Mexica of Tenochtitlan"
+    assert cells[(vikings, zulus)][:2] == (1.0, "100%<br>n=20") and cells[(vikings, zulus)][3] is False
+    assert cells[(zulus, vikings)][:2] == (0.0, "0%<br>n=20") and cells[(zulus, vikings)][3] is False
+    assert cells[(vikings, azteca)][3] is True and "not different from 50%" in cells[(vikings, azteca)][2]
+    assert cells[(azteca, vikings)][3] is True and "fewer than 5 games" in cells[(azteca, vikings)][2]
+    assert cells[(vikings, vikings)][1] == "mirror<br>n=6" and cells[(vikings, vikings)][3] is True
+    assert (azteca, zulus) not in cells
+    for (y, x), (z, text, hover, _) in cells.items():  # n in the cell and in its hover, with the interval
+        n = next(r["games"] for r in rows if (figures.label(r["deck"]), figures.label(r["opponent_deck"])) == (y, x))
+        assert f"n={n}" in text and f"n={n}" in hover and "95% CI" in hover
+    assert "Benjamini–Hochberg" in cells[(vikings, zulus)][2]
+    # premade decks in the one deck order, on both axes
+    assert list(fig.data[0].y) == [azteca, vikings, zulus] == list(fig.data[0].x)
+    with pytest.raises(ValueError):
+        figures.matchup_matrix(rows, 5, evidence[:-1])
+
+
+def test_heatmap_deck_order_is_the_same_under_every_filter():
+    decks = ["Zulus of the Mfecane", "<b>mash</b>", "Cavalry of the Parthian Empire", "apple pie",
+             "Knights of the Round Table"]
+    rows = [matchup(a, b, 3, 6) for a in decks for b in decks]
+    everything = figures.matchup_matrix(rows, 5, matchup_evidence(rows)).data[0]
+    assert list(everything.y) == ["Cavalry of the Parthian Empire", "Knights of the Round Table",
+                                  "Zulus of the Mfecane", "&lt;b&gt;mash&lt;/b&gt;", "apple pie"]
+    assert list(everything.x) == list(everything.y)
+    # a filter that leaves two decks out: the others keep their order
+    some = [r for r in rows if r["deck"] not in ("Knights of the Round Table", "apple pie")]
+    filtered = figures.matchup_matrix(some, 5, matchup_evidence(some)).data[0]
+    assert list(filtered.y) == [d for d in everything.y if d not in ("Knights of the Round Table", "apple pie")]
+    battlefield = [{"battlefield": bf, "deck": d, "games": 6, "wins": 3, "draws": 0, "win_rate": rate(3, 6),
+                    "deck_win_rate": rate(5, 10), "difference": 0.0, "battlefield_win_rate": rate(3, 6),
+                    "average_might": 5.0, "thin": False} for bf in ("b", "A") for d in decks]
+    impact = figures.battlefield_impact(battlefield, 5, battlefield_evidence(battlefield)).data[0]
+    assert list(impact.x) == list(everything.x) and list(impact.y) == ["A", "b"]
+
+
+def test_signed_numbers_never_show_minus_or_plus_zero():
+    assert figures.signed(-0.4) == "0" and figures.signed(0.4) == "0" and figures.signed(-0.0) == "0"
+    assert figures.signed(-0.04, 1) == "0.0" and figures.signed(0.04, 1) == "0.0"
+    assert figures.signed(-0.6) == "-1" and figures.signed(13.3) == "+13" and figures.signed(-2.25, 1) == "-2.2"
+    assert figures.signed(None) == "–"
+
+
+def test_battlefield_impact_is_the_difference_in_points_faded_unless_clear():
     here, overall = rate(5, 6), rate(7, 10)
-    rows = [{"battlefield": "Plains", "deck": "A", "games": 6, "wins": 5, "draws": 0, "win_rate": here,
-             "deck_win_rate": overall, "difference": difference(here["rate"], overall["rate"]),
-             "battlefield_win_rate": rate(4, 6), "average_might": 10.0, "thin": True}]
-    heatmap = figures.battlefield_impact(rows, 30).data[0]
-    assert heatmap.z[0][0] == pytest.approx(100 * (5 / 6 - 0.7))  # +13.3 points
-    assert heatmap.text[0][0] == "+13"
-    assert heatmap.zmid == 0
+    near_zero_here, near_zero_all = rate(70, 100), rate(7003, 10000)  # -0.03 points: "0", not "-0"
+    clear_here, clear_all = rate(30, 30), rate(40, 80)             # 30/30 here, 10/50 without it
+    rows = [{"battlefield": bf, "deck": "A", "games": h["n"], "wins": h["successes"], "draws": 0, "win_rate": h,
+             "deck_win_rate": o, "difference": difference(h["rate"], o["rate"]), "battlefield_win_rate": rate(1, 2),
+             "average_might": 10.0, "thin": h["n"] < 30}
+            for bf, h, o in (("Plains", here, overall), ("Marsh", near_zero_here, near_zero_all),
+                             ("Keep", clear_here, clear_all))]
+    evidence = battlefield_evidence(rows)
+    fig = figures.battlefield_impact(rows, 30, evidence)
+    cells = heatmap_cells(fig)
+    assert cells[("Plains", "A")][0] == pytest.approx(100 * (5 / 6 - 0.7))  # +13.3 points
+    assert cells[("Plains", "A")][1] == "+13<br>n=6" and cells[("Plains", "A")][3] is True  # thin
+    assert cells[("Marsh", "A")][1] == "0<br>n=100" and "difference 0.0 points" in cells[("Marsh", "A")][2]
+    assert cells[("Marsh", "A")][3] is True and "not different" in cells[("Marsh", "A")][2]
+    assert cells[("Keep", "A")][1] == "+50<br>n=30" and cells[("Keep", "A")][3] is False
+    assert fig.data[0].zmid == 0
+    for _, text, hover, _ in cells.values():  # no signed zero anywhere a person reads
+        assert not re.search(r"[+-]0(\.0+)?(?![.\d])", text + hover), (text, hover)
 
 
 def test_first_player_band_is_the_interval_and_the_baseline_is_one_over_players():
@@ -155,3 +225,75 @@ def test_csv_flattens_rates_and_defuses_formulas():
     assert header == "deck,games,win_rate,win_rate_low,win_rate_high,win_rate_n,win_rate_successes"
     assert line.startswith("\"'=HYPERLINK(\"\"x\"\")\",10,0.7,0.396")
     assert rate_cell(rate(7, 10)) == "70.0% (39.7%–89.2%)" and rate_cell(rate(0, 0)) == "–"
+
+
+def trend_row(week_start: str, deck: str, wins: int, games: int, min_games: int = 5) -> dict:
+    return {"week": f"W{week_start}", "week_start": week_start, "deck": deck, "games": games, "wins": wins, "draws": 0,
+            "meta_share": 0.1, "win_rate": rate(wins, games), "thin": games < min_games}
+
+
+def test_trend_win_rates_draw_bands_for_the_most_played_decks_and_offer_the_rest():
+    games = {"Vikings of Valhalla": 40, "Zulus of the Mfecane": 30, "Cavalry of the Parthian Empire": 20,
+             "Knights of the Round Table": 3}
+    rows = [trend_row(week, deck, played // 2, played)
+            for week in ("2026-03-02", "2026-03-09") for deck, n in games.items()
+            for played in [n if week == "2026-03-02" else 3]]
+    fig = figures.trend_win_rates(rows, 5, drawn=2)
+    picker = fig.layout.meta["picker"]
+    assert [p["deck"] for p in picker] == ["Cavalry of the Parthian Empire", "Knights of the Round Table",
+                                          "Vikings of Valhalla", "Zulus of the Mfecane"]  # deck order
+    assert [p["shown"] for p in picker] == [False, False, True, True]  # the two most played
+    assert [p["games"] for p in picker] == [23, 6, 43, 33]
+    assert [p["short"] for p in picker] == ["Cavalry", "Knights", "Vikings", "Zulus"]  # a phone's chips
+    assert fig.layout.showlegend is False  # the picker's chips are the legend
+    vikings = [t for t in fig.data if t.legendgroup == "Vikings of Valhalla"]
+    band, line = vikings
+    first, second = wilson(20, 40), wilson(1, 3)
+    assert band.fill == "toself" and list(band.y) == pytest.approx([first[1], second[1], second[0], first[0]])
+    assert list(band.x) == ["2026-03-02", "2026-03-09", "2026-03-09", "2026-03-02"]
+    assert band.fillcolor.startswith("rgba(") and line.line.color == picker[2]["colour"]
+    assert band.visible is True and line.visible is True
+    assert all(t.visible is False for t in fig.data if t.legendgroup == "Knights of the Round Table")
+    assert list(line.marker.symbol) == ["circle", "circle-open"]  # the second week is thin (3 games)
+    assert "n=3" in line.customdata[1][1] and "thin" in line.customdata[1][2] and line.customdata[0][2] == ""
+    assert [p["shown"] for p in figures.trend_win_rates(rows, 5, drawn=4).layout.meta["picker"]] == [True] * 4
+    # one week only: the axis spans days around it, not milliseconds
+    single = figures.trend_win_rates([r for r in rows if r["week_start"] == "2026-03-02"], 5, drawn=2)
+    assert list(single.layout.xaxis.range) == ["2026-02-26", "2026-03-06"]
+    box = next(t for t in single.data if t.legendgroup == "Vikings of Valhalla" and t.fill == "toself")
+    assert list(box.x) == ["2026-02-28T12:00:00", "2026-03-03T12:00:00", "2026-03-03T12:00:00", "2026-02-28T12:00:00"]
+    assert list(box.y) == pytest.approx([first[1], first[1], first[0], first[0]])
+
+
+def test_figures_carry_a_small_template_not_plotlys_default():
+    """plotly's "plotly_white" template is ~7.3 kB of JSON in every figure (it styles every trace
+    type); the figures carry ``TEMPLATE`` (~0.5 kB) instead. The meta page's win-rate bars for ten
+    decks measured 9,169 bytes with the default template and 3,672 with ours."""
+    rows = [deck_row(f"Deck {i}", i, 20) for i in range(10)]
+    fig = figures.deck_win_rates(rows, 10)
+    layout = json.loads(fig.to_json())["layout"]
+    assert len(json.dumps(layout["template"])) < 1_000
+    assert set(layout["template"]["layout"]) <= {"font", "paper_bgcolor", "plot_bgcolor", "colorway", "hoverlabel",
+                                                 "xaxis", "yaxis"}
+    assert "data" not in layout["template"]  # no per-trace-type styling
+    assert len(fig.to_json()) < 4_500
+    for empty in (figures.matchup_matrix([], 5, []), figures.trend_win_rates([], 5), figures.meta_share([], 5)):
+        assert len(empty.to_json()) < 2_000
+
+
+def test_long_deck_names_wrap_on_the_axis_and_stay_whole_in_the_data():
+    fig = figures.deck_win_rates([deck_row("Azteca & Mexica of Tenochtitlan", 3, 10)], 10)
+    assert list(fig.data[0].y) == ["Azteca &amp; Mexica of Tenochtitlan"]
+    assert list(fig.layout.yaxis.ticktext) == ["Azteca &amp;<br>Mexica of<br>Tenochtitlan"]
+    assert figures.wrapped("Zulus of the Mfecane", 12) == "Zulus of the<br>Mfecane"
+    assert figures.wrapped("<script>alert(1)</script>", 8) == "<script>alert(1)</script>"  # a word is never split
+
+
+def test_a_deck_name_too_long_to_wrap_is_shortened_on_a_slanted_axis_only():
+    nasty = '<script>alert("x")</script>&"'
+    rows = [matchup(nasty, "Zulus of the Mfecane", 1, 2), matchup("Zulus of the Mfecane", nasty, 1, 2)]
+    layout = figures.matchup_matrix(rows, 5, matchup_evidence(rows)).layout
+    assert list(layout.yaxis.ticktext)[1] == figures.label(nasty)  # whole on the y axis
+    assert list(layout.xaxis.ticktext)[1] == figures.label('<script>alert("…')
+    assert layout.meta["narrow"]["layout"]["xaxis.ticktext"] == ["Zulus", figures.label('<script>alert("…')]
+    assert layout.meta["narrow"]["restyle"] == [{"update": {"texttemplate": ""}, "traces": [0, 1]}]

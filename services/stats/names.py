@@ -18,6 +18,46 @@ MAX_LISTED = 40  # names an error lists at most
 
 
 @lru_cache(maxsize=1)
+def card_facts() -> dict[str, tuple[int, int]]:
+    """Card name -> (cost, might) as the newest catalog version that has the card prints it (the
+    card tables show them; a card errata'd since keeps its newest numbers)."""
+    facts: dict[str, tuple[int, int]] = {}
+    for version in available_versions():  # oldest first: a newer version overwrites
+        for name, card in load_catalog(version).cards.items():
+            facts[name] = (card.cost, card.might)
+    return facts
+
+
+def deck_order(names) -> list[str]:
+    """The order every figure and table lists decks in: the premade decks of the catalogs, then
+    mash-up decks (the players' own names), each alphabetically, case aside. It depends on nothing
+    but the names, so a deck keeps its place on every heatmap, on every page and under every filter
+    (an order by win rate would reshuffle with each filter)."""
+    premade = set(catalog_names()[0])
+    return sorted(set(names), key=lambda name: (name not in premade, name.casefold(), name))
+
+
+SHORT_NAME_LENGTH = 16  # a mash-up deck's name is cut to this many characters on a phone
+
+
+def short_deck_names(names) -> dict[str, str]:
+    """Each deck's name as a phone shows it: a premade deck by what comes before " of " ("Zulus",
+    "Azteca & Mexica"), a mash-up cut to SHORT_NAME_LENGTH characters with "…". Names that would
+    come out the same keep their full name, so no two decks look alike."""
+    premade = set(catalog_names()[0])
+    short = {}
+    for name in set(names):
+        if name in premade and " of " in name:
+            short[name] = name.split(" of ", 1)[0]
+        else:
+            short[name] = name if len(name) <= SHORT_NAME_LENGTH else name[:SHORT_NAME_LENGTH - 1].rstrip() + "…"
+    seen: dict[str, int] = {}
+    for value in short.values():
+        seen[value] = seen.get(value, 0) + 1
+    return {name: value if seen[value] == 1 else name for name, value in short.items()}
+
+
+@lru_cache(maxsize=1)
 def catalog_names() -> tuple[list[str], list[str]]:
     """Deck and battlefield names of every catalog version (no database)."""
     decks: set[str] = set()

@@ -21,7 +21,7 @@ META_PAGES = {  # page: the figures it must draw
     "/trends": ["trend-share", "trend-win-rates"],
     "/battlefields": ["battlefield-impact", "battlefield-first-player"],
     "/game-shape": ["first-player", "margins", "rounds"],
-    "/cards": ["cards"],
+    "/cards": ["card-impact"],
 }
 # what plotly draws for each kind of trace: one element per bar, a heatmap image, scatter paths
 DRAWN = {"bar": ".barlayer .point path", "heatmap": ".heatmaplayer image", "scatter": ".scatterlayer .trace path"}
@@ -62,7 +62,7 @@ def test_win_rate_bars_match_the_api_and_a_deck_filter_redraws_them(site, page):
     drawn = drawn_traces(page, "win-rates")
     assert drawn["svg"]["bar"] == len(played)  # one bar per deck with games (errors bars are not .point)
     deck = next(r["deck"] for r in played if "<" not in r["deck"])
-    page.select_option("select[name=deck]", deck)
+    page.check(f"#filters input[name=deck][value='{deck}']")
     page.click("#filters button[type=submit]")
     page.wait_for_url(re.compile(r"[?&]deck="))
     assert "from=" not in page.url  # empty fields are left out of the shared URL
@@ -71,13 +71,16 @@ def test_win_rate_bars_match_the_api_and_a_deck_filter_redraws_them(site, page):
     assert page.evaluate("document.getElementById('fig-win-rates').data[0].y") == [deck]
 
 
-def test_choosing_a_battlefield_applies_at_once_and_stays_in_the_url_across_pages(site, page):
+def test_choosing_a_battlefield_applies_with_the_other_filters_and_stays_in_the_url_across_pages(site, page):
     base, _ = site
     page.goto(f"{base}/meta")
     before = page.evaluate("document.getElementById('fig-win-rates').data[0].text")
     battlefield = page.locator("select[name=battlefield] option").nth(1).text_content()
+    page.select_option("select[name=battlefield]", battlefield)
+    assert "battlefield=" not in page.url  # every filter waits for Apply, the same way
+    assert page.locator("#filters .pending").is_visible()
     with page.expect_navigation():
-        page.select_option("select[name=battlefield]", battlefield)
+        page.click("#filters button[type=submit]")
     assert "battlefield=" in page.url
     drawn_traces(page, "win-rates")
     after = page.evaluate("document.getElementById('fig-win-rates').data[0].text || []")
