@@ -9,27 +9,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from browser_pages import WIDTHS, new_page, no_sideways_scroll
 from dispute_logs import disputed_match
 from service_helpers import make_token
-
-WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-def _new_page(browser, size: str):
-    options = {"viewport": WIDTHS[size]}
-    if size == "phone":
-        options |= {"is_mobile": True, "has_touch": True}
-    context = browser.new_context(**options)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
-    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
-    return context, page, problems
-
-
-def _no_sideways_scroll(page, size: str) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= WIDTHS[size]["width"], f"{page.url} is {width}px wide on a {WIDTHS[size]['width']}px screen"
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
@@ -39,7 +21,7 @@ def test_an_organiser_settles_a_dispute_at_the_desk(app, bare_site, browser, scr
     wrong = make_token(app, "organiser", owner="Another Organiser", name="theirs")
     a, b, n = found["a"], found["b"], found["differ_at"]
     px = WIDTHS[size]["width"]
-    context, page, problems = _new_page(browser, size)
+    context, page, problems = new_page(browser, size)
     try:
         page.goto(f"{base}/events/{found['event']}")
         page.click(f"#panel-disputes a:text-is('#{found['id']}')")
@@ -65,7 +47,7 @@ def test_an_organiser_settles_a_dispute_at_the_desk(app, bare_site, browser, scr
         assert rows.nth(0).locator("td").last.text_content().strip() == found["logs"][0]["decisions"][n - 1]
         assert rows.nth(1).locator("td").last.text_content().strip() == found["logs"][1]["decisions"][n - 1]
         assert f"The rules support game {a}" in page.locator("#support").text_content()
-        _no_sideways_scroll(page, size)
+        no_sideways_scroll(page, size)
         page.screenshot(path=str(screenshots / f"dispute-desk-{px}.png"), full_page=True)
         first.screenshot(path=str(screenshots / f"dispute-desk-upload-{px}.png"))
         page.locator("#difference").screenshot(path=str(screenshots / f"dispute-desk-difference-{px}.png"))
@@ -95,7 +77,7 @@ def test_an_organiser_settles_a_dispute_at_the_desk(app, bare_site, browser, scr
         assert page.locator("#ruling .ruling-text").text_content() == ruling
         assert f"resolved by {found['owner']} (organiser, token 'desk')" in page.locator("#ruling").text_content()
         assert page.locator("#resolve-form").count() == 0
-        _no_sideways_scroll(page, size)
+        no_sideways_scroll(page, size)
         page.screenshot(path=str(screenshots / f"dispute-desk-resolved-{px}.png"), full_page=True)
 
         # and on the event page: the ruling, and the dispute linked to its desk
@@ -105,7 +87,7 @@ def test_an_organiser_settles_a_dispute_at_the_desk(app, bare_site, browser, scr
         cells = row.locator("td").all_text_contents()
         assert cells[1] == "resolved" and cells[6] == f"game {a}" and cells[7] == ruling
         assert row.locator("a").first.get_attribute("href") == f"/disputes/{found['id']}"
-        _no_sideways_scroll(page, size)
+        no_sideways_scroll(page, size)
         page.locator("#panel-disputes").screenshot(path=str(screenshots / f"dispute-event-ruling-{px}.png"))
     finally:
         context.close()

@@ -10,32 +10,14 @@ import io
 import re
 
 import pytest
-
-WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
-
-
-def _new_page(browser, size: str):
-    options = {"viewport": WIDTHS[size], "accept_downloads": True}
-    if size == "phone":
-        options |= {"is_mobile": True, "has_touch": True}
-    context = browser.new_context(**options)
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
-    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
-    return context, page, problems
-
-
-def _no_sideways_scroll(page, size: str) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= WIDTHS[size]["width"], f"{page.url} is {width}px wide on a {WIDTHS[size]['width']}px screen"
+from browser_pages import WIDTHS, new_page, no_sideways_scroll
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
     base, facts = site
     api = browser.new_context().request.get(f"{base}/api/v1/events/{facts['event']}/standings").json()
-    context, page, problems = _new_page(browser, size)
+    context, page, problems = new_page(browser, size)
     try:
         page.goto(f"{base}/events/{facts['event']}")
         table = page.locator("#panel-standings table")
@@ -48,7 +30,7 @@ def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
         cells = rows.first.locator("td").all_text_contents()
         assert cells[:3] == [str(first["rank"]), first["player"], str(first["points"])]
         assert page.locator("#panel-left-out tbody tr").count() == len(api["left_out"]) > 0
-        _no_sideways_scroll(page, size)
+        no_sideways_scroll(page, size)
         page.screenshot(path=str(screenshots / f"standings-event-{WIDTHS[size]['width']}.png"), full_page=True)
         page.locator("#panel-standings").screenshot(
             path=str(screenshots / f"standings-table-{WIDTHS[size]['width']}.png"))
@@ -70,7 +52,7 @@ def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
         matches = page.locator("#panel-player-matches tbody tr")
         assert matches.count() == player["matches"] + player["left_out"]
         assert page.locator("#panel-player-decks tbody tr").count() == len(player["decks"])
-        _no_sideways_scroll(page, size)
+        no_sideways_scroll(page, size)
         page.screenshot(path=str(screenshots / f"standings-player-{WIDTHS[size]['width']}.png"), full_page=True)
         page.locator("#panel-player-matches").screenshot(
             path=str(screenshots / f"standings-player-matches-{WIDTHS[size]['width']}.png"))

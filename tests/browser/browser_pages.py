@@ -1,0 +1,26 @@
+"""A page at a person's screen size, watched for script errors and refused content, for the browser
+tests that click through a page at both widths (a module of its own, like browser_artifacts, so test
+modules can import it)."""
+
+from __future__ import annotations
+
+WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+def new_page(browser, size: str):
+    """(context, page, problems): a fresh context at ``size`` (a phone is touch and mobile) that
+    takes downloads; ``problems`` collects JavaScript errors and Content-Security-Policy refusals."""
+    options = {"viewport": WIDTHS[size], "accept_downloads": True}
+    if size == "phone":
+        options |= {"is_mobile": True, "has_touch": True}
+    context = browser.new_context(**options)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
+    page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+    return context, page, problems
+
+
+def no_sideways_scroll(page, size: str) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= WIDTHS[size]["width"], f"{page.url} is {width}px wide on a {WIDTHS[size]['width']}px screen"
