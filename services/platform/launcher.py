@@ -298,7 +298,8 @@ class ServiceLauncher:
         rd = "embedded" if self.stack.redis else "external"
         site = running.api_url.rsplit("/api/", 1)[0]
         self.echo("Empyrean Replay is running")
-        self.echo(f"  dashboards {site}/meta  (events, standings and disputes: {site}/events; record a game: {site}/record)")
+        self.echo(f"  dashboards {site}/meta  (events, standings and disputes: {site}/events)")
+        self.echo(f"  recorder  {site}/record  (a game at the table, a decision at a time)")
         self.echo(f"  API       {running.api_url}  (reference: {site}/api/docs)")
         self.echo(f"  health    {running.api_url}/health")
         self.echo(f"  ready     {running.api_url}/ready")
