@@ -472,7 +472,7 @@ def might_per_round(rows: list[dict], min_games: int) -> go.Figure:
                                                     "<extra></extra>")
     fig.update_xaxes(title="round", dtick=1)
     fig.update_yaxes(title="average might at the end of the round")
-    return _layout(fig, "Might per round by deck", height=460)
+    return _layout(fig, f"Might per round by deck — hollow: fewer than {min_games} games", height=460)
 
 
 # --- cards -----------------------------------------------------------------------------------

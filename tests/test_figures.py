@@ -181,8 +181,10 @@ def test_margins_and_rounds():
     rounds = [{"deck": "A", "round": r, "games": 10, "average_might": 2.0 * r, "won_games": 5,
                "average_might_won": 3.0 * r, "average_might_lost": 1.0 * r, "average_essence_spent": 2.0,
                "thin": False} for r in (1, 2)]
-    line = figures.might_per_round(rounds, 5).data[0]
+    fig = figures.might_per_round(rounds, 7)
+    line = fig.data[0]
     assert list(line.x) == [1, 2] and list(line.y) == [2.0, 4.0]
+    assert "hollow: fewer than 7 games" in fig.layout.title.text
 
 
 def test_card_impact_plots_deploy_rate_against_the_difference():
