@@ -5,8 +5,10 @@ worker, so the test alone replays them."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
 import pytest
@@ -26,6 +28,7 @@ from services.games.records import (
 )
 from services.games.replay import replay_stored_games
 from services.games.store import parse_upload, store_upload
+from services.platform import migrate
 from services.platform.broker import make_celery
 from services.platform.pool import create_pool
 from services.simulation.simulate import make_illegal
@@ -324,15 +327,24 @@ def test_a_fold_out_of_time_hands_the_rest_on(db, pool):
     assert handed_on == ["fold"]
 
 
-def test_a_sweep_resends_at_most_its_limit_and_the_next_sweep_takes_the_rest(db, pool, ingest_config):
-    ids = store(db, [self_play(7850 + i) for i in range(3)])
-    # older than anything another test leaves behind, so only these three are the sweep's
-    db.execute("UPDATE games SET updated_at = now() - interval '60 days' WHERE id = ANY(%s)", (ids,))
-    celery = make_celery(ingest_config)
-    month = 30 * 86_400
-    assert sweep_stuck_games(pool, celery, older_than_s=month, limit=2) == 2
-    resent = db.execute("SELECT count(*) FROM games WHERE id = ANY(%s) AND updated_at > now() - interval '1 minute'",
-                        (ids,)).fetchone()[0]
-    assert resent == 2
-    # the games just re-sent are fresh again: only the one left over is old enough for the next sweep
-    assert sweep_stuck_games(pool, celery, older_than_s=month, limit=2) == 1
+def test_a_sweep_resends_at_most_its_limit_and_the_next_sweep_takes_the_rest(ingest_config, fresh_database):
+    # A database and a Redis database of their own: the module's worker (its beat sweeps every
+    # second) must neither sweep these games first nor receive what this sweep sends.
+    url = fresh_database()
+    migrate.upgrade(url)
+    nobody_listens = urlunsplit(urlsplit(ingest_config.redis_url)._replace(query="db=15"))
+    config = dataclasses.replace(ingest_config, database_url=url, redis_url=nobody_listens)
+    sweeper_pool = create_pool(url, max_size=1, name="test-sweep-limit")
+    with psycopg.connect(url, autocommit=True) as db:
+        ids = store(db, [self_play(7850 + i) for i in range(3)])
+        db.execute("UPDATE games SET updated_at = now() - interval '1 hour' WHERE id = ANY(%s)", (ids,))
+        celery = make_celery(config)
+        try:
+            assert sweep_stuck_games(sweeper_pool, celery, older_than_s=60, limit=2) == 2
+            fresh = "SELECT count(*) FROM games WHERE status = 'queued' AND updated_at > now() - interval '1 minute'"
+            assert db.execute(fresh).fetchone()[0] == 2
+            # the games just re-sent are fresh again: only the one left over is old enough now
+            assert sweep_stuck_games(sweeper_pool, celery, older_than_s=60, limit=2) == 1
+            assert db.execute(fresh).fetchone()[0] == 3
+        finally:
+            sweeper_pool.close()
