@@ -121,19 +121,12 @@ class ExportFilter:
 
 
 def export_sql(selection: ExportFilter, reader: Reader) -> tuple[str, dict]:
-    visible, params = visible_sql(reader)
-    where = [visible]
-    if selection.event is not None:
-        where.append("g.event_id = %(event)s")
-        params["event"] = selection.event
-    if selection.start is not None:
-        where.append("r.played_on >= %(start)s")
-        params["start"] = selection.start
-    if selection.end is not None:
-        where.append("r.played_on <= %(end)s")
-        params["end"] = selection.end
+    where = visible_sql(reader)
+    where.when_set("g.event_id = %(event)s", event=selection.event)
+    where.when_set("r.played_on >= %(start)s", start=selection.start)
+    where.when_set("r.played_on <= %(end)s", end=selection.end)
     columns = ", ".join(f"{c.sql} AS {c.name}" for c in COLUMNS)
-    return _EXPORT.format(columns=columns, where=" AND ".join(where)), params
+    return _EXPORT.format(columns=columns, where=where.sql()), where.params
 
 
 def row_batches(conn: Connection, selection: ExportFilter, reader: Reader,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from psycopg import Connection
 from psycopg.rows import dict_row
 
+from services.platform.sql import Where
 from services.stats.names import MAX_LISTED, catalog_names
 
 from .status import GameStatus
@@ -55,39 +56,27 @@ class GameFilters:
     status: str | None = None
 
 
-def visible_sql(reader: Reader) -> tuple[str, dict]:
+def visible_sql(reader: Reader) -> Where:
     """A condition on ``games g LEFT JOIN events e``: ``reader`` may see the game (may_read_game)."""
     if reader.admin:
-        return "true", {}
-    either = ["(g.visibility <> 'unlisted' AND coalesce(e.visibility, 'public') <> 'unlisted')"]
-    params: dict = {}
-    if reader.token_id is not None:
-        either.append("g.uploaded_by = %(reader_token)s")
-        params["reader_token"] = reader.token_id
-    if reader.organiser is not None:
-        either.append("(g.event_id IS NOT NULL AND e.organiser = %(reader_owner)s)")
-        params["reader_owner"] = reader.organiser
-    if reader.event_id is not None:
-        either.append("g.event_id = %(reader_event)s")
-        params["reader_event"] = reader.event_id
-    return "(" + " OR ".join(either) + ")", params
+        return Where()
+    either = Where("(g.visibility <> 'unlisted' AND coalesce(e.visibility, 'public') <> 'unlisted')")
+    either.when_set("g.uploaded_by = %(reader_token)s", reader_token=reader.token_id)
+    either.when_set("(g.event_id IS NOT NULL AND e.organiser = %(reader_owner)s)", reader_owner=reader.organiser)
+    either.when_set("g.event_id = %(reader_event)s", reader_event=reader.event_id)
+    return Where(either.any_sql(), params=either.params)
 
 
-def _filters_sql(filters: GameFilters) -> tuple[list[str], dict]:
-    where, params = [], {}
-    if filters.event is not None:
-        where.append("g.event_id = %(event)s")
-        params["event"] = filters.event
-    if filters.status is not None:
-        where.append("g.status = %(status)s")
-        params["status"] = filters.status
-    if filters.deck is not None:
-        where.append("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.deck = %(deck)s)")
-        params["deck"] = filters.deck
+def _filtered(filters: GameFilters, reader: Reader) -> Where:
+    where = visible_sql(reader)
+    where.when_set("g.event_id = %(event)s", event=filters.event)
+    where.when_set("g.status = %(status)s", status=filters.status)
+    where.when_set("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.deck = %(deck)s)",
+                   deck=filters.deck)
     if filters.player is not None:
-        where.append("g.match_id IN (SELECT id FROM event_matches WHERE players @> %(player)s::text[])")
-        params["player"] = [filters.player]
-    return where, params
+        where.add("g.match_id IN (SELECT id FROM event_matches WHERE players @> %(player)s::text[])",
+                  player=[filters.player])
+    return where
 
 
 _LIST = """
@@ -110,15 +99,11 @@ _LIST = """
 def list_games(conn: Connection, filters: GameFilters, reader: Reader, *, before: int | None = None,
                limit: int = DEFAULT_LIMIT) -> tuple[list[dict], bool]:
     """(a page of games, newest first, with ids below ``before``; whether more follow)."""
-    visible, params = visible_sql(reader)
-    where, more = _filters_sql(filters)
-    params |= more | {"limit": limit + 1}
-    if before is not None:
-        where.append("g.id < %(before)s")
-        params["before"] = before
+    where = _filtered(filters, reader)
+    where.when_set("g.id < %(before)s", before=before)
     rows = conn.cursor(row_factory=dict_row).execute(
-        _LIST + " WHERE " + " AND ".join([visible, *where]) + " ORDER BY g.id DESC LIMIT %(limit)s",
-        params).fetchall()
+        _LIST + " WHERE " + where.sql() + " ORDER BY g.id DESC LIMIT %(limit)s",
+        where.params | {"limit": limit + 1}).fetchall()
     return [_row(r) for r in rows[:limit]], len(rows) > limit
 
 
@@ -144,12 +129,12 @@ def _row(r: dict) -> dict:
 
 def player_known(conn: Connection, player: str, reader: Reader) -> bool:
     """Some game that ``reader`` may see is of a match ``player`` played."""
-    visible, params = visible_sql(reader)
+    visible = visible_sql(reader)
     return conn.execute(
         f"""SELECT EXISTS (SELECT 1 FROM event_matches m JOIN games g ON g.match_id = m.id
                            LEFT JOIN events e ON e.id = g.event_id
-                           WHERE m.players @> %(player)s::text[] AND {visible})""",
-        params | {"player": [player]}).fetchone()[0]
+                           WHERE m.players @> %(player)s::text[] AND {visible.sql()})""",
+        visible.params | {"player": [player]}).fetchone()[0]
 
 
 def deck_known(conn: Connection, deck: str) -> bool:

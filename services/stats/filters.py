@@ -19,6 +19,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from services.platform.sql import Where
+
 DEFAULT_PLAYERS = 2
 DEFAULT_MIN_GAMES = 30
 MAX_MIN_GAMES = 1_000_000_000
@@ -65,29 +67,21 @@ class Filters:
         """A WHERE condition over an agg_* table's key columns and its parameters (always bound,
         never formatted in). ``decks=False`` leaves the deck filter out (for totals over all decks);
         ``battlefield=True`` adds the battlefield filter, for tables with a battlefield key."""
-        conditions = ["players = %(players)s"]
-        params: dict = {"players": self.players}
-        if self.date_from is not None:
-            conditions.append("played_on >= %(date_from)s")
-            params["date_from"] = self.date_from
-        if self.date_to is not None:
-            conditions.append("played_on <= %(date_to)s")
-            params["date_to"] = self.date_to
+        where = Where("players = %(players)s", params={"players": self.players})
+        where.when_set("played_on >= %(date_from)s", date_from=self.date_from)
+        where.when_set("played_on <= %(date_to)s", date_to=self.date_to)
         if self.events is not None:
-            either = []
+            either = Where()
             if self.events:
-                either.append("event_id = ANY(%(events)s)")
-                params["events"] = list(self.events)
+                either.add("event_id = ANY(%(events)s)", events=list(self.events))
             if self.no_event:
-                either.append("event_id IS NULL")
-            conditions.append("(" + " OR ".join(either) + ")")
+                either.add("event_id IS NULL")
+            where.add(either.any_sql(), **either.params)
         if decks and self.decks is not None:
-            conditions.append("deck = ANY(%(decks)s)")
-            params["decks"] = list(self.decks)
-        if battlefield and self.battlefield is not None:
-            conditions.append("battlefield = %(battlefield)s")
-            params["battlefield"] = self.battlefield
-        return " AND ".join(conditions), params
+            where.add("deck = ANY(%(decks)s)", decks=list(self.decks))
+        if battlefield:
+            where.when_set("battlefield = %(battlefield)s", battlefield=self.battlefield)
+        return where.sql(), where.params
 
 
 def parse_filters(args) -> Filters:
