@@ -257,7 +257,7 @@ def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
                                f"{result_words(g, names)}"})
         if result.might is not None and [list(r) for r in result.might] != g.final_might:
             bfs = [bf.name for bf in g.bfs]
-            mismatches.append({"path": "/result/might", "message": "the log claims final might "
+            mismatches.append({"path": "/result/might", "message": "the log claims the final might "
                                + might_words(names, bfs, result.might, result.winner)
                                + ", but the rules give " + might_words(names, bfs, g.final_might, g.winner)})
     if mismatches:

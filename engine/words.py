@@ -1,5 +1,5 @@
 """A game and its result in the words people use at a table: "R3 · T14 · Ada vs Bo" and "Ada wins
-B1 The Oasis 12–11, B2 The Throne 13–4, B3 River of Rebirth 9–8 (3–0)" rather than seat numbers and
+2–1: B1 The Oasis 12–11, B2 The Throne 4–13, B3 River of Rebirth 9–8" rather than seat numbers and
 a might table; and a decision by the number people give it. Verdict messages (engine.replay), the
 command line and the pages use these.
 
@@ -56,17 +56,18 @@ def decision_words(index: int | None, written: bool = True) -> str:
 
 def might_words(names: Sequence[str], battlefields: Sequence[str], might: Sequence[Sequence[int]],
                 winner: int | None) -> str:
-    """"B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8 (2–1)": each battlefield's might, the
-    winner's number first (then seat order; "Bo wins B1 … 12–7" reads as Bo's 12), and how many
-    battlefields each took; with no winner, or three players, whose number is whose."""
+    """"2–1: B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8": how many battlefields each took,
+    then each battlefield's might, the winner's number first (then seat order), so that "Bo wins
+    2–1: B1 … 12–7" reads as Bo's 12 and a battlefield Bo lost reads as lost; with no winner, or
+    three players, whose number is whose is said before the colon ("1–1 (Ada–Bo): …")."""
     n = len(might)
     seats = sorted(range(n), key=lambda p: p != (winner or 0) - 1)
     fields = ", ".join(" ".join(filter(None, (f"B{b + 1}", battlefields[b] if b < len(battlefields) else "")))
                        + " " + DASH.join(str(might[p][b]) for p in seats) for b in range(len(might[0])))
     taken = battlefield_winners([list(row) for row in might], seats)
     counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
-    order = "" if n == 2 and winner else "; " + DASH.join(names[p] for p in seats)
-    return f"{fields} ({counts}{order})"
+    order = "" if n == 2 and winner else " (" + DASH.join(names[p] for p in seats) + ")"
+    return f"{counts}{order}: {fields}"
 
 
 def result_words(g: Game, names: Sequence[str]) -> str:

@@ -65,10 +65,10 @@ def test_three_uploads_part_where_any_of_them_does():
 def test_might_in_words_puts_the_winner_first():
     might = [[12, 4, 9], [9, 13, 8]]
     bfs = ["The Throne", "The Oasis", "River"]
-    assert might_words(["Ada", "Bo"], bfs, might, 1) == "B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8 (2–1)"
-    assert might_words(["Ada", "Bo"], bfs, might, 2) == "B1 The Throne 9–12, B2 The Oasis 13–4, B3 River 8–9 (1–2)"
+    assert might_words(["Ada", "Bo"], bfs, might, 1) == "2–1: B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8"
+    assert might_words(["Ada", "Bo"], bfs, might, 2) == "1–2: B1 The Throne 9–12, B2 The Oasis 13–4, B3 River 8–9"
     # no winner: whose number is whose is said
-    assert might_words(["Ada", "Bo"], bfs, might, None).endswith("(2–1; Ada–Bo)")
+    assert might_words(["Ada", "Bo"], bfs, might, None).startswith("2–1 (Ada–Bo): B1 ")
 
 
 def test_tally_names_who_takes_each_battlefield():
@@ -78,10 +78,10 @@ def test_tally_names_who_takes_each_battlefield():
 
 
 def test_the_rules_support_the_valid_upload_and_say_why_not_the_other():
-    claims = [Claim(12, "valid", "Ada wins B1 The Throne 12–9 (2–1)", "Ada wins", "Ada wins"),
+    claims = [Claim(12, "valid", "Ada wins 2–1: B1 The Throne 12–9", "Ada wins", "Ada wins"),
               Claim(13, "mismatch", "the log claims Bo (P2) won, but …", "Bo wins", "Ada wins")]
     assert support_words(claims) == [
-        "The rules support game 12 (valid: Ada wins B1 The Throne 12–9 (2–1)).",
+        "The rules support game 12 (valid: Ada wins 2–1: B1 The Throne 12–9).",
         "Game 13 is a mismatch: it claims Bo wins but the decisions give Ada the win."]
 
 
