@@ -41,6 +41,8 @@ FADED_OPACITY = 0.3        # a heatmap cell that is thin or not different from e
 LABEL_WIDTH = 16           # characters per line of a wrapped category label (long deck names)
 LONG_WORD = 24             # characters: an x-axis deck name with a longer word is shown by its short name
 NARROW_TITLE_WIDTH = 56    # characters per line of a title's detail on a phone
+NARROW_MAIN_WIDTH = 32     # characters per line of a title's main part on a phone (a larger font)
+NARROW_AXIS_WIDTH = 24     # characters per line of an axis title on a phone (beside long tick labels)
 DEFAULT_DRAWN = 4          # decks the trend lines draw until the reader picks others
 # one colour per deck, in deck order (plotly's default colourway, kept so figures look as before)
 PALETTE = ["#636efa", "#EF553B", "#00cc96", "#ab63fa", "#FFA15A", "#19d3f3", "#FF6692", "#B6E880", "#FF97FF",
@@ -83,19 +85,26 @@ def signed(x: float | None, digits: int = 0) -> str:
 
 def _layout(fig: go.Figure, title: str, *, height: int = 420, **extra) -> go.Figure:
     """Shared look. A title "Main — detail" is drawn as two lines (the detail smaller); on a phone
-    the detail is wrapped onto as many lines as it needs. The legend sits at the very bottom of the
-    figure, under the x axis's title (placed against the whole figure, so plotly makes room for
-    both)."""
+    the title and long axis titles are wrapped onto as many lines as they need. The legend sits at
+    the very bottom of the figure, under the x axis's title (placed against the whole figure, so
+    plotly makes room for both)."""
     main, _, detail = title.partition(" — ")
     text = f"{main}<br><sup>{detail}</sup>" if detail else main
     fig.update_layout(title={"text": text, "x": 0.01, "xanchor": "left"}, height=height,
                       margin={"l": 10, "r": 10, "t": 64 if detail else 44, "b": 10}, template=TEMPLATE,
                       legend={"orientation": "h", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0},
                       **extra)
-    if detail:
-        lines = textwrap.wrap(detail, NARROW_TITLE_WIDTH)
-        _narrow(fig, {"title.text": main + "".join(f"<br><sup>{line}</sup>" for line in lines),
-                      "margin.t": 48 + 16 * len(lines)})
+    mains = textwrap.wrap(main, NARROW_MAIN_WIDTH) or [main]
+    details = textwrap.wrap(detail, NARROW_TITLE_WIDTH)
+    phone = {"title.text": "<br>".join(mains) + "".join(f"<br><sup>{line}</sup>" for line in details)}
+    if len(mains) > 1 or details:
+        phone["margin.t"] = 24 + 24 * len(mains) + 16 * len(details)
+    for axis in ("xaxis", "yaxis"):
+        axis_title = fig.layout[axis].title.text
+        if axis_title and len(axis_title) > NARROW_AXIS_WIDTH:
+            phone[f"{axis}.title.text"] = "<br>".join(textwrap.wrap(axis_title, NARROW_AXIS_WIDTH))
+    if len(phone) > 1 or phone["title.text"] != text:
+        _narrow(fig, phone)
     return fig
 
 

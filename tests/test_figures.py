@@ -299,3 +299,19 @@ def test_a_deck_name_too_long_to_wrap_is_shortened_on_a_slanted_axis_only():
     assert list(layout.xaxis.ticktext)[1] == figures.label('<script>alert("…')
     assert layout.meta["narrow"]["layout"]["xaxis.ticktext"] == ["Zulus", figures.label('<script>alert("…')]
     assert layout.meta["narrow"]["restyle"] == [{"update": {"texttemplate": ""}, "traces": [0, 1]}]
+
+
+def test_on_a_phone_a_long_title_and_long_axis_titles_are_wrapped():
+    fig = figures.go.Figure()
+    fig.update_xaxes(title="first player won this battlefield")
+    fig = figures._layout(fig, "How often the first player wins each battlefield — grey: fewer than 30 games")
+    phone = fig.layout.meta["narrow"]["layout"]
+    main = phone["title.text"].split("<br><sup>")[0].split("<br>")
+    assert main == ["How often the first player wins", "each battlefield"]
+    assert all(len(line) <= figures.NARROW_MAIN_WIDTH for line in main)
+    assert phone["xaxis.title.text"] == "first player won this<br>battlefield"
+    assert phone["margin.t"] == 24 + 24 * 2 + 16  # room for two lines of title and one of detail
+    # whole on a wide screen
+    assert fig.layout.title.text.startswith("How often the first player wins each battlefield<br>")
+    short = figures._layout(figures.go.Figure(), "Meta share by week")
+    assert "narrow" not in (short.layout.meta or {})  # nothing to change on a phone

@@ -234,7 +234,7 @@ def outside(page, selector: str, left: float, right: float) -> list[str]:
     }}).map(e => e.textContent)""")
 
 
-@pytest.mark.parametrize("path", ["/meta", "/matchups", "/trends", "/cards"])
+@pytest.mark.parametrize("path", ["/meta", "/matchups", "/trends", "/battlefields", "/game-shape", "/cards"])
 def test_statistics_pages_on_a_phone_cut_no_axis_title_and_keep_the_key_columns(site, browser, path):
     base, _ = site
     shot = path.strip("/") + "-390"
