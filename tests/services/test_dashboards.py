@@ -171,3 +171,11 @@ def test_plotly_js_is_served_locally(client):
     response = client.get("/static/plotly.min.js")
     assert response.status_code == 200 and b"plotly" in response.data[:2000].lower()
     response.close()
+
+
+def test_a_table_counts_its_rows_in_words(client, tournament):
+    deck = next(r["deck"] for r in client.get("/api/v1/stats/decks?min_games=5").get_json()["rows"] if r["games"])
+    one = client.get("/meta", query_string={"deck": deck, "min_games": 5}).get_data(as_text=True)
+    assert "<summary>Table (1 row)" in one and "(1 rows)" not in one
+    every = client.get("/meta?min_games=5").get_data(as_text=True)
+    assert re.search(r"<summary>Table \(\d+ rows\)", every)
