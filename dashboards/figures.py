@@ -530,4 +530,6 @@ def event_verdicts(events: list[dict]) -> go.Figure:
     fig.update_layout(barmode="stack")
     fig.update_yaxes(autorange="reversed")
     fig.update_xaxes(title="games")
+    # an event's name takes half a phone's width on one line
+    _narrow(fig, {"yaxis.tickmode": "array", "yaxis.tickvals": names, "yaxis.ticktext": [wrapped(n) for n in names]})
     return _layout(fig, "Games per event by verdict", height=max(300, 28 * len(events) + 140))

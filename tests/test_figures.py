@@ -315,3 +315,10 @@ def test_on_a_phone_a_long_title_and_long_axis_titles_are_wrapped():
     assert fig.layout.title.text.startswith("How often the first player wins each battlefield<br>")
     short = figures._layout(figures.go.Figure(), "Meta share by week")
     assert "narrow" not in (short.layout.meta or {})  # nothing to change on a phone
+
+
+def test_event_names_wrap_on_a_phone_and_stay_escaped():
+    fig = figures.event_verdicts([{"name": "Demo League (simulated games) <b>", "verdicts": {"valid": 3}}])
+    phone = fig.layout.meta["narrow"]["layout"]
+    assert phone["yaxis.tickvals"] == ["Demo League (simulated games) &lt;b&gt;"]
+    assert phone["yaxis.ticktext"] == ["Demo League<br>(simulated<br>games) &lt;b&gt;"]
