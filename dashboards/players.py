@@ -16,6 +16,7 @@ from collections import defaultdict
 from flask import Blueprint, current_app, render_template, url_for
 
 from services.games import standings, views
+from services.platform.storable import storable
 from services.stats.intervals import rates
 
 from .panels import Link, Panel, Table, rate_cell
@@ -47,8 +48,8 @@ def _record(results: list[str]) -> dict:
 
 @blueprint.get("/players/<path:name>")
 def player_page(name: str):
-    if not 1 <= len(name) <= MAX_NAME_CHARS:
-        return _not_found(name)
+    if not 1 <= len(name) <= MAX_NAME_CHARS or storable(name) != name:  # no log can name such a player
+        return _not_found(storable(name))
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         matches = views.player_matches(conn, name)
     if not matches:

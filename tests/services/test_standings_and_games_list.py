@@ -143,6 +143,9 @@ def test_a_player_page_shows_their_matches_decks_and_win_rate(client, tournament
     for game in games:
         assert f'href="/games/{game["id"]}/replay"' in page
     assert client.get("/players/" + quote("Nobody " + secrets.token_hex(3))).status_code == 404
+    for unstorable in ("%00", "Ada%00", "Bo%ED%A0%80"):  # no log can name them: not found, never a 500
+        missing = client.get("/players/" + unstorable)
+        assert missing.status_code == 404 and "No such player" in missing.get_data(as_text=True)
 
 
 def test_the_event_games_list_pages_through_every_game_once_newest_first(client, tournament, db):
