@@ -65,8 +65,9 @@ def evidence_cell(evidence: Evidence) -> str:
     return f"{'yes' if evidence.different else 'no'} ({evidence.p_adjusted:.2g})"
 
 
-def number(x: float | None, digits: int = 1) -> str:
-    return "–" if x is None else f"{x:.{digits}f}"
+def number(x: float | None) -> str:
+    """A figure in a table cell, to one decimal."""
+    return "–" if x is None else f"{x:.1f}"
 
 
 def flatten(row: dict) -> dict:

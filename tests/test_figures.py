@@ -229,6 +229,18 @@ def test_csv_flattens_rates_and_defuses_formulas():
     assert rate_cell(rate(7, 10)) == "70.0% (39.7%–89.2%)" and rate_cell(rate(0, 0)) == "–"
 
 
+def test_a_csv_with_no_rows_still_has_its_header():
+    assert to_csv([], ["rank", "player"]) == "rank,player\n"
+    assert to_csv([]) == ""  # no columns named: nothing to say
+    assert to_csv([{"rank": 1, "player": "Ada"}], ["rank", "player"]) == "rank,player\n1,Ada\n"
+
+
+def test_a_figure_is_as_tall_as_its_rows_need():
+    few = figures.deck_win_rates([deck_row(f"Deck {i}", 3, 10) for i in range(2)], 10)
+    many = figures.deck_win_rates([deck_row(f"Deck {i}", 3, 10) for i in range(12)], 10)
+    assert few.layout.height == 320 and many.layout.height == 40 * 12 + 120
+
+
 def trend_row(week_start: str, deck: str, wins: int, games: int, min_games: int = 5) -> dict:
     return {"week": f"W{week_start}", "week_start": week_start, "deck": deck, "games": games, "wins": wins, "draws": 0,
             "meta_share": 0.1, "win_rate": rate(wins, games), "thin": games < min_games}
