@@ -25,19 +25,20 @@ DEMO_EVENT = "Demo League (simulated games)"
 PLAYERS = 12
 ROUNDS = 8  # one round a week
 FIRST_DAY = dt.date(2026, 9, 5)
+SEED = 2026  # the same league at every `up`
 
 
-def demo_games(seed: int = 2026) -> list[dict]:
+def demo_games() -> list[dict]:
     """A weekly Swiss league of 12 players, each with a deck of their own (services.simulation.simulate)."""
-    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=seed,
+    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=SEED,
                        start=FIRST_DAY, name=DEMO_EVENT)
     return simulate(league).uploads
 
 
-def flawed_games(games: list[dict], seed: int = 2026) -> list[dict]:
+def flawed_games(games: list[dict]) -> list[dict]:
     """The extra uploads that verification must catch (see the module docstring); the flaws are
     made the way the tournament simulator makes them (services.simulation.simulate)."""
-    illegal = make_illegal(games[0], SplitMix64(seed))
+    illegal = make_illegal(games[0], SplitMix64(SEED))
     # a match of its own, so that it is judged alone rather than disputing games[0]
     illegal["meta"] = {**illegal["meta"], "table": "99", "players": ["Late Entry 1", "Late Entry 2"]}
     # uploaded as the loser remembers it: the same match as games[1], so it opens a dispute

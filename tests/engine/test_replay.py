@@ -297,3 +297,12 @@ def test_the_greedy_bot_beats_the_random_bot():
         play(g, {seat: GreedyBot(seed), 3 - seat: RandomBot(seed)})
         greedy_wins += g.winner == seat
     assert greedy_wins >= 15, greedy_wins
+
+
+def test_self_play_plays_the_decks_and_battlefields_it_is_given():
+    decks = [SPECTRES, "Zulus of the Mfecane"]
+    log = self_play(11, decks=decks, battlefields=BFS)
+    assert log["setup"]["decks"] == decks and log["setup"]["battlefields"] == BFS
+    result = replay(log)
+    assert result.verdict.status == "valid"
+    assert result.record.decks == decks and result.record.battlefields == BFS
