@@ -65,9 +65,9 @@ def points(difference: float | None) -> str:
     return "–" if difference is None else figures.signed(100 * difference, 1) + " pts"
 
 
-def _render(page_title: str, intro: str, compute, status: int = 200):
+def _render(page_title: str, intro: str, compute):
     """Parse the filters, run ``compute(conn, filters) -> list[Panel]`` on one snapshot, render."""
-    error = None
+    error, status = None, 200
     try:
         filters = form_filters()
     except FilterError as exc:

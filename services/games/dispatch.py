@@ -144,10 +144,10 @@ def send_chunks(celery: Celery, game_ids: list[int], chunk: int | None = None, *
     return sent
 
 
-def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int], chunk: int | None = None) -> list[int]:
+def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int]) -> list[int]:
     """Send a bundle's stored games (``queued``, committed) in chunks on the bulk lane; returns the
     ids handed to the broker (the rest go back to ``received`` for the sweeper)."""
-    sent = send_chunks(celery, game_ids, chunk)
+    sent = send_chunks(celery, game_ids)
     mark_unsent(pool, game_ids[len(sent):])
     return sent
 

@@ -144,8 +144,8 @@ def deck_known(conn: Connection, deck: str) -> bool:
         "SELECT EXISTS (SELECT 1 FROM game_players WHERE deck = %s)", (deck,)).fetchone()[0]
 
 
-def known_decks(conn: Connection, limit: int = MAX_LISTED) -> list[str]:
-    """The premade decks, then up to ``limit`` in all with the decks of replayed games: what an
+def known_decks(conn: Connection) -> list[str]:
+    """The premade decks, then up to MAX_LISTED in all with the decks of replayed games: what an
     unknown deck is answered with. The recorded ones are read as a loose index scan of
     game_players_deck_idx (one index probe per distinct deck, not a read of every seat)."""
     premade = catalog_names()[0]
@@ -155,5 +155,5 @@ def known_decks(conn: Connection, limit: int = MAX_LISTED) -> list[str]:
             UNION ALL
             SELECT (SELECT p.deck FROM game_players p WHERE p.deck > d.deck ORDER BY p.deck LIMIT 1)
             FROM d WHERE d.deck IS NOT NULL)
-        SELECT deck FROM d WHERE deck IS NOT NULL LIMIT %s""", (limit,))]
-    return (premade + sorted(set(recorded) - set(premade)))[:limit]
+        SELECT deck FROM d WHERE deck IS NOT NULL LIMIT %s""", (MAX_LISTED,))]
+    return (premade + sorted(set(recorded) - set(premade)))[:MAX_LISTED]

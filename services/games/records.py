@@ -59,11 +59,14 @@ COUNTING_GAMES = """
     UNION ALL
     SELECT v.id FROM valid v JOIN disputes d ON d.match_id = v.match_id
     WHERE d.status = 'resolved' AND d.counts_game_id = v.id"""
+# Games taken back out by one statement of the recount (a batch bounds the statement's size).
+RECOUNT_BATCH = 50_000
+
 # The key of recount_differences' answer that counts the games whose flags break that rule.
 COUNTING_RULE = "game_records.counted"
 
 
-def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]:
+def recount_differences(conn: Connection) -> dict[str, int]:
     """Check the agg_* tables against a recount from the game_* rows: per table, how many of its
     rows do not equal the sum of the counted games' contributions (all zeros: they agree); and
     (``COUNTING_RULE``) how many games are counted (or pending) and should not be, or the reverse,
@@ -82,8 +85,8 @@ def recount_differences(conn: Connection, batch: int = 50_000) -> dict[str, int]
         differences[COUNTING_RULE] = conn.execute(
             f"""SELECT count(*) FROM game_records r FULL JOIN ({COUNTING_GAMES}) c ON c.id = r.game_id
                 WHERE coalesce(r.counted OR r.pending, false) <> (c.id IS NOT NULL)""").fetchone()[0]
-        for start in range(0, len(ids), batch):
-            apply_contribution(conn, ids[start:start + batch], -1)
+        for start in range(0, len(ids), RECOUNT_BATCH):
+            apply_contribution(conn, ids[start:start + RECOUNT_BATCH], -1)
         for aggregate in AGGREGATES:
             differences[aggregate.table] = conn.execute(aggregate.nonzero_rows_sql).fetchone()[0]
     return differences
