@@ -175,3 +175,17 @@ def test_the_demo_leagues_deck_shares_are_its_players_decks():
     assert len(games) == PLAYERS // 2 * ROUNDS
     assert {d: n / (2 * len(games)) for d, n in seats_per_deck.items()} == \
         {d: n / PLAYERS for d, n in players_per_deck.items()}
+
+
+def test_progress_wraps_the_matches_and_sees_each_one_played():
+    seen: list[int] = []
+
+    def progress(matches):
+        total = len(matches)  # a progress bar knows its total before the first game
+        for i in matches:
+            seen.append(total)
+            yield i
+
+    bundle = simulate(SimConfig(players=5, rounds=2, seed=3), progress=progress)
+    assert seen == [2 * (5 // 2)] * 4  # two tables a round (one bye), every match passed through
+    assert len(bundle.uploads) == 4
