@@ -103,7 +103,7 @@ def _layout(fig: go.Figure, title: str, *, height: int = 420, **extra) -> go.Fig
         axis_title = fig.layout[axis].title.text
         if axis_title and len(axis_title) > NARROW_AXIS_WIDTH:
             phone[f"{axis}.title.text"] = "<br>".join(textwrap.wrap(axis_title, NARROW_AXIS_WIDTH))
-    if len(phone) > 1 or phone["title.text"] != text:
+    if len(phone) > 1:  # a title that fits one line and short axis titles change nothing
         _narrow(fig, phone)
     return fig
 
