@@ -58,14 +58,18 @@ def might_words(names: Sequence[str], battlefields: Sequence[str], might: Sequen
                 winner: int | None) -> str:
     """"2–1: B1 The Throne 12–9, B2 The Oasis 4–13, B3 River 9–8": how many battlefields each took,
     then each battlefield's might, the winner's number first (then seat order), so that "Bo wins
-    2–1: B1 … 12–7" reads as Bo's 12 and a battlefield Bo lost reads as lost; with no winner, or
-    three players, whose number is whose is said before the colon ("1–1 (Ada–Bo): …")."""
+    2–1: B1 … 12–7" reads as Bo's 12 and a battlefield Bo lost reads as lost. When no one took two
+    battlefields alone, total might decided, and it is said ("1–1, total might 11–8: …"). With no
+    winner, or three players, whose number is whose is said before the colon ("1–1 (Ada–Bo): …")."""
     n = len(might)
     seats = sorted(range(n), key=lambda p: p != (winner or 0) - 1)
     fields = ", ".join(" ".join(filter(None, (f"B{b + 1}", battlefields[b] if b < len(battlefields) else "")))
                        + " " + DASH.join(str(might[p][b]) for p in seats) for b in range(len(might[0])))
     taken = battlefield_winners([list(row) for row in might], seats)
-    counts = DASH.join(str(sum(1 for w in taken if w == p)) for p in seats)
+    won = [sum(1 for w in taken if w == p) for p in seats]
+    counts = DASH.join(map(str, won))
+    if sum(1 for w in won if w >= 2) != 1:
+        counts += ", total might " + DASH.join(str(sum(might[p])) for p in seats)
     order = "" if n == 2 and winner else " (" + DASH.join(names[p] for p in seats) + ")"
     return f"{counts}{order}: {fields}"
 

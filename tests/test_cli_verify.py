@@ -108,7 +108,7 @@ def test_a_game_is_named_as_people_name_it_and_its_result_in_words(tmp_path):
     (tmp_path / "g.json").write_text(json.dumps(log))
     r = run(str(tmp_path / "g.json"))
     winner = ["Ada", "Bo"][log["result"]["winner"] - 1]
-    assert re.search(rf"g\.json \(R3 · T14 · Ada vs Bo\): VALID: {winner} wins \d–\d: B1 "
+    assert re.search(rf"g\.json \(R3 · T14 · Ada vs Bo\): VALID: {winner} wins \d–\d(, total might \d+–\d+)?: B1 "
                      rf"{re.escape(log['setup']['battlefields'][0])} ", r.stdout)
     assert "valid: " not in r.stdout and "might per battlefield" not in r.stdout
     [line] = run("--json", str(tmp_path / "g.json")).stdout.splitlines()[:1]

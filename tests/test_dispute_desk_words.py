@@ -69,6 +69,11 @@ def test_might_in_words_puts_the_winner_first():
     assert might_words(["Ada", "Bo"], bfs, might, 2) == "1–2: B1 The Throne 9–12, B2 The Oasis 13–4, B3 River 8–9"
     # no winner: whose number is whose is said
     assert might_words(["Ada", "Bo"], bfs, might, None).startswith("2–1 (Ada–Bo): B1 ")
+    # no one took two battlefields alone: total might decided, and it is said
+    assert might_words(["Ana", "Bo"], bfs, [[0, 3, 8], [0, 5, 3]], 1) == \
+        "1–1, total might 11–8: B1 The Throne 0–0, B2 The Oasis 3–5, B3 River 8–3"
+    assert might_words(["Ana", "Bo"], bfs, [[5, 4, 9], [5, 4, 9]], None) == \
+        "0–0, total might 18–18 (Ana–Bo): B1 The Throne 5–5, B2 The Oasis 4–4, B3 River 9–9"
 
 
 def test_tally_names_who_takes_each_battlefield():

@@ -124,7 +124,8 @@ def test_the_heading_names_the_game_then_its_decks_and_the_verdict_in_words(site
     # the verdict: the status, then the result in words — the API's message, which says who won
     verdict = page.locator("#verdict").inner_text()
     winner = names[body["record"]["winner"] - 1]
-    assert re.match(rf"{winner} wins \d–\d: B1 ", body["message"]) and body["message"] in verdict
+    assert re.match(rf"{winner} wins \d–\d(, total might \d+–\d+)?: B1 ", body["message"])
+    assert body["message"] in verdict
     assert "valid:" not in verdict.lower() and "might per battlefield" not in verdict
     assert page.locator("script[src*='plotly']").count() == 0  # no figures, no plotly.js
 

@@ -48,7 +48,8 @@ def test_the_desk_shows_both_uploads_where_they_part_and_what_the_rules_support(
     assert "the log claims Bo (P2) won" in text  # the mismatch's verdict message
     # the final board by the rules, in words and battlefield by battlefield
     battlefields = desk["logs"][0]["setup"]["battlefields"]
-    assert re.search(rf"Final board by the rules Ana wins \d–\d: B1 {re.escape(battlefields[0])} \d+–\d+, B2 ", text)
+    assert re.search(rf"Final board by the rules Ana wins \d–\d(, total might \d+–\d+)?: "
+                     rf"B1 {re.escape(battlefields[0])} \d+–\d+, B2 ", text)
     assert text.count(f"B1 {battlefields[0]}") >= 2 and "takes it" in text
     assert f'href="/games/{a}/replay"' in page and f'href="/games/{b}/replay"' in page
     # the first decision where the logs part, with each one's line there
@@ -57,7 +58,8 @@ def test_the_desk_shows_both_uploads_where_they_part_and_what_the_rules_support(
     assert f"game {a} {html.unescape(desk['logs'][0]['decisions'][n - 2])} {lines[0]}" in text
     assert f"game {b} {desk['logs'][1]['decisions'][n - 2]} {lines[1]}" in text
     # which claim the rules support
-    assert re.search(rf"The rules support game {a} \(valid: Ana wins \d–\d: B1 {re.escape(battlefields[0])}", text)
+    assert re.search(rf"The rules support game {a} \(valid: Ana wins \d–\d(, total might \d+–\d+)?: "
+                     rf"B1 {re.escape(battlefields[0])}", text)
     assert f"Game {b} is a mismatch: it claims Bo wins but the decisions give Ana the win." in text
     # the form, for the event's organiser: a choice per upload (a mismatch cannot count), the ruling
     assert 'id="resolve-form"' in page and f'data-url="/api/v1/disputes/{desk["id"]}/resolve"' in page

@@ -184,7 +184,7 @@ def test_upload_wait_names_the_game_as_people_do(served, tmp_path):
     body = requests.get(f"{served}/api/v1/games/{game_id}", timeout=10,
                         headers={"Authorization": f"Bearer {os.environ['EMPYREAN_TOKEN']}"}).json()
     assert body["title"] == "R2 · T5 · Zed vs Ann"
-    assert re.match(r"(Zed wins|Ann wins|a draw) \d–\d( \(\w+–\w+\))?: B1 ", body["message"])
+    assert re.match(r"(Zed wins|Ann wins|a draw) \d–\d(, total might \d+–\d+)?( \(\w+–\w+\))?: B1 ", body["message"])
 
 
 def test_empyrean_upload_finds_the_running_up_and_its_token(served, tmp_path, monkeypatch):
