@@ -16,6 +16,8 @@ def test_every_move_starts_and_ends_where_the_pipeline_says():
     assert Move.STORE.sources == frozenset() and Move.STORE.target == GameStatus.QUEUED
     assert Move.UNSENT.sources == {GameStatus.QUEUED} and Move.UNSENT.target == GameStatus.RECEIVED
     assert Move.RESEND.sources == PENDING and Move.REPROCESS.sources == FINISHED
+    # a replay takes only games waiting for one: a finished game goes back to the queue by REPROCESS
+    assert Move.CLAIM.sources == Move.REPLAYED.sources == Move.REPLAYED_TO_COUNT.sources == PENDING
     # a replayed game's new status is the engine's verdict, not a fixed one
     assert Move.REPLAYED.target is None and Move.COUNTED.target is None
     assert all(move.target is None or move.message or move is Move.STORE_MALFORMED or move is Move.FAILED

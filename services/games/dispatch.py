@@ -16,6 +16,7 @@ import threading
 import time
 
 from celery import Celery
+from psycopg import Connection
 from psycopg_pool import ConnectionPool
 
 from services.games.queues import FOLD_TASK, QUEUE_BULK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK
@@ -169,12 +170,19 @@ def reprocess(pool: ConnectionPool, celery: Celery, *, event_id: int | None = No
     way already are left alone; games not sent go back to ``received`` for the sweeper. Replaying is
     idempotent (services.games.replay), so a game's verdict, record and statistics are replaced."""
     with pool.connection() as conn:
-        ids = [r[0] for r in conn.execute(
-            f"""UPDATE games SET status = %s, status_message = %s, queued_at = now(), updated_at = now()
-                WHERE status IN {sql_in(Move.REPROCESS.sources)} AND (%s::bigint IS NULL OR event_id = %s)
-                RETURNING id""", (Move.REPROCESS.target, Move.REPROCESS.message, event_id, event_id)).fetchall()]
-    ids.sort()
+        ids = mark_reprocess(conn, event_id=event_id)
     return len(ids), len(enqueue_bundle(pool, celery, ids))
+
+
+def mark_reprocess(conn: Connection, *, event_id: int | None = None, game_ids: list[int] | None = None) -> list[int]:
+    """The REPROCESS move: the finished games of one event (or these games, or all) go back to the
+    queue, the only way a replay takes a finished game again (Move.CLAIM); returns their ids, sorted."""
+    return sorted(r[0] for r in conn.execute(
+        f"""UPDATE games SET status = %s, status_message = %s, queued_at = now(), updated_at = now()
+            WHERE status IN {sql_in(Move.REPROCESS.sources)} AND (%s::bigint IS NULL OR event_id = %s)
+                  AND (%s::bigint[] IS NULL OR id = ANY(%s))
+            RETURNING id""",
+        (Move.REPROCESS.target, Move.REPROCESS.message, event_id, event_id, game_ids, game_ids)))
 
 
 SWEEP_BATCH = 1000  # games re-sent per sweep at most; the next sweep takes the rest

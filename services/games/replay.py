@@ -1,10 +1,13 @@
 """Replaying stored games and writing what the engine says of them: verdicts, record rows, statuses,
 and (unless the fold does it) the aggregate contribution.
 
-``replay_stored_games`` is idempotent: everything it writes happens in one transaction that holds
-the games' row locks, and the old contribution is taken out before the new one is added
-(services.games.records). So a redelivered message, a sweeper re-send or a reprocess replays a game
-as often as it likes and the statistics count it once. A lost or failing database connection
+``replay_stored_games`` replays only games that wait for a replay (``Move.CLAIM``): a message for a
+game that is finished already (a sweeper re-send of a game that was only waiting its turn, a
+redelivery) is stale and changes nothing, so a finished game's counts stay put until someone asks
+for it again (``services.games.dispatch.mark_reprocess``). And it is idempotent: everything it
+writes happens in one transaction that holds the games' row locks, and the old contribution is taken
+out before the new one is added (services.games.records), so a game replayed again, by a reprocess
+or by two messages at once, is counted once. A lost or failing database connection
 (psycopg.OperationalError) is left to the caller to retry; anything else is a bug of ours and
 leaves the game in ``error`` with a message.
 """
@@ -23,7 +26,7 @@ from psycopg_pool import ConnectionPool
 from engine.replay import ENGINE_VERSION, ReplayResult, replay
 from services.games.disputes import check_matches, lock_matches
 from services.games.records import FinishedGame, apply_contribution, copy_record_rows, remove_records
-from services.games.status import GameStatus, Move
+from services.games.status import GameStatus, Move, sql_in
 from services.platform.storable import storable
 
 log = logging.getLogger(__name__)
@@ -35,7 +38,7 @@ RECORDED_VERDICTS = (GameStatus.VALID, GameStatus.MISMATCH)
 def replay_stored_games(pool: ConnectionPool, game_ids: list[int], *, defer_counts: bool = False,
                         claim: bool = True, interruptions: tuple[type[BaseException], ...] = ()) -> dict[int, str]:
     """Replay stored games together and write their outcomes in one transaction; returns each
-    game's verdict (games that no longer exist are left out).
+    game's verdict (games that no longer exist, or that no longer wait for a replay, are left out).
 
     Writing a chunk together is what makes bulk ingest fast: one COPY per record table, one
     statement for the verdicts and one for the statuses, and (counted here) one upsert per aggregate
@@ -58,13 +61,14 @@ def replay_stored_games(pool: ConnectionPool, game_ids: list[int], *, defer_coun
         # re-send) wait for each other instead of deadlocking.
         no_commit_wait(conn)
         taken = sorted(r[0] for r in conn.execute(
-            """UPDATE games SET status = %s, status_message = %s,
+            f"""UPDATE games SET status = %s, status_message = %s,
                                 attempts = attempts + 1, replay_started_at = now(), updated_at = now()
-               WHERE id IN (SELECT id FROM games WHERE id = ANY(%s) ORDER BY id FOR UPDATE)
+               WHERE id IN (SELECT id FROM games WHERE id = ANY(%s) AND status IN {sql_in(Move.CLAIM.sources)}
+                            ORDER BY id FOR UPDATE)
                RETURNING id""", (Move.CLAIM.target, Move.CLAIM.message, ids)))
     if len(taken) < len(ids):
-        log.warning("replay: there are no games %s (deleted?); nothing to do for them",
-                    sorted(set(ids) - set(taken)))
+        log.info("replay: games %s are finished already or gone (a stale message); nothing to do for them",
+                 sorted(set(ids) - set(taken)))
     if not taken:
         return {}
     return _replay(pool, taken, defer_counts, True, interruptions)
@@ -105,11 +109,13 @@ def no_commit_wait(conn: Connection) -> None:
 def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, claimed: bool) -> dict[int, str]:
     started, started_at = time.perf_counter(), datetime.now(timezone.utc)
     # A game's record rows are written only by a holder of its games row lock (the fold only
-    # updates them), so whether it has any is settled once the lock is held.
+    # updates them), so whether it has any is settled once the lock is held. A game another message
+    # finished while this one waited for the lock is left alone (Move.CLAIM).
     rows = conn.execute(
-        """SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date),
-                  EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
-           FROM games g WHERE id = ANY(%s) ORDER BY id FOR UPDATE OF g""", (game_ids,)).fetchall()
+        f"""SELECT id, raw_log, event_id, match_id, coalesce(played_on, received_at::date),
+                   EXISTS (SELECT 1 FROM game_records r WHERE r.game_id = g.id)
+            FROM games g WHERE id = ANY(%s) AND status IN {sql_in(Move.REPLAYED.sources)}
+            ORDER BY id FOR UPDATE OF g""", (game_ids,)).fetchall()
     if not rows:
         return {}
     match_ids = sorted({r[3] for r in rows if r[3] is not None})

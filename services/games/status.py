@@ -38,11 +38,13 @@ class Move(Enum):
     STORE = (frozenset(), GameStatus.QUEUED, "waiting for a worker")
     STORE_MALFORMED = (frozenset(), GameStatus.MALFORMED, None)
     UNSENT = (frozenset({GameStatus.QUEUED}), GameStatus.RECEIVED, "stored; the sweeper will send it to a worker")
-    # A replay takes a game in any status: a redelivered message or a reprocess replays a finished
-    # game again (idempotently, services.games.replay).
-    CLAIM = (frozenset(GameStatus), GameStatus.REPLAYING, "being replayed")
-    REPLAYED = (frozenset(GameStatus), None, None)
-    REPLAYED_TO_COUNT = (frozenset(GameStatus), GameStatus.REPLAYING, "replayed: valid; being added to the statistics")
+    # A replay takes only a game that waits for one. A finished game is replayed again only after
+    # REPROCESS has put it back in the queue: a message that arrives for a finished game (a sweeper
+    # re-send of a game that was only waiting its turn, a redelivery) is stale, and replaying it would
+    # take the game's counts out of the statistics and put them back while everyone reads them.
+    CLAIM = (PENDING, GameStatus.REPLAYING, "being replayed")
+    REPLAYED = (PENDING, None, None)
+    REPLAYED_TO_COUNT = (PENDING, GameStatus.REPLAYING, "replayed: valid; being added to the statistics")
     COUNTED = (frozenset({GameStatus.REPLAYING}), None, None)
     FAILED = (frozenset(GameStatus), GameStatus.ERROR, None)
     RESEND = (PENDING, GameStatus.QUEUED, "waiting for a worker (re-sent)")

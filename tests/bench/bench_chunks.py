@@ -40,6 +40,7 @@ from service_helpers import create_fresh_database  # noqa: E402
 
 from engine.replay import replay  # noqa: E402
 from engine.selfplay import self_play  # noqa: E402
+from services.games.dispatch import mark_reprocess  # noqa: E402
 from services.games.events import create_event  # noqa: E402
 from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402
 from services.games.replay import replay_stored_games  # noqa: E402
@@ -116,6 +117,9 @@ def fold_costs(server_url: str, raws: list[bytes], sizes: list[int], fillfactor:
                 conn.execute(f"ALTER TABLE {table} SET (fillfactor = {fillfactor})")
                 conn.execute(f"VACUUM FULL {table}")
     for round_ in range(1, rounds + 1):
+        if round_ > 1:  # the counted games go back to the queue, as a reprocess puts them
+            with pool.connection() as conn:
+                mark_reprocess(conn, game_ids=ids)
         for start in range(0, len(ids), FOLD_CHUNK):
             replay_stored_games(pool, ids[start:start + FOLD_CHUNK], defer_counts=True)
         results, left, turn = [], len(ids), 0

@@ -16,7 +16,14 @@ from test_ingest import aggregates
 
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
-from services.games.dispatch import MAX_CHUNK, MIN_CHUNK, SPREAD, bundle_chunk_size, sweep_stuck_games
+from services.games.dispatch import (
+    MAX_CHUNK,
+    MIN_CHUNK,
+    SPREAD,
+    bundle_chunk_size,
+    mark_reprocess,
+    sweep_stuck_games,
+)
 from services.games.events import create_event
 from services.games.fold import fold_pending_counts
 from services.games.records import (
@@ -66,8 +73,9 @@ def test_a_chunk_with_every_kind_of_game_gets_every_verdict_and_exact_counts(db,
     illegal = make_illegal(self_play(7150), SplitMix64(3))
     wrong_claim = mismatch(self_play(7151))
     broken = self_play(7152)
-    del broken["setup"]  # malformed: stored judged, replayed again here all the same
+    del broken["setup"]  # malformed: judged when stored; a reprocess replays it with the rest
     ids = store(db, [*valid, illegal, wrong_claim, broken], event="Chunk Open")
+    assert mark_reprocess(db, game_ids=ids) == [ids[-1]]
     statuses = replay_stored_games(pool, ids)
     assert statuses == {**{gid: "valid" for gid in ids[:12]}, ids[12]: "illegal", ids[13]: "mismatch",
                         ids[14]: "malformed"}
@@ -90,7 +98,14 @@ def test_a_chunk_replayed_again_counts_every_game_once(db, pool):
     ids = store(db, [self_play(7200 + i, meta={"date": "2026-04-06"}) for i in range(10)])
     replay_stored_games(pool, ids)
     before = aggregates(db)
-    # again, overlapping another chunk, in another order: nothing moves
+    # a stale message for games already finished (a sweeper re-send of games that were only
+    # waiting their turn): not replayed, not claimed, nothing taken out of the statistics
+    assert replay_stored_games(pool, ids[:4]) == {}
+    assert replay_stored_games(pool, ids[4:6], claim=False, defer_counts=True) == {}
+    assert {r[0] for r in db.execute("SELECT attempts FROM games WHERE id = ANY(%s)", (ids,))} == {1}
+    assert aggregates(db) == before
+    # reprocessed, overlapping another chunk, in another order: nothing moves
+    assert mark_reprocess(db, game_ids=ids) == ids
     assert set(replay_stored_games(pool, list(reversed(ids)) + ids[:3]).values()) == {"valid"}
     assert aggregates(db) == before
     assert db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s)", (ids,)).fetchone()[0] == 10
@@ -220,7 +235,8 @@ def test_a_bulk_chunk_leaves_its_valid_games_pending_until_the_fold_counts_them(
     ids = store(db, [*logs, make_illegal(self_play(7610), SplitMix64(5))])
     replay_stored_games(pool, ids[:8])  # counted at once, as a single upload's replay is
     counted_once = aggregates(db)
-    # again, in bulk: the old contribution is taken out, the new one waits for the fold
+    # reprocessed in bulk: the old contribution is taken out, the new one waits for the fold
+    mark_reprocess(db, game_ids=ids[:8])
     assert replay_stored_games(pool, ids, defer_counts=True) == {**{gid: "valid" for gid in ids[:8]},
                                                                  ids[8]: "illegal"}
     games = dict(db.execute("SELECT id, status FROM games WHERE id = ANY(%s)", (ids,)).fetchall())

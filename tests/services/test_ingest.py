@@ -13,6 +13,7 @@ from service_helpers import as_admin, wait_final
 
 from engine.selfplay import self_play
 from services.api import create_app
+from services.games.dispatch import mark_reprocess
 from services.games.replay import replay_stored_games
 from services.platform.pool import create_pool
 
@@ -152,8 +153,14 @@ def test_replaying_a_game_twice_never_counts_it_twice(admin_client, db, ingest_c
     before = aggregates(db)
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-replay")
     try:
-        assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
-        assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
+        # a stale message (a re-send of a game that was only waiting its turn) finds it finished
+        assert replay_stored_games(pool, [game_id]) == {}
+        assert db.execute("SELECT status, attempts FROM games WHERE id = %s", (game_id,)).fetchone() == ("valid", 1)
+        assert aggregates(db) == before
+        # asked again (a reprocess), it is replayed, twice over, and still counted once
+        for _ in range(2):
+            assert mark_reprocess(db, game_ids=[game_id]) == [game_id]
+            assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
     finally:
         pool.close()
     after = aggregates(db)
@@ -198,6 +205,7 @@ def test_an_exception_in_the_pipeline_leaves_the_game_in_error(admin_client, db,
     monkeypatch.setattr(services.games.replay, "copy_record_rows", broken)
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-error")
     try:
+        mark_reprocess(db, game_ids=[game_id])
         assert replay_stored_games(pool, [game_id]).get(game_id) == "error"
     finally:
         pool.close()

@@ -2,7 +2,8 @@
 read its meta and keep what it claims), a worker parses it once to replay it, and neither a
 dispute check nor a view reads the stored log again. Counted at the engine's one reader of logs
 (engine.log._parse, behind every parse_log), in this process: the uploads go through the API's
-test client; the replay is the worker's own function, called here."""
+test client; the replay is the worker's own function, called here (after a reprocess, as the
+worker has replayed the games already)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,12 @@ import gzip
 import json
 
 import pytest
+from service_helpers import wait_final
 from test_chunk_replay import pool  # noqa: F401  (a fixture)
 
 import engine.log
 from engine.selfplay import self_play
+from services.games.dispatch import mark_reprocess
 from services.games.replay import replay_stored_games
 
 
@@ -61,7 +64,10 @@ def test_a_worker_parses_each_game_once_and_a_dispute_reads_no_log(admin_client,
     ids = [admin_client.post("/api/v1/games", data=json.dumps(log), content_type="application/json").get_json()["id"]
            for log in (honest, claimed_otherwise)]
     assert len(parses) == 2
-    replay_stored_games(pool, ids)  # what the worker runs (it may have replayed them already: the same again)
+    for game_id in ids:  # the worker's replays, in another process; then the same here, counted
+        wait_final(admin_client, game_id)
+    mark_reprocess(db, game_ids=ids)
+    replay_stored_games(pool, ids)
     assert len(parses) == 4  # one each; the dispute check between them read what the uploads stored
     dispute_id = db.execute("SELECT d.id FROM disputes d JOIN games g ON g.match_id = d.match_id WHERE g.id = %s",
                             (ids[0],)).fetchone()[0]
