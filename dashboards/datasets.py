@@ -8,6 +8,7 @@ import csv
 import io
 from collections.abc import Callable
 
+from services.platform.csv_cells import csv_cell
 from services.stats import queries
 from services.stats.filters import Filters
 
@@ -27,16 +28,6 @@ DATASETS: dict[str, Dataset] = {
     "cards": queries.card_stats,
 }
 
-# A cell a spreadsheet would run as a formula (OWASP "CSV injection"): deck names are player text.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(value):
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return "" if value is None else value
-
-
 def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     """The rows, flattened, under a header row. ``columns``: the header, given when there may be no
     row (a file with no row still says what its columns are); a row with another key is an error."""
@@ -47,5 +38,5 @@ def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     writer = csv.DictWriter(out, fieldnames=columns if columns is not None else list(flat[0]), lineterminator="\n")
     writer.writeheader()
     for row in flat:
-        writer.writerow({k: _cell(v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return out.getvalue()

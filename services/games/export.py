@@ -23,11 +23,12 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-import json
 from dataclasses import dataclass
 from typing import Iterator
 
 from psycopg import Connection
+
+from services.platform.csv_cells import csv_cell
 
 from .listing import Reader, visible_sql
 
@@ -143,16 +144,6 @@ def row_batches(conn: Connection, selection: ExportFilter, reader: Reader,
 
 # --- CSV -----------------------------------------------------------------------------------------
 
-def _csv_value(value):
-    """A cell: a list as a JSON array (names may hold commas, and a JSON array reads back the same),
-    a bool as true/false, a date as YYYY-MM-DD, nothing as an empty cell."""
-    if isinstance(value, list):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return value
-
-
 def csv_chunks(batches: Iterator[list[tuple]]) -> Iterator[bytes]:
     """The CSV: the header line, then one chunk of text per batch."""
     buffer = io.StringIO()
@@ -162,7 +153,7 @@ def csv_chunks(batches: Iterator[list[tuple]]) -> Iterator[bytes]:
     for rows in batches:
         buffer.seek(0)
         buffer.truncate()
-        writer.writerows([_csv_value(v) for v in row] for row in rows)
+        writer.writerows([csv_cell(v) for v in row] for row in rows)
         yield buffer.getvalue().encode()
 
 

@@ -27,6 +27,7 @@ from test_match_counting import finished, new_event, upload
 from tournament import load_tournament
 from werkzeug.serving import make_server
 
+from engine.catalog import load_catalog
 from engine.replay import replay
 from engine.selfplay import self_play
 from services.api.export import MAX_RANGE_DAYS
@@ -168,6 +169,29 @@ def test_unlisted_games_and_events_are_exported_only_to_who_may_see_them(client,
     assert csv_rows(client.get(f"{API}.csv?event={world['event']}&from=2026-11-01&to=2026-11-30")) == []
     empty = pq.read_table(io.BytesIO(client.get(f"{API}.parquet?from=1999-01-01&to=1999-01-31").get_data()))
     assert empty.num_rows == 0 and empty.schema.names == list(export.NAMES)
+
+
+def test_no_cell_of_the_export_is_a_formula_a_spreadsheet_would_run(admin_client, client):
+    """Names are typed by whoever uploads (players, table, deck, event): a cell that starts like a
+    formula is written behind an apostrophe (services.platform.csv_cells), as the dashboards' CSVs."""
+    event_name = new_event(admin_client, "-Formula Cup")
+    players = ['=HYPERLINK("http://evil","x")', "+cmd|calc", "@SUM(1+1)"]
+    log = self_play(31_010, players=3, meta={"event": event_name, "date": "2026-11-03", "round": 1,
+                                              "table": "\tT1", "players": players})
+    premade = log["setup"]["decks"][2]
+    log["setup"]["decks"][2] = {"name": "=Deck", "cards": [c.name for c in load_catalog(log["catalog"]).decks[premade]]}
+    game = finished(admin_client, upload(admin_client, log).get_json()["id"])
+    assert game["status"] == "valid", game
+    text = client.get(f"{API}.csv?event={game['event_id']}").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))[1:]
+    assert len(rows) == 3
+    # (a negative number, a margin, is a number to a spreadsheet, not a formula)
+    assert not [cell for row in rows for cell in row
+                if cell.startswith(("=", "+", "-", "@", "\t", "\r")) and not re.fullmatch(r"-\d+", cell)]
+    named = list(csv.DictReader(io.StringIO(text)))
+    assert [r["player"] for r in named] == ["'" + p for p in players]
+    assert {r["table"] for r in named} == {"'\tT1"} and {r["event"] for r in named} == {"'" + event_name}
+    assert named[2]["deck"] == "'=Deck"
 
 
 @pytest.mark.parametrize(("query", "parameter", "words"), [
