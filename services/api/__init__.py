@@ -39,6 +39,8 @@ class Resources:
     db_pool: ConnectionPool
     # the statistics' reads: a pool on EMPYREAN_READ_DATABASE_URL (a read replica), else db_pool itself
     read_pool: ConnectionPool
+    # the exports' own few connections, on the same server as read_pool (services.api.export)
+    export_pool: ConnectionPool
     redis: redis.Redis
     schema_head: str  # the migration revision this code expects the database to be at
     celery: Celery  # a producer only: sends replay tasks after the storing transaction commits
@@ -46,6 +48,7 @@ class Resources:
 
     def close(self) -> None:
         self.sender.close()  # first: it may still mark unsent games in the database
+        self.export_pool.close()
         if self.read_pool is not self.db_pool:
             self.read_pool.close()
         self.db_pool.close()
@@ -61,11 +64,14 @@ def create_app(config: Config | None = None) -> Flask:
     db_pool = create_pool(config.require_database_url(), max_size=config.db_pool_max_size, name="api")
     read_pool = (create_pool(config.read_database_url, max_size=config.db_pool_max_size, name="api-read")
                  if config.read_database_url else db_pool)
+    export_pool = create_pool(config.read_database_url or config.require_database_url(),
+                              max_size=config.export_connections, name="api-export")
     celery = make_celery(config)
     resources = Resources(
         config=config,
         db_pool=db_pool,
         read_pool=read_pool,
+        export_pool=export_pool,
         redis=redis.Redis.from_url(config.require_redis_url(), socket_connect_timeout=2, socket_timeout=2),
         schema_head=head_revision(),
         celery=celery,

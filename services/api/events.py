@@ -39,7 +39,7 @@ import datetime as dt
 from flask import Blueprint, current_app, jsonify, request, url_for
 
 from services.games import standings, views
-from services.games.bundles import BundleError, BundleLimits, read_bundle
+from services.games.bundles import BundleError, BundleLimits, bundle_kind, held_body, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
 from services.games.events import (
     ADMIN_FIELDS,
@@ -341,22 +341,34 @@ def upload_bundle(event_id: int):
         return error_response(413, TITLES[413], f"the bundle is larger than {limits.max_body_bytes:,} bytes "
                               "(EMPYREAN_MAX_BUNDLE_BYTES); split it", pointer="")
     report = _Report()
+    try:
+        bundle_kind(request.content_type, request.headers.get("Content-Encoding"))
+        # Read whole before a connection is taken: a client that trickles its body holds a file,
+        # never one of the pool's connections (services.platform.spool).
+        body = held_body(request.stream, limits)
+    except BundleError as exc:
+        return _bundle_refused(exc, report)
     # The whole bundle is stored in ONE transaction: a bundle that breaks off part-way (a truncated
     # gzip, an array that stops being JSON, too big without a Content-Length) stores nothing, so the
     # organiser resends it whole and nothing is half there. Workers hear of the games only after
     # the commit (services.games.dispatch).
-    with resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+    with body, resources.db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         try:
             with conn.transaction():
-                _store_bundle(conn, request.stream, request.content_type, request.headers.get("Content-Encoding"),
+                _store_bundle(conn, body, request.content_type, request.headers.get("Content-Encoding"),
                               limits, uploader, event_id, visibility, report, token=token, bound_name=bound_name)
         except BundleError as exc:
-            read = exc.entries_read if exc.entries_read is not None else report.received
-            stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
-            return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), f"{exc.message}; {stored}",
-                                  pointer="", read_before_error=read)
+            return _bundle_refused(exc, report)
     sent = len(enqueue_bundle(resources.db_pool, resources.celery, report.new_ids))
     return jsonify(report.body(event_id, sent)), 202 if report.counts["accepted"] else 200
+
+
+def _bundle_refused(exc: BundleError, report: _Report):
+    """A bundle refused whole: the reason, and how many entries were read before it."""
+    read = exc.entries_read if exc.entries_read is not None else report.received
+    stored = "nothing was stored; fix the bundle and send it again" if read else "nothing was stored"
+    return error_response(exc.status, TITLES.get(exc.status, "Bad Request"), f"{exc.message}; {stored}",
+                          pointer="", read_before_error=read)
 
 
 STORE_BATCH = 1000  # games parsed, then stored together (services.games.store.store_batch) ...

@@ -7,20 +7,25 @@ inclusive; a range at most ``MAX_RANGE_DAYS`` long). At least one of event and a
 an unbounded dump of everything is not a request anyone means. Each bad or unknown value is a 400
 naming its parameter; an unlisted event the reader may not see is unknown (as in the games list).
 
-The body is streamed: the view checks the request, then answers with a generator that holds a
-read connection (a read replica when configured) for the length of the download and sends one
-batch of rows at a time. Exports are rate-limited in a count of their own
+The body is written whole before it is sent (services.platform.spool): the view reads the rows with
+a connection of the exports' own small pool (on the read replica when there is one), a batch at a
+time, writes the file aside, gives the connection back and only then answers. So a client that stops
+reading holds no connection, and an export that finds the exports' pool busy is a JSON 503 with
+Retry-After, decided before any 200. Exports are rate-limited in a count of their own
 (EMPYREAN_RATE_LIMIT_EXPORTS, services.api.access).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import io
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
+from psycopg_pool import PoolTimeout
 
 from services.games import export, views
 from services.games.events import event_owner
+from services.platform.spool import sent, spool
 
 from .access import current_token, may_read_event, reader_of
 from .errors import error_response
@@ -30,6 +35,7 @@ blueprint = Blueprint("export", __name__, url_prefix="/export")
 
 PARAMETERS = ("event", "from", "to")
 MAX_RANGE_DAYS = 366
+EXPORT_RETRY_S = 5  # Retry-After when every export connection is busy
 
 
 def _single(name: str) -> str | None:
@@ -100,13 +106,16 @@ def export_games(fmt: str):
         except BadParameter as exc:
             return error_response(400, "Bad Request", exc.message, parameter=exc.parameter)
     reader = reader_of(current_token())
-
-    def body():
-        # A connection of its own for the download, given back when the generator ends or the client
-        # goes away (the generator is closed: the cursor's transaction rolls back).
-        with pool.connection(timeout=DB_TIMEOUT_S) as conn:
-            yield from export.chunks(fmt, export.row_batches(conn, selection, reader))
-
+    try:
+        with current_app.extensions["empyrean"].export_pool.connection(timeout=DB_TIMEOUT_S) as conn:
+            held = spool(export.chunks(fmt, export.row_batches(conn, selection, reader)))
+    except PoolTimeout:
+        return error_response(503, "Service Unavailable", "other exports are being written right now (each "
+                              "server writes a few at a time); try again in a few seconds",
+                              headers=[("Retry-After", str(EXPORT_RETRY_S))])
+    size = held.seek(0, io.SEEK_END)
+    held.seek(0)
     headers = {"Content-Disposition": f'attachment; filename="{_filename(selection, fmt)}"',
+               "Content-Length": str(size),
                "Cache-Control": "no-store"}  # new games are counted at any time
-    return Response(stream_with_context(body()), content_type=export.MEDIA_TYPES[fmt], headers=headers)
+    return Response(sent(held), content_type=export.MEDIA_TYPES[fmt], headers=headers)

@@ -16,13 +16,16 @@ element's original bytes); a single object body, its exact bytes.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import zlib
 from dataclasses import dataclass
-from typing import BinaryIO, Iterator
+from typing import IO, BinaryIO, Iterator
 
 import ijson
+
+from services.platform.spool import spool
 
 GZIP_MAGIC = b"\x1f\x8b"
 NDJSON_TYPES = ("application/x-ndjson", "application/jsonl", "application/json-lines", "application/ndjson")
@@ -124,8 +127,9 @@ class _Gunzip(io.RawIOBase):
         return n
 
 
-def read_bundle(body: BinaryIO, *, content_type: str | None, content_encoding: str | None = None,
-                limits: BundleLimits = BundleLimits()) -> Iterator[BundleEntry]:
+def bundle_kind(content_type: str | None, content_encoding: str | None) -> tuple[str, str]:
+    """The bundle's media type and encoding from its headers, or BundleError 415: checked before a
+    byte of the body is read."""
     mime = (content_type or "").split(";")[0].strip().lower()
     if mime not in JSON_TYPES + NDJSON_TYPES:
         raise BundleError(f"a bundle is sent as application/json (an array of logs) or application/x-ndjson "
@@ -135,6 +139,20 @@ def read_bundle(body: BinaryIO, *, content_type: str | None, content_encoding: s
     if encoding not in ("", "identity", "gzip"):
         raise BundleError(f"Content-Encoding {content_encoding!r} is not supported: send the bundle as it is or "
                           "gzip-compressed (Content-Encoding: gzip)", status=415)
+    return mime, encoding
+
+
+def held_body(body: BinaryIO, limits: BundleLimits) -> IO[bytes]:
+    """The whole body as it came (compressed or not), held aside (services.platform.spool) before
+    the bundle's transaction takes a connection: however slowly a client sends, it holds none.
+    BundleError 413 past ``limits.max_body_bytes``."""
+    wire = _Capped(body, limits.max_body_bytes, "request body")
+    return spool(iter(functools.partial(wire.read, CHUNK), b""))
+
+
+def read_bundle(body: BinaryIO, *, content_type: str | None, content_encoding: str | None = None,
+                limits: BundleLimits = BundleLimits()) -> Iterator[BundleEntry]:
+    mime, encoding = bundle_kind(content_type, content_encoding)
     wire = _Capped(body, limits.max_body_bytes, "request body")
     stream = io.BufferedReader(wire, CHUNK)
     gzipped = encoding == "gzip" or stream.peek(2)[:2] == GZIP_MAGIC

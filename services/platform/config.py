@@ -91,6 +91,10 @@ class Config:
     broker_visibility_timeout: int = setting("EMPYREAN_BROKER_VISIBILITY_TIMEOUT", 120, _whole(low=10))
     # Upper bound of each process's Postgres connection pool.
     db_pool_max_size: int = setting("EMPYREAN_DB_POOL_MAX_SIZE", 8, _whole(low=1))
+    # Connections of each API process for exports, a pool of their own: an export holds one only
+    # while it reads its rows (never while a client downloads), and however many exports come at
+    # once, the other requests' pool is never theirs.
+    export_connections: int = setting("EMPYREAN_EXPORT_CONNECTIONS", 2, _whole(low=1))
     # Largest single-game upload (POST /api/v1/games) in bytes; a real log is 5-30 KB.
     max_upload_bytes: int = setting("EMPYREAN_MAX_UPLOAD_BYTES", 1_048_576, _whole(low=1024))
     # Largest tournament bundle (POST /api/v1/events/{id}/games), decompressed, in bytes.

@@ -34,6 +34,7 @@ from services.api.export import MAX_RANGE_DAYS
 from services.cli import main as cli
 from services.games import export
 from services.games.listing import Reader
+from services.platform.spool import SEND_CHUNK, SPOOL_IN_MEMORY
 
 API = "/api/v1/export/games"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "export.md"
@@ -223,9 +224,10 @@ def test_the_docs_table_is_the_declared_columns():
         assert meaning == column.meaning.replace("|", "\\|")
 
 
-def test_a_big_export_is_streamed_a_batch_at_a_time(app, client, world, db):
-    """Thousands of games: the response is a stream of chunks, none holding more than a batch of
-    rows, and the Parquet file has one row group per batch."""
+def test_a_big_export_is_read_a_batch_at_a_time_and_sent_from_where_it_is_held(app, client, world, db):
+    """Thousands of games: the rows are read a batch at a time (the Parquet file has one row group
+    per batch), the file is held aside (services.platform.spool) and sent in chunks of at most
+    SEND_CHUNK bytes, with its length."""
     source = int(csv_rows(client.get(f"{API}.csv?event={world['event']}"))[0]["game_id"])
     admin = as_admin(app)
     event = finished(admin, upload(admin, self_play(31_004, meta={"event": new_event(admin, "Export Big"),
@@ -237,20 +239,16 @@ def test_a_big_export_is_streamed_a_batch_at_a_time(app, client, world, db):
     seats = 2 * copies + 2
     response = client.get(f"{API}.csv?event={event_id}")
     assert response.is_streamed
-    sizes, lines = [], 0
-    for chunk in response.response:
-        sizes.append(len(chunk))
-        lines += chunk.count(b"\n")
-    assert lines == seats + 1  # the header and one line per seat
-    batches = -(-seats // export.BATCH_ROWS)
-    assert len(sizes) == 1 + batches  # the header, then one chunk per batch
-    assert max(sizes) < sum(sizes) / batches * 1.5
+    chunks = list(response.response)
+    body = b"".join(chunks)
+    assert body.count(b"\n") == seats + 1  # the header and one line per seat
+    assert int(response.headers["Content-Length"]) == len(body) > SPOOL_IN_MEMORY  # held on disk
+    assert len(chunks) > 1 and max(len(c) for c in chunks) <= SEND_CHUNK
     response.close()
 
+    batches = -(-seats // export.BATCH_ROWS)
     parquet = client.get(f"{API}.parquet?event={event_id}")
-    chunks = list(parquet.response)
-    assert len(chunks) == batches + 1  # a row group per batch, then the footer
-    file = pq.ParquetFile(io.BytesIO(b"".join(chunks)))
+    file = pq.ParquetFile(io.BytesIO(b"".join(parquet.response)))
     assert file.metadata.num_rows == seats and file.metadata.num_row_groups == batches
 
     # the batch size is the reader's: a smaller one, more fetches
@@ -259,17 +257,28 @@ def test_a_big_export_is_streamed_a_batch_at_a_time(app, client, world, db):
     assert sizes == [1000] * (seats // 1000) + ([seats % 1000] if seats % 1000 else [])
 
 
-def test_a_client_that_goes_away_gives_its_connection_back(app, client, world):
-    pool = app.extensions["empyrean"].read_pool
-    before = pool.get_stats().get("connections_num", 0)
+def test_an_export_holds_a_connection_of_its_own_pool_only_while_it_reads_its_rows(app, client, world):
+    pools = app.extensions["empyrean"]
+    exports = pools.export_pool
     for _ in range(3):
         response = client.get(f"{API}.csv?event={world['event']}")
+        # answered: the rows are read and the connection given back before the first byte is sent
+        assert exports.get_stats().get("pool_available", 0) == exports.get_stats().get("connections_num", 0) >= 1
         next(iter(response.response))  # the header, then the client leaves
         response.close()
-    stats = pool.get_stats()
-    assert stats.get("requests_waiting", 0) == 0
-    assert stats.get("pool_available", 0) >= 1
-    assert stats.get("connections_num", 0) <= max(before, 1) + 1
+    assert exports.max_size == pools.config.export_connections and exports is not pools.db_pool
+    assert exports.get_stats().get("requests_waiting", 0) == 0
+
+
+def test_an_export_that_finds_its_pool_busy_is_a_json_503_not_a_broken_download(ingest_config, world):
+    import dataclasses
+
+    with running_app(dataclasses.replace(ingest_config, export_connections=1)) as app:
+        with app.extensions["empyrean"].export_pool.connection():  # every export connection busy
+            busy = app.test_client().get(f"{API}.csv?event={world['event']}")
+        assert busy.status_code == 503 and busy.is_json and int(busy.headers["Retry-After"]) >= 1
+        assert "other exports are being written" in busy.get_json()["error"]["message"]
+        assert app.test_client().get(f"{API}.csv?event={world['event']}").status_code == 200
 
 
 def test_exports_have_a_rate_limit_of_their_own(ingest_config, world):
