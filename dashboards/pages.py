@@ -19,9 +19,10 @@ from flask import (
 from werkzeug.datastructures import MultiDict
 
 from services.games import views
+from services.platform.tokens import Reader
 from services.stats import queries
 from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
-from services.stats.names import card_facts, catalog_names, check_names, deck_order, short_deck_names
+from services.stats.names import card_facts, catalog_names, check_names, deck_order, hide_unreadable, short_deck_names
 from services.stats.significance import battlefield_evidence, matchup_evidence
 
 from . import figures
@@ -81,6 +82,7 @@ def _render(page_title: str, intro: str, compute):
                 check_names(conn, filters)
             except FilterError as exc:
                 error, filters, status = exc, Filters(), 400
+            filters = hide_unreadable(conn, filters, Reader())  # the pages are anyone's
         panels = [] if error else compute(conn, filters)
     decks, battlefields = catalog_names()
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,
@@ -236,6 +238,6 @@ def download(name: str):
             check_names(conn, filters)
         except FilterError as exc:
             return Response(f"query parameter '{exc.parameter}': {exc.message}\n", status=400, mimetype="text/plain")
-        rows = dataset(conn, filters)
+        rows = dataset(conn, hide_unreadable(conn, filters, Reader()))
     return Response(to_csv(rows), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="empyrean-{name}.csv"'})

@@ -40,9 +40,8 @@ from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
-from services.games.listing import Reader
 from services.platform.config import Config, redis_url_for_limits
-from services.platform.tokens import Token, authenticate, hash_token
+from services.platform.tokens import Reader, Token, authenticate, hash_token
 
 from .errors import error_response
 
@@ -188,12 +187,9 @@ def may_read_game(token: Token | None, game) -> bool:
 
 
 def reader_of(token: Token | None) -> Reader:
-    """What ``may_read_game`` looks at in a token, for the games list's filter in SQL
-    (services.games.listing.visible_sql: the same rule)."""
-    if token is None:
-        return Reader()
-    return Reader(token_id=token.id, admin=token.is_admin,
-                  organiser=token.owner if token.role == "organiser" else None, event_id=token.event_id)
+    """What ``may_read_game`` and ``may_read_event`` look at in a token, for their rules written as
+    SQL (services.games.listing.visible_sql, Reader.events_sql)."""
+    return Reader.of(token)
 
 
 def not_your_event(event_id: int):

@@ -166,9 +166,10 @@ def resolve_dispute(dispute_id: int):
         return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
     with current_app.extensions["empyrean"].db_pool.connection() as conn, conn.transaction():
         found = lock_dispute(conn, dispute_id)
-        if found is None:
-            return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
         token = current_token()
+        # a dispute of an unlisted event this token may not read is not there (as GET answers)
+        if found is None or not may_read_event(token, found.event_id, found.event_visibility, found.organiser):
+            return error_response(404, "Not Found", f"there is no dispute {dispute_id}")
         if not may_manage_event(token, found.organiser):
             return not_your_event(found.event_id)
         if found.status == "resolved":

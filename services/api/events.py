@@ -168,6 +168,10 @@ def create_event():
         event_id, created, found = store_event(conn, fields["name"], starts, ends, fields.get("visibility", "public"),
                                                token.owner)
         if not created and not may_manage_event(token, found.organiser):
+            if not may_read_event(token, event_id, found.visibility, found.organiser):
+                # names are unique, so the name is taken; nothing more is said of an unlisted event
+                return error_response(409, "Conflict", f"the name {fields['name']!r} cannot be used for a new "
+                                      "event; choose another name", pointer="/name")
             return error_response(409, "Conflict", f"there is already an event called {fields['name']!r}, "
                                   "which this token may not manage; choose another name", pointer="/name")
         [summary] = views.event_summaries(conn, event_id)

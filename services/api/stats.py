@@ -15,7 +15,9 @@ from flask import Blueprint, current_app, jsonify, request
 
 from services.stats import queries
 from services.stats.filters import FilterError, Filters, parse_filters
-from services.stats.names import check_names
+from services.stats.names import check_names, hide_unreadable
+
+from .access import current_token, reader_of
 
 blueprint = Blueprint("stats", __name__, url_prefix="/stats")
 
@@ -35,6 +37,7 @@ def _answer(compute):
     with pool.connection() as conn:
         queries.read_snapshot(conn)
         check_names(conn, filters)  # a FilterError is the 400 of bad_filter
+        filters = hide_unreadable(conn, filters, reader_of(current_token()))
         body = compute(conn, filters)
     return jsonify({"filters": filters.as_json(), **body,
                     "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})

@@ -230,6 +230,7 @@ class Locked:
     match_id: int
     event_id: int
     organiser: str | None  # the event's owner (services.games.events)
+    event_visibility: str  # public | unlisted
 
 
 def lock_dispute(conn: Connection, dispute_id: int) -> Locked | None:
@@ -239,7 +240,7 @@ def lock_dispute(conn: Connection, dispute_id: int) -> Locked | None:
     if found is None:
         return None
     lock_matches(conn, [found[0]])
-    row = conn.execute("""SELECT d.status, d.match_id, m.event_id, e.organiser FROM disputes d
+    row = conn.execute("""SELECT d.status, d.match_id, m.event_id, e.organiser, e.visibility FROM disputes d
                           JOIN event_matches m ON m.id = d.match_id JOIN events e ON e.id = m.event_id
                           WHERE d.id = %s FOR UPDATE OF d""", (dispute_id,)).fetchone()
     return None if row is None else Locked(dispute_id, *row)

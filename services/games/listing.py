@@ -28,6 +28,7 @@ from psycopg import Connection
 from psycopg.rows import dict_row
 
 from services.platform.sql import Where
+from services.platform.tokens import Reader
 from services.stats.names import MAX_LISTED, catalog_names
 
 from .status import GameStatus
@@ -35,17 +36,6 @@ from .status import GameStatus
 MAX_LIMIT = 500  # games in one page
 DEFAULT_LIMIT = 100
 STATUSES = tuple(str(s) for s in GameStatus)
-
-
-@dataclass(frozen=True)
-class Reader:
-    """Who is reading, as far as unlisted games go (services.api.access.reader_of makes it from a
-    token; ``Reader()`` is anyone without one)."""
-
-    token_id: int | None = None
-    admin: bool = False
-    organiser: str | None = None  # an organiser token's owner: their events' games
-    event_id: int | None = None  # a token bound to an event: that event's games
 
 
 @dataclass(frozen=True)

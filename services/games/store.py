@@ -21,7 +21,7 @@ from engine.replay import ENGINE_VERSION, malformed
 from services.games.disputes import claimed_winner, resolved_disputes
 from services.games.status import Move
 from services.platform.storable import storable
-from services.platform.tokens import Token
+from services.platform.tokens import Reader, Token
 
 
 class NotAnObject(ValueError):
@@ -137,7 +137,7 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
         if parsed.content_hash not in known:
             new.setdefault(parsed.content_hash, parsed)
     named = {h: _meta_event(parsed) for h, parsed in new.items()} if event_id is None else {}
-    found = find_events(conn, {name for name in named.values() if name is not None})
+    found = find_events(conn, {name for name in named.values() if name is not None}, uploaded_by)
     events = {h: event_id if event_id is not None else found.get(named[h]) for h in new}
     # the log names an event that does not exist: kept as text beside the game
     unfiled = {h: storable(named[h]) if events[h] is None and named.get(h) is not None else None for h in new}
@@ -231,12 +231,19 @@ def _meta_event(parsed: Parsed) -> str | None:
     return meta["event"] if isinstance(meta.get("event"), str) else None
 
 
-def find_events(conn: Connection, names: set[str]) -> dict[str, int]:
-    """{name: id} of the events that exist among ``names``: a lookup only; an upload never creates
-    an event (services.games.events.create_event does, for an organiser)."""
+def find_events(conn: Connection, names: set[str], token: Token | None) -> dict[str, int]:
+    """{name: id} of the events among ``names`` that ``token`` may read (the rule of
+    services.api.access.may_read_event): an unlisted event is found only by its organiser, an admin
+    or a token bound to it, and to any other uploader its name names nothing, as an unknown one (the
+    game is stored without an event, the name kept as text). ``token`` None: a tool of ours, which
+    finds them all. A lookup only; an upload never creates an event (services.games.events does, for
+    an organiser)."""
     if not names:
         return {}
-    return dict(conn.execute("SELECT name, id FROM events WHERE name = ANY(%s)", (sorted(names),)).fetchall())
+    readable = Reader(admin=True) if token is None else Reader.of(token)
+    where = readable.events_sql()
+    where.add("name = ANY(%(names)s)", names=sorted(names))
+    return dict(conn.execute(f"SELECT name, id FROM events WHERE {where.sql()}", where.params).fetchall())
 
 
 def _match_key(event_id: int | None, meta: dict) -> tuple | None:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from psycopg import Connection
 from psycopg.rows import dict_row
 
+from services.platform.sql import Where
+
 ROLES = ("uploader", "organiser", "admin")
 PREFIX_CHARS = string.ascii_letters + string.digits
 PREFIX_LEN = 8
@@ -45,6 +47,36 @@ class Token:
     @property
     def is_admin(self) -> bool:
         return self.role == "admin"
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who is reading, as far as unlisted events and games go (``Reader.of`` a token; ``Reader()`` is
+    anyone without one): the fields of a token that services.api.access's rules look at, so the same
+    rules can be written as SQL (``events_sql`` here, services.games.listing.visible_sql)."""
+
+    token_id: int | None = None
+    admin: bool = False
+    organiser: str | None = None  # an organiser token's owner: their events
+    event_id: int | None = None  # a token bound to an event: that event
+
+    @classmethod
+    def of(cls, token: Token | None) -> Reader:
+        if token is None:
+            return cls()
+        return cls(token_id=token.id, admin=token.is_admin,
+                   organiser=token.owner if token.role == "organiser" else None, event_id=token.event_id)
+
+    def events_sql(self, events: str = "events") -> Where:
+        """A condition on the table ``events`` (a name or an alias): this reader may read the event
+        (services.api.access.may_read_event's rule): a public one, or an unlisted one it manages or is
+        bound to; an admin, any."""
+        if self.admin:
+            return Where()
+        either = Where(f"{events}.visibility <> 'unlisted'")
+        either.when_set(f"{events}.id = %(reader_event)s", reader_event=self.event_id)
+        either.when_set(f"{events}.organiser = %(reader_owner)s", reader_owner=self.organiser)
+        return Where(either.any_sql(), params=either.params)
 
 
 def hash_token(token: str) -> str:

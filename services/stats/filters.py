@@ -47,6 +47,9 @@ class Filters:
     decks: tuple[str, ...] | None = None   # None: every deck
     min_games: int = DEFAULT_MIN_GAMES
     battlefield: str | None = None         # None: every game
+    # events of ``events`` that the reader may not read (unlisted: services.stats.names.hide_unreadable
+    # fills it): they select nothing, as an id no event has, and are echoed as asked
+    unreadable: tuple[int, ...] = ()
 
     def as_json(self) -> dict:
         """The filters as applied, for the response's ``filters``."""
@@ -72,8 +75,9 @@ class Filters:
         where.when_set("played_on <= %(date_to)s", date_to=self.date_to)
         if self.events is not None:
             either = Where()
-            if self.events:
-                either.add("event_id = ANY(%(events)s)", events=list(self.events))
+            readable = [e for e in self.events if e not in self.unreadable]
+            if readable:
+                either.add("event_id = ANY(%(events)s)", events=readable)
             if self.no_event:
                 either.add("event_id IS NULL")
             where.add(either.any_sql(), **either.params)

@@ -9,9 +9,12 @@ reads as "no games" when it means "no such deck".
 
 from __future__ import annotations
 
+import dataclasses
 from functools import lru_cache
 
 from engine.catalog import available_versions, load_catalog
+from services.platform.sql import Where
+from services.platform.tokens import Reader
 from services.stats.filters import FilterError, Filters
 
 MAX_LISTED = 40  # names an error lists at most
@@ -67,6 +70,20 @@ def catalog_names() -> tuple[list[str], list[str]]:
         decks |= set(catalog.decks)
         battlefields |= set(catalog.battlefields)
     return sorted(decks), sorted(battlefields)
+
+
+def hide_unreadable(conn, filters: Filters, reader: Reader) -> Filters:
+    """``filters`` with the unlisted events of its event filter that ``reader`` may not read (the rule
+    of services.api.access.may_read_event) marked unreadable: they select nothing, so their numbers
+    read as those of an id no event has (an empty answer), and an event's id is no key to what its
+    organiser keeps unlisted."""
+    if not filters.events:
+        return filters
+    where = Where("visibility = 'unlisted'", "id = ANY(%(ids)s)", params={"ids": list(filters.events)})
+    readable = reader.events_sql()
+    where.add(f"NOT ({readable.sql()})", **readable.params)
+    hidden = tuple(row[0] for row in conn.execute(f"SELECT id FROM events WHERE {where.sql()}", where.params))
+    return dataclasses.replace(filters, unreadable=hidden) if hidden else filters
 
 
 def check_names(conn, filters: Filters) -> None:

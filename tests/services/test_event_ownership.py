@@ -280,6 +280,66 @@ def test_unlisted_events_games_and_disputes_need_a_token_that_may_see_them(app, 
     assert anonymous.get(f"/api/v1/games/{in_event}").status_code == 200
 
 
+def test_an_unlisted_event_is_no_oracle_to_whoever_may_not_read_it(app, admin_client, db):
+    """Issue 26, part 5: an unlisted event was found and filled by its name, its existence told by a
+    409 and by a 403 to a resolve of its dispute, and its statistics read by id. Who may not read it
+    now gets what an event that does not exist gets, everywhere."""
+    owner = _org(app, "Hidden")
+    other = _org(app, "Prying")
+    anonymous = anonymous_client(app)
+    name = _name("Hidden Cup")
+    event = owner.post("/api/v1/events", json={"name": name, "visibility": "unlisted"}).get_json()["id"]
+    stranger = token_client(app, make_token(app, "uploader", name="someone else's table"))
+
+    # a game naming it by an uploader that may not read it: filed under no event, as an unknown name
+    game = stranger.post("/api/v1/games", json=_log(16500, event=name)).get_json()["id"]
+    assert db.execute("SELECT event_id, named_event FROM games WHERE id = %s", (game,)).fetchone() == (None, name)
+    assert stranger.get(f"/api/v1/games/{game}").get_json()["event_id"] is None
+    # ... while its organiser's own upload naming it is filed there
+    mine = owner.post("/api/v1/games", json=_log(16501, event=name)).get_json()["id"]
+    assert db.execute("SELECT event_id FROM games WHERE id = %s", (mine,)).fetchone()[0] == event
+
+    # its name taken, but not said to be an event
+    taken = other.post("/api/v1/events", json={"name": name})
+    assert taken.status_code == 409 and taken.get_json()["error"]["pointer"] == "/name"
+    assert "already an event" not in taken.get_json()["error"]["message"]
+    assert "already an event" in other.post("/api/v1/events", json={"name": _public_event(owner)}).get_json()[
+        "error"]["message"]
+
+    # a resolve of its dispute: 404 as the GET, not 403 naming the event
+    match = db.execute("""INSERT INTO event_matches (event_id, round, table_label, players)
+                          VALUES (%s, 1, '1', ARRAY['H1', 'H2']) RETURNING id""", (event,)).fetchone()[0]
+    dispute = db.execute("INSERT INTO disputes (match_id, reason) VALUES (%s, 'x') RETURNING id",
+                         (match,)).fetchone()[0]
+    ruling = {"resolution": "neither stands", "counts": None}
+    answer = other.post(f"/api/v1/disputes/{dispute}/resolve", json=ruling)
+    assert answer.status_code == 404 and answer.get_json() == other.get(f"/api/v1/disputes/{dispute}").get_json()
+    assert owner.post(f"/api/v1/disputes/{dispute}/resolve", json=ruling).status_code == 200
+
+    # its statistics: as those of an event that does not exist (none), to whoever may not read it
+    assert owner.post("/api/v1/events/%d/games" % event, data=json.dumps([_log(16502 + i) for i in range(3)]),
+                      content_type="application/json").status_code == 202
+    deadline = time.monotonic() + 60
+    while owner.get(f"/api/v1/stats/first-player?event={event}").get_json()["overall"]["games"] < 4:
+        assert time.monotonic() < deadline
+        time.sleep(0.3)
+    nothing = anonymous.get("/api/v1/stats/first-player?event=987654321").get_json()
+    for who in (anonymous, other, stranger):
+        seen = who.get(f"/api/v1/stats/first-player?event={event}").get_json()
+        assert seen["overall"] == nothing["overall"] and seen["filters"]["event"] == [event], seen
+        assert who.get(f"/api/v1/stats/decks?event={event}").get_json()["rows"] == []
+    assert admin_client.get(f"/api/v1/stats/first-player?event={event}").get_json()["overall"]["games"] >= 4
+    # the dashboards are anyone's: no row of it in a download either
+    assert anonymous.get(f"/download/decks.csv?event={event}").get_data(as_text=True).count("\n") <= 1
+    assert anonymous.get("/download/decks.csv").get_data(as_text=True).count("\n") > 1
+
+
+def _public_event(owner) -> str:
+    name = _name("Open Cup")
+    assert owner.post("/api/v1/events", json={"name": name}).status_code == 201
+    return name
+
+
 def test_events_for_upload_are_the_events_a_token_may_upload_into(app, admin_client):
     """GET /api/v1/events?for=upload (the recorder's event list): a bound uploader's one event, an
     organiser's public and own unlisted events (not another's unlisted), every event for an admin;

@@ -18,6 +18,7 @@ from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
 from services.api.openapi import document
+from services.games.dispatch import mark_reprocess
 from services.games.records import recount_differences
 from services.games.replay import replay_stored_games
 from services.platform.pool import create_pool
@@ -94,10 +95,11 @@ def test_games_that_end_early_count_in_results_but_not_in_margins_or_rounds(admi
     full_decks = Counter(s["deck"] for s in full["seats"])
     assert seen["rounds"] == Counter({(deck, rnd): n for deck, n in full_decks.items() for rnd in range(1, 11)})
 
-    # replayed again (taken out, put back): nothing moves, and the aggregates equal a recount
+    # reprocessed (taken out, put back): nothing moves, and the aggregates equal a recount
     pool = create_pool(ingest_config.database_url, max_size=1, name="test-early-endings")
     try:
         for game_id in ids:
+            assert mark_reprocess(db, game_ids=[game_id]) == [game_id]
             assert replay_stored_games(pool, [game_id]).get(game_id) == "valid"
     finally:
         pool.close()

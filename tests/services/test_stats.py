@@ -485,7 +485,9 @@ def test_the_queries_name_only_aggregate_tables():
 
 
 def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(config, stats_database):
-    """The strong form: a database role with SELECT on agg_* alone gets every answer."""
+    """The strong form: a database role with SELECT on agg_* alone gets every answer, and on the
+    three columns of events that say who may read an event's numbers (an unlisted event's are not
+    anyone's: services.stats.names.hide_unreadable)."""
     role = f"stats_reader_{secrets.token_hex(4)}"
     with psycopg.connect(stats_database, autocommit=True) as conn:
         try:
@@ -498,6 +500,7 @@ def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(confi
         assert set(aggregates) == set(TABLES) | {f"{t}_weekly" for t in TABLES} | {"agg_event_games"}
         conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(
             sql.SQL(", ").join(map(sql.Identifier, aggregates)), sql.Identifier(role)))
+        conn.execute(sql.SQL("GRANT SELECT (id, visibility, organiser) ON events TO {}").format(sql.Identifier(role)))
     app = create_app(dataclasses.replace(config, database_url=make_conninfo(stats_database, user=role)))
     try:
         client = app.test_client()
