@@ -671,6 +671,12 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         ps = g.players[ctx.player - 1]
         pool = {"hand": ps.hand, "discard": ps.discard, "destroyed": ps.destroyed}[src]
+        # With no open zone to put it in, whichever card were picked nothing would change: nothing
+        # is asked (a table never says such a non-choice aloud; docs/rules.md, "Choices that
+        # cannot change anything").
+        here = to == "here" and ctx.bf is not None
+        if not any(g._open(b, ctx.player) for b in ((ctx.bf,) if here else range(g.nbf))):
+            return
 
         def place(card):
             def at(b):
@@ -721,7 +727,27 @@ def _may(val: Any, spec: dict[str, Any], field: str) -> Action:
     actions = compile_actions(val, field)
     prompt = spec.get("prompt", "resolve the optional effect")
     _expect(isinstance(prompt, str), field + ".prompt", "expected text")
-    return lambda g, ctx: g.ask_may(ctx.player, prompt, lambda: g.run_actions(ctx, actions))
+    targets = _sole_target(val, field)
+
+    def act(g: Game, ctx: Ctx) -> None:
+        # One action on a target and nothing to target (Mist Walker with no other ally card Here):
+        # a yes would do nothing, so nothing is asked (docs/rules.md, "Choices that cannot change
+        # anything").
+        if targets is not None and not targets[0](g, ctx):
+            return
+        g.ask_may(ctx.player, prompt, lambda: g.run_actions(ctx, actions))
+    return act
+
+
+def _sole_target(val: Any, field: str) -> Selector | None:
+    """The target selector of a "may" whose only action acts on a target (shift, destroy, move …:
+    each does nothing when it has none), else None."""
+    if not (isinstance(val, list) and len(val) == 1 and isinstance(val[0], dict) and len(val[0]) == 1):
+        return None
+    verb, args = next(iter(val[0].items()))
+    if not isinstance(args, dict) or "target" not in args:
+        return None
+    return compile_selector(args["target"], f"{field}[0].{verb}.target")
 
 
 @verb("if")

@@ -1,0 +1,59 @@
+"""Choices that cannot change anything are not asked (docs/rules.md, "Choices that cannot change
+anything"): a table never says them aloud, so a log written there leaves them out, and the engine
+must not wait for them. Issue 26, part 4: a "Deploy … Here" with no open zone Here asked which card
+to deploy, and a "may" with nothing to act on asked yes or no."""
+
+from __future__ import annotations
+
+from scenario import SPE, VAM, catalog_with, deploy_round, give, new_game, side
+
+from engine.decisions import Kind, parse_decision
+from engine.state import Loc
+
+SAM = "Samurai of the Sengoku"
+SAMURAI = catalog_with("samurai.yaml")
+
+
+def discarded(g, p: int, *names: str) -> None:
+    """Direct set-up: the named cards go from player p's deck to the discard pile."""
+    ps = g.players[p - 1]
+    for card in give(g, p, *names):
+        ps.hand.remove(card)
+        card.loc = Loc.DISCARD
+        ps.discard.append(card)
+
+
+def shrine_maiden_in_zone(zone: int):
+    """Shrine Maiden revealed in zone ``zone`` of B1 (five zones), with two cards of cost 3 or
+    less, of different names, in the discard pile for her to deploy Here."""
+    g = new_game(SAM, SPE, catalog=SAMURAI)
+    discarded(g, 1, "Ronin", "Itako")
+    deploy_round(g, {1: [("Ashigaru", 1)] * (zone - 1) + [("Shrine Maiden", 1)]})
+    return g
+
+
+def test_a_deploy_here_with_no_open_zone_here_asks_nothing_and_deploys_nothing():
+    g = shrine_maiden_in_zone(5)
+    assert g.zones[0] == 5 and side(g, 1, 1) == ["Ashigaru"] * 4 + ["Shrine Maiden"]
+    assert g.pending is None or g.pending.kind != Kind.CHOOSE_CARD, g.pending
+    assert sorted(c.name for c in g.players[0].discard) == ["Itako", "Ronin"]
+
+
+def test_a_deploy_here_with_an_open_zone_asks_which_card():
+    g = shrine_maiden_in_zone(2)
+    assert g.pending is not None and g.pending.kind == Kind.CHOOSE_CARD and g.pending.player == 1
+    g.apply(parse_decision("P1 choose Ronin"))
+    assert side(g, 1, 1) == ["Ashigaru", "Shrine Maiden", "Ronin"]
+
+
+def test_a_may_with_nothing_to_act_on_is_not_asked():
+    g = new_game(VAM, SPE)
+    deploy_round(g, {1: [("Mist Walker", 1)]}, essence={1: 5})  # no other ally card Here to shift
+    assert g.pending is None or g.pending.kind != Kind.MAY, g.pending
+    assert side(g, 1, 1) == ["Mist Walker"]
+
+
+def test_a_may_with_something_to_act_on_is_asked():
+    g = new_game(VAM, SPE)
+    deploy_round(g, {1: [("Villager", 1), ("Mist Walker", 1)]}, essence={1: 5})
+    assert g.pending is not None and g.pending.kind == Kind.MAY and g.pending.player == 1
