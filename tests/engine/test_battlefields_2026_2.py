@@ -523,3 +523,21 @@ def test_300_seeded_self_play_games_on_the_whole_2026_2_catalog_finish_and_repla
         res = replay(log, catalog=cat)
         assert res.verdict.status == "valid", (seed, res.verdict)
     assert set(NEW) <= used  # every new battlefield was played
+
+
+def test_altar_a_card_returned_to_hand_in_the_command_phase_may_be_deployed_again_that_round():
+    """Zombie Horde sacrificed on the Altar comes back to its owner's hand in the command phase; the
+    deploy turns of that same round come after, so it may be deployed again in them (docs/rules.md,
+    "Returned cards"): the web book's "on a future turn", which the printed book's "any future
+    round" means too, its glossary calling a round "a current or future turn"."""
+    g = game(ALTAR, SPE, CAV)
+    deploy_round(g, {1: [("Zombie Horde", 1)]})
+    settle(g)
+    assert g.round == 2 and kind(g) == Kind.MAY and g.pending.player == 1
+    play(g, "P1 yes")  # the only card Here: sacrificed without a choice
+    assert [c.name for c in g.players[0].hand].count("Zombie Horde") == 1 and side(g, 1, 1) == []
+    to_deploy(g)
+    play(g, "P2 pass")  # the first player token has passed to player 2 for round 2
+    assert g.round == 2 and kind(g) == Kind.DEPLOY and g.pending.player == 1
+    play(g, "P1 deploy Zombie Horde to B2")
+    assert side(g, 1, 2) == ["Zombie Horde"]
