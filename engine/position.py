@@ -19,9 +19,9 @@ Where the replay stops, as the reader reads logs (engine.reader):
 * a chance draw (recorded chance) lists every card the deck can still give, then "C draw P1 ?"
   (always allowed: a card the writer did not see). In seeded chance there are no chance points.
 
-Every line listed (``legal``, and ``left_out``'s) may be written next; the only other lines that
-may are the ``forced`` answers written out, as a log may write them (docs/log-format.md, "What may
-come next: recorders").
+Every line listed (``legal``, ``left_out``'s and ``concede``) may be written next; the only other
+lines that may are the ``forced`` answers written out, as a log may write them (docs/log-format.md,
+"What may come next: recorders").
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .catalog import Catalog
-from .decisions import CHANCE, format_decision
+from .decisions import CHANCE, Decision, format_decision
 from .game import Game, forced_choice
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading
@@ -93,6 +93,9 @@ class Position:
     pending: Pending | None = None
     forced: list[str] = field(default_factory=list)
     left_out: list[LeftOutPoint] = field(default_factory=list)
+    # "Pn concede" for each player: legal at every point of a game in progress, whoever decides
+    # (docs/log-format.md, "Concession"); kept apart from ``legal``, the answers to the point
+    concede: list[str] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
     outcome: Outcome | None = None
     board: dict[str, Any] | None = None  # engine.timeline.snapshot: the frame the replay viewer draws
@@ -124,6 +127,7 @@ class Position:
             "legal": list(self.legal),
             "forced": list(self.forced),
             "left_out": [asdict(p) for p in self.left_out],
+            "concede": list(self.concede),
             "essence": [t.essence for t in self.tallies],
             "next_round_adjustment": [t.next_round_adjustment for t in self.tallies],
             "might": [list(t.might) for t in self.tallies],
@@ -187,6 +191,7 @@ def _position(log: GameLog, res: ReplayResult) -> Position:
         pend = g.pending
         pos.pending = Pending(_who(pend.player), pend.kind.value, pend.prompt, _lines(g.legal_decisions()))
         pos.forced, pos.left_out = _since_last_line(g, res.reading)
+        pos.concede = [format_decision(Decision(p, "concede")) for p in range(1, g.n + 1)]
     return pos
 
 

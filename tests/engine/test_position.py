@@ -220,6 +220,17 @@ def test_a_seeded_log_never_stops_for_chance():
         assert log["decisions"][k] in pos.legal
 
 
+@pytest.mark.parametrize(("players", "k"), [(2, 0), (2, 40), (3, 33)])
+def test_every_players_concession_is_listed_and_legal_next_whoever_decides(players, k):
+    log = game_log(9104, players, "full")
+    pos = position(unfinished(log, k))
+    assert pos.status == IN_PROGRESS and pos.concede == [f"P{p} concede" for p in range(1, players + 1)]
+    assert pos.to_dict()["concede"] == pos.concede and not set(pos.concede) & set(pos.legal)
+    for line in pos.concede:
+        after = position({**unfinished(log, k), "decisions": log["decisions"][:k] + [line]})
+        assert after.status == "valid" and after.outcome.conceded_by == int(line[1]) and after.concede == []
+
+
 def test_a_concession_ends_the_game_and_the_position_says_who_won():
     log = game_log(9104, 2, "full")
     conceded = {**unfinished(log, 40), "decisions": log["decisions"][:40] + ["P1 concede"]}
