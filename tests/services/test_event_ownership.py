@@ -238,6 +238,18 @@ def test_gunicorn_lets_a_long_url_reach_the_app_for_its_json_414(gunicorn_api):
         assert caught.value.code == 414
         assert caught.value.headers.get_content_type() == "application/json"
         assert json.loads(caught.value.read())["error"]["status"] == 414
+    # past the server's own limits (documented in the OpenAPI document's description): its plain
+    # 4xx, never a 5xx nor a dropped connection
+    document = json.loads(urllib.request.urlopen(gunicorn_api + "/api/v1/openapi.json", timeout=10).read())
+    assert "8,190 bytes" in document["info"]["description"]
+    for what, request in (("url", urllib.request.Request(gunicorn_api + "/api/v1/events?x=" + "x" * 9_000)),
+                          ("header", urllib.request.Request(gunicorn_api + "/api/v1/health",
+                                                            headers={"X-Big": "y" * 9_000})),
+                          ("headers", urllib.request.Request(gunicorn_api + "/api/v1/health",
+                                                             headers={f"X-{i}": "1" for i in range(120)}))):
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=10)
+        assert caught.value.code in (400, 414, 431), what
 
 
 # --- 11d. unlisted things are not found by walking ids ---------------------------------------------
