@@ -326,34 +326,42 @@ def trend_meta_share(rows: list[dict]) -> go.Figure:
 
 def trend_win_rates(rows: list[dict], min_games: int, drawn: int = DEFAULT_DRAWN) -> go.Figure:
     """Each deck's win rate by week: a line, its 95% interval as a band of the deck's colour, thin
-    weeks as hollow markers. Only the ``drawn`` decks with the most games are drawn at first (ten
-    overlapping bands are unreadable); ``layout.meta.picker`` lists every deck with its colour, for
-    the page's deck picker (static/app.js), which shows and hides a deck's line and band."""
+    weeks as hollow markers. A week in which a deck has no counted game has no win rate: its line
+    and band break there (never a 0% point, never a line across the gap), and a deck with no
+    counted game at all is left out, of the lines and of the picker alike. Only the ``drawn`` decks
+    with the most games are drawn at first (ten overlapping bands are unreadable);
+    ``layout.meta.picker`` lists every deck drawn with its colour, for the page's deck picker
+    (static/app.js), which shows and hides a deck's line and bands."""
     fig = go.Figure()
-    if not rows:
+    grouped = {deck: [p for p in points if p["games"] > 0] for deck, points in _by_deck(rows).items()}
+    grouped = {deck: points for deck, points in grouped.items() if points}
+    if not grouped:
         return _layout(_empty(fig), "Win rate by week")
-    grouped = _by_deck(rows)
     colours = _colours(grouped)
     games = {deck: sum(p["games"] for p in points) for deck, points in grouped.items()}
     shown = set(sorted(grouped, key=lambda d: (-games[d], deck_order(grouped).index(d)))[:drawn])
     for deck, points in grouped.items():
-        x = [p["week_start"] for p in points]
         visible = deck in shown
-        band_x, band_high, band_low = x, [p["win_rate"]["high"] for p in points], [p["win_rate"]["low"] for p in points]
-        if len(points) == 1:  # one week: the band is a short box around it (a band of one point has no width)
-            monday = dt.datetime.fromisoformat(x[0])
-            band_x = [(monday + dt.timedelta(hours=h)).isoformat() for h in (-36, 36)]
-            band_high, band_low = band_high * 2, band_low * 2
-        fig.add_scatter(x=band_x + band_x[::-1], y=band_high + band_low[::-1], fill="toself", mode="lines",
-                        fillcolor=_translucent(colours[deck], 0.15), line={"width": 0}, hoverinfo="skip",
-                        legendgroup=deck, showlegend=False, visible=visible, name=label(deck) + " 95% interval")
+        for run in _consecutive_weeks(points):
+            band_x = [p["week_start"] for p in run]
+            band_high, band_low = [p["win_rate"]["high"] for p in run], [p["win_rate"]["low"] for p in run]
+            if len(run) == 1:  # one week: the band is a short box around it (a band of one point has no width)
+                monday = dt.datetime.fromisoformat(band_x[0])
+                band_x = [(monday + dt.timedelta(hours=h)).isoformat() for h in (-36, 36)]
+                band_high, band_low = band_high * 2, band_low * 2
+            fig.add_scatter(x=band_x + band_x[::-1], y=band_high + band_low[::-1], fill="toself", mode="lines",
+                            fillcolor=_translucent(colours[deck], 0.15), line={"width": 0}, hoverinfo="skip",
+                            legendgroup=deck, showlegend=False, visible=visible, name=label(deck) + " 95% interval")
+        line = _with_gaps(points)
         fig.add_scatter(
-            x=x, y=[p["win_rate"]["rate"] for p in points], mode="lines+markers", name=label(deck),
-            legendgroup=deck, visible=visible, line={"color": colours[deck], "width": 2},
-            marker={"symbol": ["circle-open" if p["thin"] else "circle" for p in points], "size": 9,
+            x=[p["week_start"] for p in line], y=[p["win_rate"]["rate"] if "win_rate" in p else None for p in line],
+            mode="lines+markers", name=label(deck), legendgroup=deck, visible=visible, connectgaps=False,
+            line={"color": colours[deck], "width": 2},
+            marker={"symbol": ["circle-open" if p.get("thin") else "circle" for p in line], "size": 9,
                     "line": {"width": 2, "color": colours[deck]}},
             customdata=[[p["week"], _interval_text(p["win_rate"]),
-                         f" · thin: fewer than {min_games} games" if p["thin"] else ""] for p in points],
+                         f" · thin: fewer than {min_games} games" if p["thin"] else ""] if "win_rate" in p
+                        else ["", "", ""] for p in line],
             hovertemplate=label(deck) + "<br>%{customdata[0]}: %{customdata[1]}%{customdata[2]}<extra></extra>")
     fig.add_hline(y=0.5, line_dash="dot", line_color="#888")
     fig.update_yaxes(range=[0, 1], tickformat=".0%", title="win rate")
@@ -363,6 +371,32 @@ def trend_win_rates(rows: list[dict], min_games: int, drawn: int = DEFAULT_DRAWN
                "shown": deck in shown} for deck in grouped]
     return _layout(fig, f"Win rate by week — band: 95% interval; hollow: fewer than {min_games} games",
                    height=460, showlegend=False, meta={"picker": picker})
+
+
+def _consecutive_weeks(points: list[dict]) -> list[list[dict]]:
+    """A deck's weeks with counted games (in order), cut into runs of weeks that follow each other."""
+    runs: list[list[dict]] = []
+    for p in points:
+        if runs and _monday(p) - _monday(runs[-1][-1]) == dt.timedelta(days=7):
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return runs
+
+
+def _with_gaps(points: list[dict]) -> list[dict]:
+    """A deck's weeks with a point with no win rate (``{"week_start"}`` only) in the middle of each
+    stretch of weeks without counted games: plotly breaks the line there."""
+    out: list[dict] = []
+    for p in points:
+        if out and _monday(p) - _monday(out[-1]) > dt.timedelta(days=7):
+            out.append({"week_start": (_monday(out[-1]) + dt.timedelta(days=7)).isoformat()})
+        out.append(p)
+    return out
+
+
+def _monday(point: dict) -> dt.date:
+    return dt.date.fromisoformat(point["week_start"][:10])
 
 
 # --- battlefields ----------------------------------------------------------------------------

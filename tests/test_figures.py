@@ -279,6 +279,28 @@ def test_trend_win_rates_draw_bands_for_the_most_played_decks_and_offer_the_rest
     assert list(box.y) == pytest.approx([first[1], first[1], first[0], first[0]])
 
 
+def test_trend_win_rates_break_at_weeks_without_counted_games_and_leave_out_decks_without_any():
+    """A week in which a deck had no counted game is no 0% point, and no line joins the weeks on
+    either side of it; a deck without a counted game is neither drawn nor offered."""
+    rows = [trend_row("2026-03-02", "Vikings of Valhalla", 5, 10),
+            trend_row("2026-03-09", "Vikings of Valhalla", 6, 10),
+            trend_row("2026-03-16", "Vikings of Valhalla", 0, 0),  # a row whose games were all taken out
+            trend_row("2026-03-23", "Vikings of Valhalla", 4, 10),
+            trend_row("2026-03-02", "Zulus of the Mfecane", 0, 0)]
+    fig = figures.trend_win_rates(rows, 5)
+    assert [p["deck"] for p in fig.layout.meta["picker"]] == ["Vikings of Valhalla"]
+    assert {t.legendgroup for t in fig.data} == {"Vikings of Valhalla"}
+    bands = [t for t in fig.data if t.fill == "toself"]
+    line = next(t for t in fig.data if t.fill != "toself")
+    assert [list(b.x) for b in bands] == [["2026-03-02", "2026-03-09", "2026-03-09", "2026-03-02"],
+                                         ["2026-03-21T12:00:00", "2026-03-24T12:00:00",  # one week: a box
+                                          "2026-03-24T12:00:00", "2026-03-21T12:00:00"]]
+    assert list(line.x) == ["2026-03-02", "2026-03-09", "2026-03-16", "2026-03-23"]
+    assert list(line.y) == [0.5, 0.6, None, 0.4] and line.connectgaps is False
+    assert fig.layout.meta["picker"][0]["games"] == 30
+    assert not figures.trend_win_rates([trend_row("2026-03-02", "Zulus of the Mfecane", 0, 0)], 5).data
+
+
 def test_figures_carry_a_small_template_not_plotlys_default():
     """plotly's "plotly_white" template is ~7.3 kB of JSON in every figure (it styles every trace
     type); the figures carry ``TEMPLATE`` (~0.5 kB) instead. The meta page's win-rate bars for ten
