@@ -17,7 +17,7 @@ of its match counts. A resolved dispute stays resolved: a new log of its match i
 upload (services.games.disputes).
 
 Each side shows who uploaded it: ``uploaded_by``, the API token's owner, name and role, as the
-service knows it; ``uploader_label`` (and ``uploader``, its old name, kept for clients), the
+service knows it; ``uploader``, that owner alone; ``uploader_label``, the
 ``X-Uploader`` header: the uploader's own words, not checked by anyone. The list leaves out the
 disputes of unlisted events unless ``event`` names the event (docs/security.md, "Visibility"); an
 unlisted event's disputes (listed by ``event`` or one by id) need a token that may see the event
@@ -127,7 +127,7 @@ def _side(s: dict) -> dict:
         by_rules = {"winner": s["winner"], "margin": s["margin"], "final_might": s["final_might"]}
     return {
         "game": s["id"], "uploaded_by": s["uploaded_by"], "uploader_label": s["uploader"],
-        "uploader": s["uploader"],  # the label's old name, kept for clients that read it
+        "uploader": views.uploader_owner(s["uploaded_by"]),
         "counted": s["counted"], "received_at": s["received_at"].isoformat(),
         "status": s["status"], "status_message": s["status_message"],
         "claimed_result": s["claimed_result"],

@@ -4,8 +4,8 @@
   as received, then a replay task is sent (after the commit). New: 202. The same content again: 200
   with ``duplicate: true`` and the existing game's id — nothing new was accepted, so not 202.
 - ``GET /api/v1/games/{id}`` — status with its message, verdict, record, and the replay viewer's URL;
-  who uploaded it (``uploaded_by``: the API token's owner, name and role, as the service knows it;
-  ``uploader_label`` and its old name ``uploader``: the ``X-Uploader`` header, the uploader's own
+  who uploaded it (``uploaded_by``: the API token's owner, name and role, as the service knows it,
+  and ``uploader``: that owner alone; ``uploader_label``: the ``X-Uploader`` header, the uploader's own
   words, unchecked); whether the statistics count it, and why not (one match counts once).
   ``event`` is the name of the event the game is filed under; a game whose log names an event that
   did not exist when it was uploaded has ``"event": null`` and that name in ``event_named_in_log``
@@ -141,9 +141,10 @@ def get_game(game_id: int):
         "id": game.id, "title": game.title, "status": str(game.status), "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
-        "uploaded_by": game.uploaded_by, "uploader_label": game.uploader,
+        "uploaded_by": game.uploaded_by, "uploader": views.uploader_owner(game.uploaded_by),
+        "uploader_label": game.uploader,
         "statistics": {"counted": game.counted, "why": game.counted_why},
-        **{k: getattr(game, k) for k in ("content_hash", "uploader", "event_id", "event")},
+        **{k: getattr(game, k) for k in ("content_hash", "event_id", "event")},
         "event_named_in_log": game.named_event, "visibility": game.visibility,
         **{k: getattr(game, k) for k in ("match_id", "dispute_id", "catalog_version", "engine_version", "played_on",
                                          "attempts", "received_at", "queued_at", "replay_started_at", "finished_at")},

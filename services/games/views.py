@@ -139,6 +139,12 @@ _UPLOADED_BY_COLUMNS = ("uploaded_by_owner", "uploaded_by_name", "uploaded_by_ro
 _UPLOADED_BY = "g.uploaded_by_owner, g.uploaded_by_name, g.uploaded_by_role"
 
 
+def uploader_owner(uploaded_by: dict[str, str] | None) -> str | None:
+    """Who uploaded a game, in one word: the owner of the API token (``uploaded_by``'s), or None
+    for a game stored without one (before migration 0013, or by a tool of ours)."""
+    return uploaded_by["owner"] if uploaded_by is not None else None
+
+
 def uploaded_by(row: dict) -> dict[str, str] | None:
     """The API token that uploaded a game (owner, name, role), from a row selected with _UPLOADED_BY;
     None for a game stored before the service recorded it."""

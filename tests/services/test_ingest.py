@@ -50,7 +50,9 @@ def test_a_valid_game_is_replayed_recorded_and_counted(admin_client, db):
 
     game = wait_final(admin_client, body["id"])
     assert game["status"] == "valid", game
-    assert game["verdict"]["status"] == "valid" and game["uploader"] == "ann@example.org"
+    assert game["verdict"]["status"] == "valid" and game["uploader_label"] == "ann@example.org"
+    # who uploaded it is the token's owner; the X-Uploader text is a label only
+    assert game["uploader"] == game["uploaded_by"]["owner"] and game["uploader"] != "ann@example.org"
     assert game["event"] == "Ingest Open" and game["played_on"] == "2026-03-14"
     record = game["record"]
     assert record["counted"] and record["winner"] == log["result"]["winner"]
