@@ -17,9 +17,9 @@ import pytest
 import yaml
 
 from services.games.queues import QUEUES
-from services.platform.broker import worker_command
+from services.platform.broker import WORKER_APP, worker_command
 from services.platform.config import Config
-from services.platform.entrypoints import API_APP, WORKER_APP
+from services.platform.entrypoints import API_APP
 from services.platform.launcher import API_PREFIX, api_command
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,7 +19,6 @@ from kombu import Exchange, Queue
 
 from services.games.queues import QUEUE_INTERACTIVE, QUEUES, ROUTES, SWEEP_TASK
 from services.platform.config import Config
-from services.platform.entrypoints import WORKER_APP
 
 
 def broker_transport_options(visibility: int) -> dict:
@@ -100,6 +99,11 @@ def make_celery(config: Config | None = None, *, include: tuple[str, ...] = ()) 
     app = Celery("empyrean", include=list(include), set_as_current=False)
     app.conf.update(celery_settings(config))
     return app
+
+
+# Celery's --app: an attribute, never called; the worker's app chooses the engine build when it is
+# first built (workers.celery_app). Where the processes start: services.platform.entrypoints.
+WORKER_APP = "workers.celery_app:app"
 
 
 def worker_command(config: Config, *, hostname: str = "empyrean@%h", beat: bool = False) -> list[str]:

@@ -3,8 +3,9 @@ imports the engine (services.platform.native): the compiled build when a current
 unless ``EMPYREAN_ENGINE=python``.
 
 - the API:  ``gunicorn --config python:services.platform.gunicorn_conf 'services.platform.entrypoints:api_app()'``
-- a worker: ``celery -A workers.celery_app:app worker …`` (and ``… beat``): the worker's app makes
-  the same choice when it is built (workers.celery_app)
+- a worker: ``celery -A workers.celery_app:app worker …`` (and ``… beat``;
+  services.platform.broker.WORKER_APP, worker_command): the worker's app makes the same choice when
+  it is built (workers.celery_app)
 
 ``empyrean up`` (services.platform.launcher) and the container image (infra/container-entrypoint.sh)
 run exactly these. Importing this module imports neither the engine nor the web stack.
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
 API_APP = "services.platform.entrypoints:api_app()"  # gunicorn's APP_MODULE: a factory, called
 # gunicorn's settings (gevent workers and their bounds), the same wherever the API runs
 GUNICORN_CONFIG = "python:services.platform.gunicorn_conf"
-# Celery's --app: an attribute, never called; the worker's app chooses the engine build when it is
-# first built (workers.celery_app)
-WORKER_APP = "workers.celery_app:app"
 
 
 def api_app(config: Config | None = None) -> Flask:
