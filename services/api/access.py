@@ -143,7 +143,7 @@ def require(*roles: str):
             if token is None:
                 return unauthorized()
             if not token.is_admin and token.role not in roles:
-                return forbidden(f"a {token.role} token may not do this; it needs the role "
+                return forbidden(f"{with_article(token.role)} token may not do this; it needs the role "
                                  f"{' or '.join(roles + ('admin',))}")
             return view(*args, **kwargs)
         checked.required_roles = roles + ("admin",)
@@ -184,6 +184,11 @@ def may_read_game(token: Token | None, game) -> bool:
         return True
     return game.event_id is not None and (may_manage_event(token, game.event_organiser)
                                           or token.event_id == game.event_id)
+
+
+def with_article(word: str) -> str:
+    """'an uploader', 'an organiser', 'an admin'; 'a …' before a consonant."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def reader_of(token: Token | None) -> Reader:

@@ -75,7 +75,9 @@ def _save(response, output: Path, tqdm) -> int:
     """Write the body as it arrives; a file is written beside its final name and moved there once
     whole, so an interrupted download never leaves a file that looks complete."""
     written = 0
-    bar = tqdm(desc="downloading", unit="B", unit_scale=True, leave=False)
+    length = response.headers.get("Content-Length")  # the service sends it: the bar knows its end
+    bar = tqdm(desc="downloading", unit="B", unit_scale=True, leave=False,
+               total=int(length) if length and length.isdigit() else None)
     if str(output) == "-":
         for chunk in response.iter_content(CHUNK_BYTES):
             sys.stdout.buffer.write(chunk)

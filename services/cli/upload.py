@@ -58,12 +58,28 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
     from services.cli.upload_client import ApiClient, UploadError, as_bytes
 
     api_url, token = service_address(api_url, token)
+    if token is None:
+        from services.platform.config import Config
+
+        click.echo("error: uploads need an API token, and no `empyrean up` was found running with its data in "
+                   f"{Config.from_env().data_dir.resolve()} (it lends its admin token). Run this in the folder "
+                   "where `empyrean up` runs (or set EMPYREAN_DATA_DIR to its var folder), or give --api URL and "
+                   "--token (or EMPYREAN_API_URL and EMPYREAN_TOKEN).", err=True)
+        sys.exit(2)
     client = ApiClient(api_url, uploader, token=token)
     games = iter_sources(paths)
     ok = True
     try:
         if event:
-            ev = client.event(event)
+            try:
+                ev = client.event(event)
+            except UploadError as exc:
+                if exc.status != 403:
+                    raise
+                click.echo("error: this token may not create or find events (an uploader's token). If it is "
+                           "bound to an event, leave out --event: its games go into that event. Else use an "
+                           "organiser's token (--token).", err=True)
+                sys.exit(2)
             unreadable = []
             # the bar's total: the files are read once more to count their games (stdin cannot be)
             total = None if "-" in paths else sum(1 for _ in iter_sources(paths))

@@ -21,7 +21,12 @@ VERDICT_WAIT_S = 60.0
 
 
 class UploadError(RuntimeError):
-    """The API refused the request as a whole (or could not be reached); the message says why."""
+    """The API refused the request as a whole (or could not be reached); the message says why, and
+    ``status`` is the HTTP status of a refusal (None when the API could not be reached)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 def as_bytes(raw: object) -> bytes:
@@ -73,7 +78,8 @@ class ApiClient:
             raise UploadError(f"the API answered {response.status_code} without JSON") from None
         if response.status_code >= 400 and not (isinstance(body, dict) and "id" in body):
             err = body.get("error", {}) if isinstance(body, dict) else {}
-            raise UploadError(f"{response.status_code} {err.get('title', '')}: {err.get('message', body)}")
+            raise UploadError(f"{response.status_code} {err.get('title', '')}: {err.get('message', body)}",
+                              status=response.status_code)
         return body
 
     def post_game(self, raw: bytes) -> dict:

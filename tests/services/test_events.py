@@ -169,6 +169,27 @@ def test_empyrean_upload_single_games_and_a_bundle(served, tmp_path):
     assert result.exit_code == 2 and "could not reach the API" in result.output
 
 
+def test_upload_with_an_event_and_a_bound_uploader_token_says_to_leave_out_the_event(served, app, tmp_path):
+    from service_helpers import make_token
+
+    admin = {"Authorization": f"Bearer {os.environ['EMPYREAN_TOKEN']}"}
+    event_id = requests.post(f"{served}/api/v1/events", json={"name": "Bound CLI Cup"}, headers=admin,
+                             timeout=10).json()["id"]
+    bound = make_token(app, "uploader", name="table 3", event_id=event_id)
+    log = tmp_path / "game.ndjson"
+    log.write_text(json.dumps(self_play(945)) + "\n")
+    result = CliRunner().invoke(cli, ["upload", "--api", served, "--token", bound, "--event", "Bound CLI Cup",
+                                      str(log)])
+    assert result.exit_code == 2 and "leave out --event" in result.output, result.output
+    refused = requests.post(f"{served}/api/v1/events", json={"name": "Bound CLI Cup"}, timeout=10,
+                            headers={"Authorization": f"Bearer {bound}"})
+    assert refused.status_code == 403
+    assert refused.json()["error"]["message"].startswith("an uploader token may not do this")
+    # without --event, the bound token's games go into its event
+    sent = CliRunner().invoke(cli, ["upload", "--api", served, "--token", bound, str(log)])
+    assert sent.exit_code == 0, sent.output
+
+
 def test_upload_wait_names_the_game_as_people_do(served, tmp_path):
     """`upload --wait` and GET /games/{id} name a game of an event's match by its round, table and
     players in seat order (not the match's sorted order)."""
@@ -201,8 +222,10 @@ def test_empyrean_upload_finds_the_running_up_and_its_token(served, tmp_path, mo
     log = tmp_path / "game.json"
     log.write_text(json.dumps(self_play(930)))
     runner = CliRunner()
-    nobody = runner.invoke(cli, ["upload", str(log)])  # no `up` in this data folder: the default address
-    assert nobody.exit_code == 2 and "127.0.0.1:8000" in nobody.output
+    # no `up` in this data folder and no token: it says how, and sends nothing anywhere
+    nobody = runner.invoke(cli, ["upload", str(log)])
+    assert nobody.exit_code == 2 and "no `empyrean up` was found running" in nobody.output
+    assert str(data.resolve()) in nobody.output and "--token" in nobody.output
     (data / "service.json").write_text(json.dumps({"api_url": f"{served}/api/v1", "database_url": "",
                                                    "redis_url": ""}))
     (data / "api-token").write_text(token + "\n")
