@@ -310,6 +310,8 @@ def test_empyrean_export_writes_csv_and_parquet_files(served, client, world, tmp
     result = runner.invoke(cli, ["export", "--api", served, "--event", str(world["event"]), "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert re.search(r"event\.csv: [\d,]+ bytes \(csv\)", result.output)
+    # the download bar knows its end (the answer's Content-Length): "0.00/22.5k", not "0.00B"
+    assert re.search(r"downloading: .*\d/[\d.]+k", result.stderr), result.stderr
     assert out.read_bytes() == client.get(f"{API}.csv?event={world['event']}").get_data()
     parquet = tmp_path / "days.parquet"
     result = runner.invoke(cli, ["export", "--api", served, "--from", "2026-11-02", "--to", "2026-11-02",
