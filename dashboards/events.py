@@ -27,6 +27,8 @@ blueprint = Blueprint("events", __name__, template_folder="templates")
 VERDICTS = tuple(str(s) for s in GameStatus if s in FINISHED)  # valid, illegal, mismatch, malformed, error
 MAX_FLAGGED = 200
 MAX_STANDING_ROWS = 1000  # players (and matches left out) drawn on the page; the CSVs and the API have all
+# disputes drawn on the event page (the open ones first); the CSV, its disputes page and the API have all
+MAX_DISPUTE_ROWS = 200
 
 
 def replay_path(game_id: int) -> str:
@@ -191,7 +193,7 @@ def event(event_id: int):
     if detail is None:
         return _not_found(event_id)
     summary, disputes, flagged = detail.summary, detail.disputes, detail.flagged
-    dispute_table = disputes_table(disputes)
+    dispute_table = disputes_table(disputes[:MAX_DISPUTE_ROWS])
     flagged_table = Table(
         ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
@@ -213,7 +215,8 @@ def event(event_id: int):
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
         Panel("disputes", f"Disputes ({sum(d.status == 'open' for d in disputes)} open)", table=dispute_table,
               note="Open disputes first. Each dispute links to its desk (both uploads side by side, the ruling); "
-                   "each upload of the match to its replay.", csv_url=csv("disputes")),
+                   "each upload of the match to its replay." + _more(MAX_DISPUTE_ROWS, len(disputes), "disputes"),
+              csv_url=csv("disputes")),
         Panel("flagged", "Games that are not valid", table=flagged_table, csv_url=csv("flagged"),
               note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
     ]

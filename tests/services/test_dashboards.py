@@ -154,6 +154,21 @@ def test_events_page_lists_verdict_counts_and_open_disputes_with_replay_links(cl
     assert client.get("/events/99999999999999999999").status_code == 404
 
 
+def test_the_event_page_draws_a_bounded_number_of_disputes_and_says_where_the_rest_are(client, tournament,
+                                                                                        monkeypatch):
+    import dashboards.events
+
+    want = tournament["expected"]["disputes"]
+    assert want >= 2
+    monkeypatch.setattr(dashboards.events, "MAX_DISPUTE_ROWS", 1)
+    page = client.get(f"/events/{tournament['event']}").get_data(as_text=True)
+    panel = page[page.index('id="panel-disputes"'):page.index('id="panel-flagged"')]
+    assert len(set(re.findall(r'href="/disputes/(\d+)"', panel))) == 1
+    assert f"The first 1 of {want} disputes are drawn here" in panel
+    all_of_them = client.get(f"/events/{tournament['event']}/disputes").get_data(as_text=True)
+    assert len(set(re.findall(r'href="/disputes/(\d+)"', all_of_them))) == want
+
+
 def test_game_shape_page_says_which_filters_do_not_apply(client, tournament):
     battlefield = client.get("/api/v1/stats/battlefields").get_json()["rows"][0]["battlefield"]
     page = client.get(f"/game-shape?battlefield={battlefield}").get_data(as_text=True)
