@@ -15,6 +15,7 @@ from collections import defaultdict
 
 from flask import Blueprint, current_app, render_template, url_for
 
+from engine.log import longest_name
 from services.games import standings, views
 from services.platform.storable import storable
 from services.stats.intervals import rates
@@ -23,7 +24,7 @@ from .panels import Link, Panel, Table, rate_cell
 
 blueprint = Blueprint("players", __name__, template_folder="templates")
 
-MAX_NAME_CHARS = 100  # a name in meta.players (docs/log-format.md)
+MAX_PLAYER_NAME_CHARS = longest_name("player")  # no log can name a longer player
 RESULT_WORDS = {"win": "won", "draw": "draw", "loss": "lost"}
 
 
@@ -48,7 +49,7 @@ def _record(results: list[str]) -> dict:
 
 @blueprint.get("/players/<path:name>")
 def player_page(name: str):
-    if not 1 <= len(name) <= MAX_NAME_CHARS or storable(name) != name:  # no log can name such a player
+    if not 1 <= len(name) <= MAX_PLAYER_NAME_CHARS or storable(name) != name:  # no log can name such a player
         return _not_found(storable(name))
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         matches = views.player_matches(conn, name)

@@ -210,6 +210,22 @@ def schema() -> Mapping[str, Any]:
 
 
 @lru_cache(maxsize=None)
+def longest_name(what: str) -> int:
+    """The most characters the log format takes in a name of ``what``: "event" (meta.event),
+    "player" (each of meta.players) or "deck" (a mash-up deck's name), as the schema declares it,
+    so that whatever else bounds such a name (an event created by the API, a filter) reads it here."""
+    s = schema()
+    if what == "event":
+        return int(s["properties"]["meta"]["properties"]["event"]["maxLength"])
+    if what == "player":
+        return int(s["properties"]["meta"]["properties"]["players"]["items"]["maxLength"])
+    if what == "deck":
+        mashup = next(kind for kind in s["$defs"]["deck"]["oneOf"] if kind.get("type") == "object")
+        return int(mashup["properties"]["name"]["maxLength"])
+    raise ValueError(f"no name called {what!r} in a log")
+
+
+@lru_cache(maxsize=None)
 def _machinery() -> tuple[Any, Callable[[Any], bool] | None]:
     s = schema()
     checker = FormatChecker(["date"])

@@ -38,6 +38,7 @@ import datetime as dt
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 
+from engine.log import longest_name
 from services.games import standings, views
 from services.games.bundles import BundleError, BundleLimits, bundle_kind, held_body, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
@@ -54,7 +55,7 @@ from services.games.events import create_event as store_event
 from services.games.events import edit_event as change_event
 from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
-from services.platform.tokens import Token
+from services.platform.tokens import MAX_TOKEN_TEXT_CHARS, Token
 
 from .access import (
     current_token,
@@ -70,7 +71,7 @@ from .games import DB_TIMEOUT_S, games_page, refusal_message, uploader_header, v
 
 blueprint = Blueprint("events", __name__)
 
-MAX_NAME_CHARS = 200
+MAX_EVENT_NAME_CHARS = longest_name("event")  # an event's name is one a log can write in meta.event
 
 
 TITLES = {400: "Bad Request", 413: "Content Too Large", 415: "Unsupported Media Type"}
@@ -119,8 +120,8 @@ def _event_fields(body, *, creating: bool):
     fields = {}
     if creating or "name" in body:
         name = body.get("name")
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_NAME_CHARS:
-            return None, error_response(400, "Bad Request", f"name must be text of 1 to {MAX_NAME_CHARS} "
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= MAX_EVENT_NAME_CHARS:
+            return None, error_response(400, "Bad Request", f"name must be text of 1 to {MAX_EVENT_NAME_CHARS} "
                                         "characters", pointer="/name")
         if storable(name) != name:
             return None, error_response(400, "Bad Request", "name contains the NUL character or an unpaired "
@@ -138,8 +139,9 @@ def _event_fields(body, *, creating: bool):
         fields["visibility"] = body["visibility"]
     if "organiser" in body:
         owner = body["organiser"]
-        if not isinstance(owner, str) or not 1 <= len(owner.strip()) <= MAX_NAME_CHARS or storable(owner) != owner:
-            return None, error_response(400, "Bad Request", f"organiser must be text of 1 to {MAX_NAME_CHARS} "
+        if (not isinstance(owner, str) or not 1 <= len(owner.strip()) <= MAX_TOKEN_TEXT_CHARS
+                or storable(owner) != owner):
+            return None, error_response(400, "Bad Request", f"organiser must be text of 1 to {MAX_TOKEN_TEXT_CHARS} "
                                         "characters: the owner of an organiser token (empyrean token list)",
                                         pointer="/organiser")
         fields["organiser"] = owner.strip()

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
+from engine.log import longest_name
 from services.games import listing, views
 from services.games.events import VISIBILITIES, event_name, event_owner
 from services.games.status import GameStatus
@@ -183,7 +184,8 @@ def _jsonable(value):
 # --- the games list ----------------------------------------------------------------------------------
 
 LIST_PARAMETERS = ("event", "deck", "player", "status", "before", "limit")
-MAX_NAME_CHARS = 200  # a deck's or player's name in a filter
+# a deck's or player's name in a filter: no longer than a log can write one
+MAX_FILTER_NAME_CHARS = max(longest_name("deck"), longest_name("player"))
 
 
 class BadParameter(ValueError):
@@ -210,8 +212,8 @@ def _whole(name: str, low: int, high: int) -> int | None:
 
 def _name(name: str) -> str | None:
     value = _single(name)
-    if value is not None and (not 1 <= len(value) <= MAX_NAME_CHARS or "\x00" in value):
-        raise BadParameter(name, f"'{name}' must be a name of 1 to {MAX_NAME_CHARS} characters; got {value!r}")
+    if value is not None and (not 1 <= len(value) <= MAX_FILTER_NAME_CHARS or "\x00" in value):
+        raise BadParameter(name, f"'{name}' must be a name of 1 to {MAX_FILTER_NAME_CHARS} characters; got {value!r}")
     return value
 
 

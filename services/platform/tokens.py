@@ -33,6 +33,9 @@ class TokenError(ValueError):
     """A token request that cannot be honoured (unknown role, event or prefix); says why."""
 
 
+MAX_TOKEN_TEXT_CHARS = 200  # a token's name, and its owner's (who an organiser is, and who owns an event)
+
+
 @dataclass(frozen=True)
 class Token:
     """A token as the API knows it once checked (never its secret)."""
@@ -96,14 +99,14 @@ def create_token(conn: Connection, role: str, *, name: str = "", owner: str | No
         raise TokenError(f"role must be one of {', '.join(ROLES)}, not {role!r}")
     if event_id is not None and role != "uploader":
         raise TokenError("only an uploader token can be bound to an event (--event)")
-    if len(name) > 200:
-        raise TokenError("the name is longer than 200 characters")
+    if len(name) > MAX_TOKEN_TEXT_CHARS:
+        raise TokenError(f"the name is longer than {MAX_TOKEN_TEXT_CHARS} characters")
     owner = (owner or name or "").strip()
     if role == "organiser" and not owner:
         raise TokenError("an organiser token needs --owner (or --name): the organiser its events belong to")
     owner = owner or role
-    if len(owner) > 200:
-        raise TokenError("the owner is longer than 200 characters")
+    if len(owner) > MAX_TOKEN_TEXT_CHARS:
+        raise TokenError(f"the owner is longer than {MAX_TOKEN_TEXT_CHARS} characters")
     if event_id is not None and conn.execute("SELECT 1 FROM events WHERE id = %s", (event_id,)).fetchone() is None:
         raise TokenError(f"there is no event {event_id}")
     for _ in range(5):  # a prefix collision is one in 62**8 per pair; retry rather than fail

@@ -858,3 +858,17 @@ def test_the_ways_a_game_ends_and_a_seat_view_are_checked_by_the_schema():
     with pytest.raises(LogFormatError) as e:
         parse_log(d)
     assert e.value.errors[0]["path"] == "/chance/view"
+
+
+def test_the_longest_names_are_the_schemas_and_each_is_taken_at_its_limit():
+    from engine.log import longest_name
+    from engine.replay import replay
+    from engine.selfplay import self_play
+
+    assert (longest_name("event"), longest_name("player"), longest_name("deck")) == (200, 100, 100)
+    with pytest.raises(ValueError, match="no name called 'table'"):
+        longest_name("table")
+    log = self_play(11, meta={"event": "E" * 200, "players": ["P" * 100, "Q" * 100]})
+    assert replay(log).verdict.status == "valid"
+    for too_long in ({"event": "E" * 201}, {"players": ["P" * 101, "Q"]}):
+        assert replay({**log, "meta": {**log["meta"], **too_long}}).verdict.status == "malformed"

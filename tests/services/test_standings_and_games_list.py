@@ -194,7 +194,8 @@ def test_the_games_list_filters_by_event_deck_player_and_status(client, tourname
     ("limit=0", "limit", "from 1 to 500"),
     ("before=-3", "before", "whole number"),
     ("status=valid&status=illegal", "status", "give it once"),
-    ("deck=", "deck", "1 to 200 characters"),
+    ("deck=", "deck", "1 to 100 characters"),
+    ("player=" + "P" * 101, "player", "1 to 100 characters"),  # longer than a log can name a player
 ])
 def test_unknown_filter_values_are_a_400_naming_the_parameter(client, tournament, query, parameter, says):
     response = client.get(f"/api/v1/games?{query}")
