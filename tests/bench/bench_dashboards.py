@@ -466,9 +466,16 @@ def pick_filters(url: str) -> dict[str, Filters]:
                                   "GROUP BY deck ORDER BY sum(games) DESC LIMIT 1", (event_id,)).fetchone()[0]
         deck = conn.execute("SELECT deck FROM agg_deck_results_weekly WHERE players = 2 "
                             "GROUP BY deck ORDER BY sum(games) DESC LIMIT 1").fetchone()[0]
+        # a battlefield of the summer's games; a database filled with fewer games (or only the
+        # pipeline's, of other days) may have none then: its most played battlefield at any time
         battlefield = conn.execute(
             """SELECT battlefield FROM agg_battlefield_first_player_weekly WHERE players = 2
-               AND week_start >= '2026-07-01' GROUP BY battlefield ORDER BY sum(games) DESC LIMIT 1""").fetchone()[0]
+               AND week_start >= '2026-07-01' GROUP BY battlefield ORDER BY sum(games) DESC LIMIT 1""").fetchone()
+        if battlefield is None:
+            battlefield = conn.execute(
+                """SELECT battlefield FROM agg_battlefield_first_player_weekly WHERE players = 2
+                   GROUP BY battlefield ORDER BY sum(games) DESC LIMIT 1""").fetchone()
+        battlefield = battlefield[0]
     d = dt.date.fromisoformat
     return {
         "none": Filters(),
