@@ -157,3 +157,46 @@ def test_a_mash_up_deck_file_and_a_refused_setup(tmp_path):
     assert not (tmp_path / "bad.json").exists()
     again = run("--out", str(out), "--deck", "cavalry", "--first-player", "1", stdin="")
     assert again.returncode == 2 and "--resume" in again.stderr
+
+
+def position_at(log: dict, k: int) -> dict:
+    unfinished = {key: value for key, value in log.items() if key != "result"}
+    return position({**unfinished, "decisions": log["decisions"][:k]}).to_dict()
+
+
+def test_target_questions_name_the_cards_and_a_card_is_taken_by_the_start_of_its_name(tmp_path):
+    import io
+
+    from services.cli.record import Recorder, answer_by_name, show
+
+    log = self_play(4400)
+    k = next(k for k, line in enumerate(log["decisions"]) if " choose P" in line)
+    pos = position_at(log, k)
+    assert pos["legal"] == ["P1 choose P1:B3Z1", "P1 choose P1:B3Z2"]
+    shown: list[str] = []
+    show(pos, [], lambda text="", nl=True: shown.append(text))
+    assert "    1  P1 choose P1:B3Z1  (Fortress Walls)" in shown and "    2  P1 choose P1:B3Z2  (Chariots)" in shown
+    assert answer_by_name("CHAR", pos["legal"], pos["board"]) == ("P1 choose P1:B3Z2", "")
+    assert answer_by_name("zz", pos["legal"], pos["board"]) == (None, "")
+
+    # at a prompt: 'chariots' is taken as the answer naming the Chariots; a name no answer has is not
+    unfinished = {key: value for key, value in log.items() if key != "result"}
+    recorder = Recorder({**unfinished, "decisions": log["decisions"][:k]}, tmp_path / "game.json",
+                        io.StringIO("zz\nchariots\n"), lambda text="", nl=True: shown.append(text))
+    after = recorder.step(pos)
+    assert recorder.log["decisions"][-1] == "P1 choose P1:B3Z2" and after["decisions"] == k + 1
+    assert any("cannot read the decision 'zz'" in line for line in shown)
+
+
+def test_a_name_that_several_answers_share_asks_for_the_number():
+    from services.cli.record import answer_by_name
+
+    log = self_play(4400)
+    pos = position_at(log, 2)  # P1's first deploy: three cards, each to any of three battlefields
+    assert "P1 deploy Fortress Walls to B3" in pos["legal"]
+    assert answer_by_name("fort", pos["legal"], pos["board"]) == (
+        None, "3 answers name Fortress Walls: type the number of the one you mean")
+    pile = ["P1 keep Soul of the Living", "P1 keep Soul of the Powerful"]
+    assert answer_by_name("soul of the", pile, None) == (
+        None, "'soul of the' starts 2 cards' names (Soul of the Living, Soul of the Powerful): type more of it")
+    assert answer_by_name("soul of the l", pile, None) == ("P1 keep Soul of the Living", "")

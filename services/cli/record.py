@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -19,6 +20,8 @@ from typing import Any, TextIO
 import click
 
 HELP = """  a number      take that answer
+  a card's name the answer naming that card, by its name or the start of it ('soul of the l'),
+                when only one answer names it
   a line        write that decision, e.g. 'P1 deploy Horse Archers to B2', 'C draw P2 ?'
   u             undo the last decision
   b             show the board (hands, decks, piles, cards on each battlefield)
@@ -98,7 +101,43 @@ def show(pos: dict[str, Any], names: list[str], echo) -> None:
     who = "chance" if pos["to_decide"] == "C" else f"P{pos['to_decide']}"
     echo(f"{who} decides: {pos['prompt']}")
     for i, line in enumerate(pos["legal"], 1):
-        echo(f"  {i:>3}  {line}")
+        card = card_at(line, pos["board"])
+        echo(f"  {i:>3}  {line}" + (f"  ({card})" if card else ""))
+
+
+_SPOT = re.compile(r"\bP([1-3]):B([1-4])Z(\d+)\b")
+_NAMED = re.compile(r"^(?:C draw P[1-3]|P[1-3] (?:keep|deploy|choose|discard|acquire)) "
+                    r"(?!P[1-3]:)(.+?)(?: to B[1-4])?$")
+
+
+def card_at(line: str, board: dict[str, Any] | None) -> str | None:
+    """The card an answer names: the one at the board position it gives ('P2:B1Z3': what lies
+    there, as the board shows it), or the card it names by name; None when it names none."""
+    spot = _SPOT.search(line)
+    if spot is not None and board is not None:
+        seat, bf, zone = (int(g) for g in spot.groups())
+        try:
+            side = board["battlefields"][bf - 1]["sides"][seat - 1]
+            found = next(z for z in side["zones"] if z["zone"] == zone)
+        except (IndexError, KeyError, StopIteration):
+            return None
+        return found["card"] if found.get("face_up", True) else f"{found['card']} (face down)"
+    named = _NAMED.match(line)
+    return named.group(1) if named is not None and named.group(1) != "?" else None
+
+
+def answer_by_name(text: str, legal: list[str], board: dict[str, Any] | None) -> tuple[str | None, str]:
+    """The one legal answer whose card's name starts with ``text`` (any case), or (None, why not)."""
+    wanted = text.casefold()
+    matches = [line for line in legal if (card := card_at(line, board)) and card.casefold().startswith(wanted)]
+    if len(matches) == 1:
+        return matches[0], ""
+    if matches:
+        cards = sorted({card_at(line, board) or "" for line in matches})
+        if len(cards) == 1:
+            return None, f"{len(matches)} answers name {cards[0]}: type the number of the one you mean"
+        return None, f"'{text}' starts {len(cards)} cards' names ({', '.join(cards)}): type more of it"
+    return None, ""
 
 
 def show_board(pos: dict[str, Any], echo) -> None:
@@ -112,6 +151,11 @@ def show_board(pos: dict[str, Any], echo) -> None:
             cards = "; ".join(f"Z{z['zone']} {z['card']}{'' if z['face_up'] else ' (face down)'} [{z['might']}]"
                               for z in side["zones"]) or "empty"
             echo(f"    P{side['seat']} ({side['might']}): {cards}")
+
+
+def _looks_like_a_line(text: str) -> bool:
+    """A decision line as a log writes it starts with who decides: 'P1 …' or 'C …'."""
+    return re.match(r"^(P[1-3]|C) ", text) is not None
 
 
 def finish(log: dict[str, Any], pos: dict[str, Any]) -> None:
@@ -187,6 +231,12 @@ class Recorder:
                     self.echo(f"there is no answer {n}: type 1 to {len(pos['legal'])}, a decision line, or h for help")
                     continue
                 text = pos["legal"][n - 1]
+            elif not _looks_like_a_line(text):
+                line, why = answer_by_name(text, pos["legal"], pos["board"])
+                if why:
+                    self.echo(f"not taken: {why}")
+                    continue
+                text = line or text  # no answer names such a card: read as a line (and said why not)
             taken = self.write(text)
             if taken is not None:
                 return taken
