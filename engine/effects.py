@@ -15,6 +15,7 @@ from typing import AbstractSet, Any, Callable
 from . import board
 from .decisions import Kind
 from .game import Ctx, Game
+from .grammar import with_article
 from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardDef, CardInst
 
 CARD_TRIGGERS = {
@@ -478,13 +479,14 @@ def _token(val: Any, spec: dict[str, Any], field: str) -> Action:
     sel = compile_selector(a["target"], field + ".target")
     amt = compile_amount(a.get("count", 1), field + ".count")
     applying = "apply" in a
+    prompt = f"{'apply' if applying else 'remove'} {with_article(tok)} token: which card"
 
     def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         if applying:
-            _choose_each(g, ctx, sel, f"apply a {tok} token: which card", lambda c: board.apply_token(g, c, tok, n))
+            _choose_each(g, ctx, sel, prompt, lambda c: board.apply_token(g, c, tok, n))
         else:
-            _choose_each(g, ctx, sel, f"remove a {tok} token: which card", lambda c: board.remove_token(g, c, tok, n))
+            _choose_each(g, ctx, sel, prompt, lambda c: board.remove_token(g, c, tok, n))
     return act
 
 

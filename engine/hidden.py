@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from .grammar import with_article
 from .state import UNSEEN, CardDef, CardInst
 
 World = dict[int, frozenset[str]]
@@ -202,9 +203,9 @@ class Knowledge:
             return f"{who}'s deck ({self.deck_name}) holds no {name}"
         seen = total - self.left[name]
         if seen >= total:
-            return (f"{who} {verb} a {_ordinal(seen + 1)} {name}; their deck holds {_count(total)}, and "
+            return (f"{who} {verb} {with_article(_ordinal(seen + 1))} {name}; their deck holds {_count(total)}, and "
                     f"{_count(seen)} {'was' if seen == 1 else 'were'} already seen")
-        return (f"{who} {verb} a {name}, but it cannot be one: their deck holds {_count(total)}, "
+        return (f"{who} {verb} {with_article(name)}, but it cannot be one: their deck holds {_count(total)}, "
                 f"{_count(seen)} {'was' if seen == 1 else 'were'} seen, and the cards that left unseen "
                 "(kept, discarded or taken without being shown) or the place it came from leave no other")
 

@@ -59,6 +59,7 @@ from .decisions import (
     parse_decision,
 )
 from .game import BATTLEFIELDS, ROUNDS
+from .grammar import with_article
 
 FORMAT = "empyrean-log"
 VERSION = 1
@@ -471,7 +472,7 @@ def _describe(v: Any) -> str:
     if isinstance(v, dict):
         keys = ", ".join(_q(k) if isinstance(k, str) else repr(k) for k in list(v)[:8])
         return _clip(f"an object with {keys}") if v else "an empty object"
-    return f"a {type(v).__name__}"
+    return with_article(type(v).__name__)
 
 
 _TYPE_WORDS = {"object": "an object", "array": "a list", "string": "text", "integer": "a whole number",

@@ -81,5 +81,10 @@ def result_words(g: Game, names: Sequence[str]) -> str:
     won = f"{names[g.winner - 1]} wins" if g.winner else "a draw"
     if g.end is End.CONCESSION:
         return f"{names[(g.conceded_by or 1) - 1]} conceded in round {g.round}; {won}"
-    early = f"time was called in round {g.round}; " if g.end is End.TIME else ""
-    return f"{early}{won} " + might_words(names, [bf.name for bf in g.bfs], g.final_might, g.winner)
+    board = might_words(names, [bf.name for bf in g.bfs], g.final_might, g.winner)
+    if g.end is End.TIME:
+        # a draw by time may leave a board that one player leads ("2–1"): the board is said apart
+        # from the result, so that "a draw 2–1" never reads as a contradiction
+        return (f"time was called in round {g.round}; {won}" + ("; the board stood " if g.winner is None else " ")
+                + board)
+    return f"{won} {board}"

@@ -40,6 +40,7 @@ from flask_limiter import HEADERS, Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import RateLimitItem, parse_many
 
+from engine.grammar import with_article
 from services.platform.config import Config, redis_url_for_limits
 from services.platform.tokens import Reader, Token, authenticate, hash_token
 
@@ -184,11 +185,6 @@ def may_read_game(token: Token | None, game) -> bool:
         return True
     return game.event_id is not None and (may_manage_event(token, game.event_organiser)
                                           or token.event_id == game.event_id)
-
-
-def with_article(word: str) -> str:
-    """'an uploader', 'an organiser', 'an admin'; 'a …' before a consonant."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def reader_of(token: Token | None) -> Reader:

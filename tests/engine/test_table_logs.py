@@ -385,7 +385,7 @@ def test_time_called_scores_the_board_by_the_rule_the_log_names():
     tallied = copy.deepcopy(stopped)
     tallied["result"] = {"winner": None, "reason": "time", "time_rule": "draw"}
     v = verdict(tallied)
-    assert v.status == "valid" and v.message.startswith("time was called in round 7; a draw")
+    assert v.status == "valid" and v.message.startswith("time was called in round 7; a draw; the board stood ")
     res = replay({**stopped, "result": {"winner": 1, "reason": "time", "time_rule": "tally"}})
     assert res.record.end == "time"
     assert res.verdict.status in ("valid", "mismatch")
