@@ -204,3 +204,9 @@ def test_each_side_of_a_dispute_links_to_its_replay(client, db, valid_game, ille
                      (match,)).fetchone()[0]
     body = client.get(f"/api/v1/disputes/{did}").get_json()
     assert {s["game"]: s["replay_url"] for s in body["sides"]} == {g: f"/games/{g}/replay" for g in ids}
+    assert f"Dispute {did}: both uploads side by side" in client.get(f"/games/{ids[0]}/replay").get_data(as_text=True)
+    # a third upload of the match (a three-player table's third seat): not "both"
+    third = upload(as_admin(client.application), self_play(503, catalog="2026.1"))
+    db.execute("UPDATE games SET match_id = %s WHERE id = %s", (match, third))
+    assert f"Dispute {did}: its 3 uploads side by side" in client.get(f"/games/{ids[0]}/replay").get_data(
+        as_text=True)
