@@ -41,7 +41,8 @@
     var now = document.getElementById("step-now");
     if (!now) return;
     now.textContent = "";
-    var where = "Round " + frame.round + " · " + frame.phase + " phase";
+    // the opening hands are drawn before round 1: said as the recorder says it, never "Round 0"
+    var where = (frame.round ? "Round " + frame.round : "Before round 1") + " · " + frame.phase + " phase";
     if (frame.first_player) where += " · first player P" + frame.first_player;
     add(now, el("span", "where", where));
     if (frame.decision) {

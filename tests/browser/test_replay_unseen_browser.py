@@ -115,6 +115,8 @@ def test_a_seat_view_game_shows_the_opponents_cards_as_unseen(site, browser, app
         step = first_frame(timeline, 2, "hand", "discard")
         page.goto(f"{base}/games/{gid}/replay?step=0")
         page.wait_for_selector("#board .player")
+        # a table's log opens on the opening hands: "Before round 1", as the recorder says it
+        assert page.locator(".where").first.inner_text().startswith("Before round 1 · setup phase")
         # the header says how many of P2's cards were never seen, and nothing about P1
         note = page.locator("#unseen-note")
         assert note.inner_text().strip() == (f"{timeline['verdict']['unseen'][1]} of P2's cards were not seen "
