@@ -737,8 +737,16 @@ def _may(val: Any, spec: dict[str, Any], field: str) -> Action:
         # anything").
         if targets is not None and not targets[0](g, ctx):
             return
-        g.ask_may(ctx.player, prompt, lambda: g.run_actions(ctx, actions))
+        g.ask_may(ctx.player, f"{_asker(g, ctx)}: {prompt}?", lambda: g.run_actions(ctx, actions))
     return act
+
+
+def _asker(g: Game, ctx: Ctx) -> str:
+    """What offers a choice, named first in its question ("Kensei: discard 1 card for +2 might?"):
+    the card whose ability it is, else the battlefield whose effect it is."""
+    if ctx.source is not None:
+        return ctx.source.name
+    return g.bfs[ctx.bf].name if ctx.bf is not None else "an effect"
 
 
 def _sole_target(val: Any, field: str) -> Selector | None:

@@ -57,3 +57,14 @@ def test_a_may_with_something_to_act_on_is_asked():
     g = new_game(VAM, SPE)
     deploy_round(g, {1: [("Villager", 1), ("Mist Walker", 1)]}, essence={1: 5})
     assert g.pending is not None and g.pending.kind == Kind.MAY and g.pending.player == 1
+
+
+def test_a_may_names_the_card_that_asks_and_a_second_offer_says_no_more_after_a_no():
+    g = new_game(SAM, SPE, catalog=SAMURAI)
+    give(g, 1, "Ronin", "Itako")  # cards in hand for the Kensei to discard
+    deploy_round(g, {1: [("Kensei", 1)]}, give_cards=True)
+    assert g.pending.kind == Kind.MAY and g.pending.prompt == "Kensei: discard 1 card for +2 might?"
+    g.apply(parse_decision("P1 no"))
+    assert g.pending.kind == Kind.MAY
+    assert g.pending.prompt == "Kensei: discard 1 card for +2 might (its second offer)?"
+    assert "more" not in g.pending.prompt
