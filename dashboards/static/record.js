@@ -21,6 +21,7 @@
   var filter = "";      // the search text of a long list of answers (a draw, a deploy)
   var asked = 0;        // the number of the last request, so that a late answer to an older one is ignored
   var forcedAt = {};    // decisions written -> the lines the engine applied by itself after them
+  var waiting = null;   // the lines of an answer that would replace undone decisions, until the person says
 
   function byId(id) { return document.getElementById(id); }
   function seatName(seat) {
@@ -38,12 +39,47 @@
   function save() {
     try {
       store.save(game);
+      refused(null);
       return true;
     } catch (e) {
-      byId("net").textContent = "This browser refused to keep the game (" + e.message + "): download the log " +
-        "to keep it safe.";
+      refused(e);
       return false;
     }
+  }
+
+  // The browser refused to keep the game (storage full, or private mode): said at the top of the
+  // decisions (and of the end screen), where the person is looking, with the download at hand.
+  function refused(err) {
+    document.querySelectorAll(".kept-warning").forEach(function (box) {
+      if (!err) { box.hidden = true; return; }
+      var why = String(err.message || err.name || "storage refused").replace(/\.+$/, "");
+      var text = "This browser will not keep the game (" + why + "). A reload would lose it: download the log " +
+        "so far to keep it.";
+      if (box.hidden || !box.querySelector("button")) {
+        box.textContent = "";
+        add(box, el("p", "", ""));
+        var b = add(box, el("button", "primary", "Download the log so far"));
+        b.type = "button";
+        b.setAttribute("data-download", "true");
+        b.addEventListener("click", function () { RecordEnd.download(); });
+      }
+      box.querySelector("p").textContent = text;
+      box.hidden = false;
+      inView(box);
+    });
+  }
+
+  // A box that is shown but off the screen (a phone scrolled down to the list of decisions) is
+  // brought into view, below the tally that stays on top: the page and the decisions' own scrolling
+  // box move as little as they can.
+  function inView(box) {
+    if (box.hidden || !box.offsetParent) return;
+    var top = byId("tally").offsetParent ? byId("tally").getBoundingClientRect().bottom : 0;
+    var r = box.getBoundingClientRect();
+    if (r.top >= top && r.bottom <= window.innerHeight) return;
+    box.scrollIntoView({block: "nearest"});
+    r = box.getBoundingClientRect();
+    if (r.top < top) window.scrollBy(0, r.top - top - 8);
   }
 
   function busy(on) {
@@ -124,20 +160,103 @@
   }
 
   // ------------------------------------------------------------------ decisions
-  function decide(line) {
+  function decide(line) { write([line]); }
+
+  // Write ``lines`` (one answer; or a concession with what it takes before it) after the log. After
+  // going back, undone decisions wait in game.redo: the next of them is simply redone, but any other
+  // answer replaces them all, so the page asks first (askReplace); ``replace``: the person said yes.
+  // What is replaced is kept in game.replaced ({decisions: the whole old log, count}) for Restore.
+  function write(lines, replace) {
     if (root.getAttribute("data-busy") === "true") return;
-    if (game.redo.length && game.redo[game.redo.length - 1] === line) game.redo.pop();
-    else game.redo = [];
-    game.decisions.push(line);
+    var later = game.redo.length;
+    if (later && lines.length === 1 && game.redo[later - 1] === lines[0]) {
+      game.redo.pop();
+    } else if (later) {
+      if (!replace) { askReplace(lines); return; }
+      game.replaced = {decisions: game.decisions.concat(game.redo.slice().reverse()), count: later};
+      game.redo = [];
+    }
+    if (/ concede$/.test(lines[lines.length - 1])) game.conceded_at = game.decisions.length;
+    game.decisions = game.decisions.concat(lines);
     game.result = null;
+    pick = null;
+    filter = "";
+    waiting = null;
+    save();
+    ask();
+  }
+
+  // "This replaces the 12 decisions after it — Keep them / Replace", in place of the answers.
+  function askReplace(lines) {
+    var n = game.redo.length;
+    waiting = lines;
+    byId("replace-text").textContent = n === 1 ? "This replaces the decision after it."
+                                               : "This replaces the " + n + " decisions after it.";
+    byId("keep-later").textContent = n === 1 ? "Keep it" : "Keep them";
+    byId("replace-panel").setAttribute("data-count", String(n));
+    byId("replace-panel").hidden = false;
+    byId("answers").hidden = true;
+    document.querySelectorAll("#board button[data-board-line], #board button[data-board-group]")
+      .forEach(function (b) { b.disabled = true; });
+    inView(byId("replace-panel"));
+    byId("keep-later").focus({preventScroll: true});
+  }
+
+  function closeReplace() {
+    waiting = null;
+    byId("replace-panel").hidden = true;
+    byId("answers").hidden = false;
+  }
+
+  // Keep them: back to the end of the game, every undone decision as it was.
+  function keepLater() {
+    closeReplace();
+    game.decisions = game.decisions.concat(game.redo.slice().reverse());
+    game.redo = [];
     pick = null;
     filter = "";
     save();
     ask();
   }
 
+  function replaceLater() {
+    var lines = waiting;
+    closeReplace();
+    if (lines) write(lines, true);
+  }
+
+  // Restore the replaced decisions: the old log exactly. What replaced them is kept in turn, so a
+  // second tap undoes the restore.
+  function restoreReplaced() {
+    var old = game.replaced;
+    if (!old) return;
+    var now = game.decisions.concat(game.redo.slice().reverse());
+    var same = 0;
+    while (same < now.length && same < old.decisions.length && now[same] === old.decisions[same]) same++;
+    game.decisions = old.decisions.slice();
+    game.redo = [];
+    game.replaced = now.length > same ? {decisions: now, count: now.length - same} : null;
+    game.result = null;
+    game.end = null;
+    game.conceded_at = null;
+    pick = null;
+    filter = "";
+    save();
+    ask();
+  }
+
+  function drawReplaced() {
+    var old = game.replaced;
+    byId("replaced-row").hidden = !old;
+    if (old) {
+      byId("restore-replaced").textContent = old.count === 1 ? "Restore the replaced decision"
+                                                              : "Restore the " + old.count + " replaced decisions";
+    }
+  }
+
   function undoTo(k) {
     if (k < 0 || k >= game.decisions.length) return;
+    if (typeof game.conceded_at === "number" && k <= game.conceded_at) game.conceded_at = null;
     var undone = game.decisions.splice(k);
     game.redo = game.redo.concat(undone.reverse());
     game.result = null;
@@ -245,11 +364,13 @@
                                     card: cardButton, zone: zoneTarget, battlefield: battlefieldTarget});
     }
     drawHistory();
+    drawReplaced();
     byId("undo").disabled = !game.decisions.length;
     byId("redo").disabled = !game.redo.length;
     byId("redo").textContent = game.redo.length ? "Redo (" + game.redo.length + ")" : "Redo";
     drawConcede();
     busy(false);
+    document.querySelectorAll("#game .kept-warning").forEach(inView);
     if (answered) {  // a keyboard user stays on the answers: focus the next question's first one
       var first = byId("answers").querySelector("button.answer");
       if (first) first.focus({preventScroll: true});
@@ -324,6 +445,7 @@
     forced.textContent = "";
     problem.hidden = true;
     problem.textContent = "";
+    closeReplace();
     var answers = byId("answers");
     answers.textContent = "";
     if (pos.forced && pos.forced.length) {
@@ -609,9 +731,37 @@
           return;
         }
         byId("end-early").open = false;
-        decide("P" + seat + " concede");
+        concede(seat);
       });
     });
+    var time = byId("time-called");
+    time.removeAttribute("data-armed");
+    time.textContent = "Time is called";
+  }
+
+  // A concession comes where the board shows the game: the points this seat's view leaves out after
+  // the last decision (another player's draws and keeps, taken unseen) are taken first, as time
+  // called takes them, so both endings at one point count the same unseen cards. They are written
+  // out before the concession (the engine would otherwise stop before them).
+  function concede(seat) {
+    var before = (pos && pos.left_out || []).map(function (point) { return point["default"]; });
+    write(before.concat(["P" + seat + " concede"]));
+  }
+
+  // Back to the game from the end: a concession goes with the left-out points written before it.
+  function takeBackEnd() {
+    var n = game.decisions.length, at = game.conceded_at;
+    game.result = null;
+    if (n && / concede$/.test(game.decisions[n - 1]) && typeof at === "number" && at >= 0 && at < n) {
+      game.decisions.splice(at);
+      game.conceded_at = null;
+      pick = null;
+      filter = "";
+      save();
+      ask();
+    } else {
+      undoTo(n - 1);  // the concession, or the last decision of the game
+    }
   }
 
   // ------------------------------------------------------------------ ending early: time called
@@ -623,7 +773,17 @@
     return {winner: winner, reason: "time", time_rule: game.end.time_rule};
   }
 
+  function timeArmedText() {
+    return "Tap again: time is called (" + (timeRule() === "draw" ? "a draw" : "tally the board") + ")";
+  }
+
   function callTime() {
+    var b = byId("time-called");
+    if (b.getAttribute("data-armed") !== "true") {  // a second tap calls time, as a concession: no browser dialog
+      b.setAttribute("data-armed", "true");
+      b.textContent = timeArmedText();
+      return;
+    }
     game.end = {reason: "time", time_rule: timeRule()};
     game.result = null;
     save();
@@ -638,7 +798,7 @@
     pick = null;
     filter = "";
     forcedAt = {};
-    if (!save()) return;
+    save();  // a browser that refuses storage still records: the page says so, with the download
     window.history.replaceState(null, "", "#game=" + encodeURIComponent(game.id));
     setup.catalog(game.setup.catalog).then(function (data) {
       cat = data;
@@ -675,7 +835,7 @@
     if (ev.altKey || ev.ctrlKey || ev.metaKey || root.getAttribute("data-screen") !== "game") return;
     var t = ev.target;
     if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-    if (byId("card-info").open) return;
+    if (byId("card-info").open || waiting) return;
     if (ev.key === "u" || ev.key === "U") {
       ev.preventDefault();
       undoTo(game.decisions.length - 1);
@@ -692,6 +852,16 @@
   byId("undo").addEventListener("click", function () { undoTo(game.decisions.length - 1); });
   byId("redo").addEventListener("click", redo);
   byId("time-called").addEventListener("click", callTime);
+  document.querySelectorAll("input[name=time-rule]").forEach(function (r) {
+    r.addEventListener("change", function () {
+      var b = byId("time-called");
+      if (b.getAttribute("data-armed") === "true") b.textContent = timeArmedText();
+    });
+  });
+  byId("keep-later").addEventListener("click", keepLater);
+  byId("replace-later").addEventListener("click", replaceLater);
+  byId("restore-replaced").addEventListener("click", restoreReplaced);
+  byId("download-so-far").addEventListener("click", function () { RecordEnd.download(); });
   byId("new-game").addEventListener("click", newGame);
   window.addEventListener("hashchange", fromHash);
   window.addEventListener("storage", function (ev) {
@@ -705,7 +875,7 @@
 
   RecordEnd.init({
     game: function () { return game; }, position: function () { return pos; }, save: save, post: post,
-    positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, undoTo: undoTo, urls: urls
+    positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, takeBackEnd: takeBackEnd, urls: urls
   });
   setup.init(start);
   fromHash();

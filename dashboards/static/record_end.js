@@ -12,7 +12,7 @@ window.RecordEnd = (function () {
   var el = B.el, add = B.add;
   var FINAL = ["valid", "illegal", "mismatch", "malformed", "error"];
   // The game screen (record.js): game(), position(), save(), post(url, body, token),
-  // positionOf(result), who(seat), drawTally(where, table, answer), show(screen), ask(), undoTo(k), urls
+  // positionOf(result), who(seat), drawTally(where, table, answer), show(screen), ask(), takeBackEnd(), urls
   var app = null;
   var checked = 0;  // the number of the last check, so that a late answer to an older one is ignored
 
@@ -123,6 +123,7 @@ window.RecordEnd = (function () {
       game.uploaded = {id: answer.id, status: answer.status, status_url: answer.status_url,
                        replay_url: app.urls.replay.replace("{id}", String(answer.id)), duplicate: !!answer.duplicate,
                        sent: JSON.stringify(sent)};
+      game.replaced = null;  // decisions replaced after going back are kept until the game is uploaded
       app.save();
       drawUploaded();
       follow(answer.status_url, token, 0);
@@ -185,6 +186,7 @@ window.RecordEnd = (function () {
     }
   }
 
+  // The log as a file: at the end (with the claimed result), or at any moment of the game (the log so far).
   function download() {
     var game = app.game();
     var text = JSON.stringify(store.log(game, game.result), null, 2) + "\n";
@@ -207,7 +209,7 @@ window.RecordEnd = (function () {
       app.save();
       app.ask();
     } else {
-      app.undoTo(game.decisions.length - 1);  // the concession, or the last decision of the game
+      app.takeBackEnd();  // the concession, or the last decision of the game
     }
   }
 
@@ -220,5 +222,5 @@ window.RecordEnd = (function () {
     byId("back-to-game").addEventListener("click", backToGame);
   }
 
-  return {init: init, show: show};
+  return {init: init, show: show, download: download};
 })();

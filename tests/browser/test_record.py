@@ -3,7 +3,10 @@ Celery worker): self-played games are recorded by clicking only — the setup th
 for each decision the button that carries the next line of the game (data-line) — and the log the
 page hands over is compared with the game's own (canonical form) and verified. Also: one seat's
 view with the opponent's draws not seen, undo and redo, a reload in the middle, a concession, time
-called, a mash-up deck, the upload into an event with a token, the phone layout and screenshots.
+called, a mash-up deck, the upload into an event with a token, the phone layout and screenshots; and
+that no work is lost: going back asks before an answer replaces later decisions (and they can be
+restored), the log so far can be downloaded at any moment, a browser that refuses storage says so
+where the person looks, and both early endings count the same unseen cards.
 
 Every test fails on any browser console error, JavaScript error, dialog or CSP violation."""
 
@@ -20,6 +23,7 @@ from service_helpers import as_admin, make_token, token_client
 
 from engine.catalog import load_catalog
 from engine.log import parse_log, to_json
+from engine.position import position
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 from engine.selfplay import self_play
@@ -391,18 +395,22 @@ def test_undo_redo_a_reload_and_a_link_lose_nothing(bare_site, browser):
             wait_ready(page, n)
         assert page.locator("#redo").is_disabled()
         assert stored_log(page)["decisions"] == lines[:30]
-        # a different decision after an undo drops what could be redone
+        # a different decision after an undo replaces what could be redone, once the page has asked
         page.keyboard.press("u")
         wait_ready(page, 29)
         other = [b for b in page.locator("#answers button[data-line]").all()
                  if b.get_attribute("data-line") != lines[29] and b.is_visible()]
         if other:
             other[0].click()
+            page.click("#replace-later")
             wait_ready(page, 30)
             assert stored_log(page)["redo"] == []
             page.keyboard.press("u")
             wait_ready(page, 29)
         click_line(page, lines[29])
+        if other:  # the undone other answer is replaced in turn: asked again
+            assert page.inner_text("#replace-text") == "This replaces the decision after it."
+            page.click("#replace-later")
         wait_ready(page, 30)
         # the keyboard: digit k takes the k-th answer shown (a deploy: its card, then its battlefield)
         keyed = 0
@@ -470,6 +478,7 @@ def test_time_called_and_a_claim_the_rules_disagree_with(bare_site, browser):
         page.click("#end-early > summary")
         page.check("input[name=time-rule][value='tally']")
         page.click("#time-called")
+        page.click("#time-called")  # a second tap calls time
         page.wait_for_selector("#verdict[data-status=valid]")
         assert page.inner_text("#end-how").startswith("Time was called in round 4")
         assert page.get_by_text(f"P2 {nasty} wins").count() == 1
@@ -544,7 +553,234 @@ def test_a_saved_log_opened_from_a_file_goes_on_from_its_last_decision(bare_site
         problem.locator("button").click()
         wait_ready(page, 20)
         assert not problem.is_visible()
-        play(page, lines[20:25], done=20)
+        click_line(page, lines[20])  # in place of the line that broke the rules: asked, then replaced
+        assert page.inner_text("#replace-text") == "This replaces the decision after it."
+        page.click("#replace-later")
+        play(page, lines[21:25], done=21)
         kept = stored_log(page)
         assert kept["decisions"] == lines[:25] and kept["redo"] == []
+        assert kept["replaced"]["decisions"] == broken["decisions"]  # the file's own log, restorable
         assert [p["name"] for p in kept["setup"]["players"]] == NAMES[:2] and kept["setup"]["date"] == "2026-03-14"
+
+
+# ---------------------------------------------------------------------------------- no work is lost
+def viewport_shot(page, name: str) -> None:
+    """What the person sees (not the whole page): test-artifacts/screenshots/<name>.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def on_screen(page, selector: str) -> bool:
+    """Whether ``selector`` is shown and wholly inside the screen as it is scrolled now, below the
+    tally that stays on top of the game."""
+    box = page.locator(selector).bounding_box()
+    tally = page.locator("#tally").bounding_box() if page.locator("#tally").is_visible() else None
+    top = tally["y"] + tally["height"] if tally else 0
+    height = page.viewport_size["height"]
+    return box is not None and box["y"] >= top - 1 and box["y"] + box["height"] <= height
+
+
+def another_answer(page, line: str) -> str:
+    """An answer shown other than ``line`` that takes one tap (not a deploy's card, not a card to move)."""
+    for b in page.locator("#answers button[data-line]").all():
+        other = b.get_attribute("data-line")
+        if other != line and group_of(other) is None and b.is_visible():
+            return other
+    raise AssertionError(f"no other answer than {line!r} is shown")
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_going_back_asks_before_an_answer_replaces_the_later_decisions(bare_site, browser, width):
+    """Tap a decision in the list, then another answer than the one written there: the page asks in
+    place of the answers, "This replaces the 12 decisions after it" with Keep them / Replace. Keep
+    them goes back to the end with nothing changed. Replace goes on, and "Restore the 12 replaced
+    decisions" (after a reload too) brings back exactly the old log. One decision: "the decision
+    after it", "Keep it"."""
+    log = game(6)
+    lines = log["decisions"]
+    with watched(browser, f"record-replace-{width}", **(DESKTOP if width == "desktop" else PHONE)) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, lines[:30])
+        panel = page.locator("#replace-panel")
+        # back to just before decision 19 ("P2 keep Squire"), and another card kept: asked, nothing written
+        page.click("#history-list button[data-index='18']")
+        wait_ready(page, 18)
+        other = another_answer(page, lines[18])
+        click_line(page, other)
+        panel.wait_for(state="visible")
+        assert panel.locator("#replace-text").inner_text() == "This replaces the 12 decisions after it."
+        assert page.inner_text("#keep-later") == "Keep them" and page.inner_text("#replace-later") == "Replace"
+        assert not page.locator("#answers").is_visible()
+        assert on_screen(page, "#replace-panel")
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:18] and len(kept["redo"]) == 12
+        viewport_shot(page, f"record-replace-asked-{width}")
+        no_sideways_scroll(page)
+        page.keyboard.press("1")  # the digits do not answer past the question
+        assert stored_log(page)["decisions"] == lines[:18]
+        # Keep them: back at the end, nothing changed
+        page.click("#keep-later")
+        wait_ready(page, 30)
+        assert not panel.is_visible() and not page.locator("#replaced-row").is_visible()
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:30] and kept["redo"] == [] and kept["replaced"] is None
+        # one decision: back to just before the last, another card drawn, Replace
+        page.click("#history-list button[data-index='29']")
+        wait_ready(page, 29)
+        other = another_answer(page, lines[29])
+        click_line(page, other)
+        panel.wait_for(state="visible")
+        assert panel.locator("#replace-text").inner_text() == "This replaces the decision after it."
+        assert page.inner_text("#keep-later") == "Keep it"
+        page.click("#replace-later")
+        wait_ready(page, 30)
+        assert stored_log(page)["decisions"] == lines[:29] + [other]
+        assert page.inner_text("#restore-replaced") == "Restore the replaced decision"
+        page.click("#restore-replaced")
+        wait_ready(page, 30)
+        assert stored_log(page)["decisions"] == lines[:30]
+        # twelve decisions replaced, one more taken, a reload: still restorable, exactly the old log
+        page.click("#history-list button[data-index='18']")
+        wait_ready(page, 18)
+        other = another_answer(page, lines[18])
+        click_line(page, other)
+        page.click("#replace-later")
+        wait_ready(page, 19)
+        click_line(page, another_answer(page, ""))
+        wait_ready(page, 20)
+        assert stored_log(page)["decisions"][:19] == lines[:18] + [other]
+        page.reload()
+        wait_ready(page, 20)
+        assert page.inner_text("#restore-replaced") == "Restore the 12 replaced decisions"
+        shoot(page, f"record-replace-restorable-{width}")
+        page.click("#restore-replaced")
+        wait_ready(page, 30)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:30] and kept["redo"] == []
+        # what the restore took away can be restored in turn
+        assert page.inner_text("#restore-replaced") == "Restore the 2 replaced decisions"
+        no_sideways_scroll(page)
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_the_log_so_far_can_be_downloaded_at_any_moment(bare_site, browser, width):
+    """In the middle of a game, "Download the log so far" gives the file the end screen gives: the
+    log with every decision taken so far (and no result yet)."""
+    log = game(8)
+    lines = log["decisions"]
+    with watched(browser, f"record-download-so-far-{width}", **(DESKTOP if width == "desktop" else PHONE)) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, lines[:25])
+        button = page.locator("#download-so-far")
+        button.scroll_into_view_if_needed()
+        assert button.is_visible() and button.bounding_box()["height"] >= 44
+        with page.expect_download() as info:
+            button.click()
+        got = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+        assert re.fullmatch(r"empyrean-\d{4}-\d\d-\d\d-Ada-Bo\.json", info.value.suggested_filename)
+        assert got["decisions"] == lines[:25] and "result" not in got
+        assert got["meta"]["players"] == NAMES[:2] and got["setup"] == log["setup"]
+        assert position(got).status == "in progress"
+        viewport_shot(page, f"record-download-so-far-screen-{width}")
+        no_sideways_scroll(page)
+
+
+REFUSE_STORAGE = """Storage.prototype.setItem = function () {
+    throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+}"""
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_a_browser_that_refuses_storage_says_so_where_the_person_looks(bare_site, browser, width):
+    """Storage full in the middle of a game, the page scrolled down to the list of decisions: the
+    next decision brings the warning onto the screen, with the download of the log so far; storage
+    back, the warning goes. A private window that keeps nothing from the start records all the same."""
+    log = game(8)
+    lines = log["decisions"]
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-storage-refused-{width}", **options) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        play(page, lines[:20])
+        page.evaluate("() => { window.keptSetItem = Storage.prototype.setItem; }")
+        page.evaluate(f"() => {{ {REFUSE_STORAGE}; }}")
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # down at the list of decisions
+        click_line(page, lines[20])
+        wait_ready(page, 21)
+        warning = page.locator("#kept-warning")
+        assert warning.is_visible() and "will not keep the game" in warning.inner_text()
+        assert on_screen(page, "#kept-warning")
+        viewport_shot(page, f"record-storage-refused-screen-{width}")
+        play(page, lines[21:23], done=21)
+        assert on_screen(page, "#kept-warning")
+        with page.expect_download() as info:
+            page.click("#kept-warning button")
+        got = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+        assert got["decisions"] == lines[:23]
+        page.evaluate("() => { Storage.prototype.setItem = window.keptSetItem; }")
+        play(page, lines[23:24], done=23)
+        assert not warning.is_visible()
+        assert stored_log(page)["decisions"] == lines[:24]
+        no_sideways_scroll(page)
+    with watched(browser, f"record-storage-private-{width}", **options) as page:
+        page.add_init_script(REFUSE_STORAGE)
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        assert on_screen(page, "#kept-warning")
+        viewport_shot(page, f"record-storage-private-screen-{width}")
+        play(page, lines[:3])
+        assert on_screen(page, "#kept-warning")
+        with page.expect_download() as info:
+            page.click("#kept-warning button")
+        assert json.loads(Path(info.value.path()).read_text(encoding="utf-8"))["decisions"] == lines[:3]
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_time_called_asks_again_and_counts_the_unseen_cards_as_a_concession_does(bare_site, browser, width):
+    """From P1's seat, just after P1's draft keep: the engine has taken P2's two draws and keep
+    unseen by itself (shown as applied by itself). A concession there writes them out before
+    "P2 concede", so it ends the game where time called does, and both verdicts count the same
+    unseen cards. Time called, like a concession, takes a second tap."""
+    log = seat_view(game(2), 1)
+    lines = log["decisions"]
+    upto = 9
+    left_out = ["C draw P2 ?", "C draw P2 ?", "P2 keep ?"]
+    with watched(browser, f"record-time-and-concession-{width}", **(DESKTOP if width == "desktop" else PHONE)) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play(page, lines[:upto])
+        assert page.inner_text("#forced") == "Applied by itself: " + ", ".join(left_out)
+        # a concession
+        page.click("#end-early > summary")
+        page.click("button[data-concede='2']")
+        page.click("button[data-concede='2']")
+        page.wait_for_selector("#verdict[data-status=valid]")
+        conceded = downloaded(page)
+        assert conceded["decisions"] == lines[:upto] + left_out + ["P2 concede"]
+        unseen = re.search(r"(\d+) of P2's cards were not seen", page.inner_text("#verdict"))[1]
+        # back to the game: the concession and what it wrote are taken back
+        page.click("#back-to-game")
+        wait_ready(page, upto)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:upto] and kept["redo"] == []
+        # time called: the first tap only asks
+        page.click("#end-early > summary")
+        page.check("input[name=time-rule][value='tally']")
+        page.click("#time-called")
+        assert page.get_attribute("#record", "data-screen") == "game"
+        assert page.inner_text("#time-called") == "Tap again: time is called (tally the board)"
+        viewport_shot(page, f"record-time-armed-{width}")
+        page.click("#time-called")
+        page.wait_for_selector("#verdict[data-status=valid]")
+        timed = downloaded(page)
+        assert timed["decisions"] == lines[:upto] and timed["result"]["reason"] == "time"
+        assert re.search(r"(\d+) of P2's cards were not seen", page.inner_text("#verdict"))[1] == unseen
+        assert replay(conceded).verdict.unseen == replay(timed).verdict.unseen == [0, int(unseen)]
+        no_sideways_scroll(page)
