@@ -347,6 +347,26 @@
     }
   }
 
+  // An answer the engine applied by itself, said as people say it ("P2 Bo passes", "P2 Bo draws a
+  // card nobody saw"), never as the raw log line.
+  function said(line) {
+    var d = read(line), name = who(d.seat);
+    var card = d.card === B.UNSEEN ? "a card nobody saw" : d.card;
+    switch (d.verb) {
+      case "pass": return name + " passes";
+      case "draw": return name + " draws " + card;
+      case "keep": return name + " keeps " + card;
+      case "yes": return name + " says yes";
+      case "no": return name + " says no";
+      case "nothing": return "nothing fitted " + name + "'s choice";
+      case "choose": return name + " chooses " + card;
+      case "deploy": return name + " deploys " + card + " to B" + d.bf;
+      case "battlefield": return name + " chooses B" + d.bf;
+      case "target": return name + " chooses the card at " + placeText(d.pos);
+      default: return line;
+    }
+  }
+
   function groupLabel(d) {
     if (d.verb === "deploy") return "Deploy " + d.card + cost(d.card);
     return cardAtText(d.pos) + " on B" + zoneAt(d.pos).bf + " (zone " + zoneAt(d.pos).zone + ")";
@@ -452,7 +472,7 @@
       add(forced, el("span", "label", "Applied by itself: "));
       pos.forced.forEach(function (line, i) {
         if (i) add(forced, document.createTextNode(", "));
-        add(forced, el("code", "", line));
+        add(forced, el("span", "", said(line))).setAttribute("data-line", line);
       });
     }
     if (pos.status !== "in progress") {
@@ -701,7 +721,7 @@
     var list = byId("history-list");
     list.textContent = "";
     byId("history-count").textContent = "(" + game.decisions.length + ")";
-    (forcedAt[0] || []).forEach(function (line) { add(list, el("li", "forced-line", line + " · applied by itself")); });
+    (forcedAt[0] || []).forEach(function (line) { add(list, el("li", "forced-line", said(line) + " · applied by itself")); });
     game.decisions.forEach(function (line, i) {
       var li = add(list, el("li"));
       var b = add(li, el("button", "history-item"));
@@ -711,7 +731,7 @@
       add(b, el("span", "dn", String(i + 1)));
       add(b, el("span", "", line));
       b.addEventListener("click", function () { undoTo(i); });
-      (forcedAt[i + 1] || []).forEach(function (f) { add(list, el("li", "forced-line", f + " · applied by itself")); });
+      (forcedAt[i + 1] || []).forEach(function (f) { add(list, el("li", "forced-line", said(f) + " · applied by itself")); });
     });
     list.scrollTop = list.scrollHeight;
   }

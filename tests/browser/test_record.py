@@ -756,7 +756,11 @@ def test_time_called_asks_again_and_counts_the_unseen_cards_as_a_concession_does
         fill_setup(page, log, view=1)
         start(page)
         play(page, lines[:upto])
-        assert page.inner_text("#forced") == "Applied by itself: " + ", ".join(left_out)
+        # said in words, not as raw log lines (those stay on the elements, for tools)
+        assert page.inner_text("#forced") == ("Applied by itself: P2 Bo draws a card nobody saw, "
+                                              "P2 Bo draws a card nobody saw, P2 Bo keeps a card nobody saw")
+        assert [e.get_attribute("data-line") for e in page.query_selector_all("#forced [data-line]")] == left_out
+        assert "C draw P2 ?" not in page.inner_text("#history-list")
         # a concession
         page.click("#end-early > summary")
         page.click("button[data-concede='2']")
