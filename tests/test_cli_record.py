@@ -200,3 +200,18 @@ def test_a_name_that_several_answers_share_asks_for_the_number():
     assert answer_by_name("soul of the", pile, None) == (
         None, "'soul of the' starts 2 cards' names (Soul of the Living, Soul of the Powerful): type more of it")
     assert answer_by_name("soul of the l", pile, None) == ("P1 keep Soul of the Living", "")
+
+
+def test_from_one_seat_a_concession_and_time_called_count_the_same_unseen_cards(tmp_path):
+    """What one seat leaves out after its last line (the other's draws and keeps, taken unseen) is
+    written out before a concession, so 'concede 2' ends the game where 'time' would."""
+    log = seat_view(as_recorded(self_play(4408)), 1)
+    k = next(k for k in range(5, len(log["decisions"])) if position_at(log, k)["left_out"])
+    left_out = [p["default"] for p in position_at(log, k)["left_out"]]
+    conceded, timed = tmp_path / "conceded.json", tmp_path / "timed.json"
+    for out, ending in ((conceded, "concede 2"), (timed, "time")):
+        r = run(*setup_args(log, out), stdin="\n".join(typed(log, k) + [ending]) + "\n")
+        assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    written = json.loads(conceded.read_text())
+    assert written["decisions"] == log["decisions"][:k] + left_out + ["P2 concede"]
+    assert replay(written).verdict.unseen == replay(json.loads(timed.read_text())).verdict.unseen

@@ -224,8 +224,14 @@ class Recorder:
                 self.log["result"] = {"winner": None, "reason": "time", "time_rule": rest or "tally"}
                 return self.now()
             if word == "concede" and rest.isdigit():
-                text = f"P{rest} concede"
-            elif text.isdigit():
+                # What this seat leaves out (the others' draws and keeps, taken unseen after the last
+                # line) is written out first, so the game ends where time called would end it and
+                # both count the same unseen cards (a concession ends the game where it is written).
+                taken = self.write_all([p["default"] for p in pos["left_out"]] + [f"P{rest} concede"])
+                if taken is not None:
+                    return taken
+                continue
+            if text.isdigit():
                 n = int(text)
                 if not 1 <= n <= len(pos["legal"]):
                     self.echo(f"there is no answer {n}: type 1 to {len(pos['legal'])}, a decision line, or h for help")
@@ -243,17 +249,22 @@ class Recorder:
 
     def write(self, text: str) -> dict[str, Any] | None:
         """Add the decision line ``text`` if the rules take it there (saved at once); else say why."""
+        return self.write_all([text])
+
+    def write_all(self, texts: list[str]) -> dict[str, Any] | None:
+        """Add these decision lines together if the rules take them there (saved at once); else
+        write none of them and say why."""
         from engine.decisions import DecisionSyntaxError, format_decision, parse_decision
 
         try:
-            line = format_decision(parse_decision(text))
+            lines = [format_decision(parse_decision(text)) for text in texts]
         except DecisionSyntaxError as exc:
             self.echo(f"not taken: {exc}")
             return None
-        self.log["decisions"].append(line)
+        self.log["decisions"].extend(lines)
         after = self.now()
         if after["status"] not in ("in progress", "valid", "mismatch"):  # the rules do not take it here
-            self.log["decisions"].pop()
+            del self.log["decisions"][-len(lines):]
             verdict = after["verdict"]
             self.echo(f"not taken: {verdict['rule'] or verdict['message']}")
             return None
