@@ -1,8 +1,9 @@
 // The recorder's end screen (dashboards/templates/record.html, docs/recording.md): the result the
 // players claim, filled in from the tally until they change it, and its verdict (the positions API
-// on the finished log with that result); then the upload (POST /api/v1/games with the recorder's
-// token, followed until the worker has judged it), the download, the replay link. record.js, the
-// game screen, shows it when a game is over and hands it what it needs (init).
+// on the finished log with that result); the event, round and table, which may be chosen or changed
+// here; then the upload (POST /api/v1/games with the recorder's token, followed until the worker
+// has judged it), the download, the replay link. record.js, the game screen, shows it when a game is
+// over and hands it what it needs (init).
 //
 // Every text from a log, the catalog or a player is put into the page with textContent.
 window.RecordEnd = (function () {
@@ -95,19 +96,40 @@ window.RecordEnd = (function () {
     });
   }
 
+  // The event, round and table the upload files the game under: chosen at the setup, and changed
+  // here if need be (they are the log's meta, so a change is a changed log).
   function drawUploadTarget() {
-    var game = app.game();
-    var s = game.setup;
-    var where = s.event ? "Uploads into the event " + s.event.name +
-      (s.round ? ", round " + s.round : "") + (s.table ? ", table " + s.table : "") + "."
-      : "No event was chosen: the game is uploaded on its own.";
-    byId("upload-target").textContent = where;
+    var s = app.game().setup;
+    events.set(s.event);
+    byId("upload-round").value = s.round || "";
+    byId("upload-table").value = s.table || "";
     byId("upload-token").value = store.token();
+    drawTarget();
+    drawUploaded();
+    if (byId("upload-token").value && !events.locked()) events.load().catch(function () {});
+  }
+
+  function drawTarget() {
+    var s = app.game().setup;
+    byId("upload-target").textContent = s.event ? "Uploads into " + s.event.name +
+      (s.round ? ", round " + s.round : "") + (s.table ? ", table " + s.table : "") + "."
+      : "No event: the game is uploaded on its own.";
+    RecordSetup.markMatchFields(byId("upload-round"), byId("upload-table"), s.event);
+  }
+
+  // The fields changed: the game's setup (and so its log's meta) follows them.
+  function targetChanged() {
+    var game = app.game();
+    if (!game) return;
+    game.setup.event = events.value();
+    game.setup.round = byId("upload-round").value.trim();
+    game.setup.table = byId("upload-table").value.trim();
+    app.save();
+    drawTarget();
     drawUploaded();
   }
 
   function upload() {
-    var game = app.game();
     var token = byId("upload-token").value.trim();
     var status = byId("upload-status");
     if (!token) {
@@ -115,7 +137,34 @@ window.RecordEnd = (function () {
       byId("upload-token").focus();
       return;
     }
-    store.setToken(token);
+    status.textContent = "Checking the token…";
+    byId("upload").disabled = true;
+    // the token's events first: a token bound to an event uploads into that one only
+    events.load().then(function (moved) {
+      var s = app.game().setup;
+      byId("upload").disabled = false;
+      if (moved) {
+        status.textContent = "This token is for " + s.event.name + " only, so the game now goes there. " +
+                             "Check the round and table, then upload.";
+        return;
+      }
+      var problems = RecordSetup.matchProblems(s.event, s.round, s.table);
+      if (problems.length) {
+        status.textContent = "Not uploaded: " + problems.join(" ");
+        byId(s.round && /^[1-9][0-9]{0,8}$/.test(s.round) ? "upload-table" : "upload-round").focus();
+        return;
+      }
+      send(token);
+    }, function (err) {
+      byId("upload").disabled = false;
+      status.textContent = "Not uploaded: " + (err.message === "no token" ? "the API token is missing." :
+                                                byId("upload-events-note").textContent);
+    });
+  }
+
+  function send(token) {
+    var game = app.game();
+    var status = byId("upload-status");
     status.textContent = "Uploading…";
     byId("upload").disabled = true;
     var sent = store.log(game, game.result);
@@ -213,8 +262,15 @@ window.RecordEnd = (function () {
     }
   }
 
+  var events = null;  // the event chooser (RecordSetup.eventPicker)
+
   function init(gameScreen) {
     app = gameScreen;
+    events = RecordSetup.eventPicker({token: "upload-token", find: "upload-find-events", note: "upload-events-note",
+                                      select: "upload-event", round: "upload-round", table: "upload-table"},
+                                     targetChanged);
+    byId("upload-round").addEventListener("input", targetChanged);
+    byId("upload-table").addEventListener("input", targetChanged);
     byId("result-form").addEventListener("submit", function (ev) { ev.preventDefault(); check(); });
     byId("upload").addEventListener("click", upload);
     byId("download").addEventListener("click", download);

@@ -239,7 +239,8 @@ def reprocess_event(event_id: int):
 def list_events():
     """The public events, newest first; ``?for=upload`` (with a token): the events that token may
     upload games into — a bound uploader's one event, an organiser's public and own unlisted events,
-    every event for an admin (the recorder offers these: docs/recording.md)."""
+    every event for an admin (the recorder offers these: docs/recording.md); ``bound_event`` then says
+    which event the token is bound to (null when it is not)."""
     purpose = request.args.get("for")
     if purpose not in (None, "upload"):
         return error_response(400, "Bad Request", f"query parameter 'for': expected upload, got {purpose!r}",
@@ -256,7 +257,10 @@ def list_events():
         else:
             found = views.event_summaries(conn, unlisted=True if token.is_admin else
                                           token.owner if token.role == "organiser" else False)
-    return jsonify({"events": [_event_body(e) for e in found]})
+    body = {"events": [_event_body(e) for e in found]}
+    if purpose == "upload":  # a bound token uploads into its event only: the recorder locks its choice to it
+        body["bound_event"] = token.event_id
+    return jsonify(body)
 
 
 @blueprint.get("/events/<int:event_id>")

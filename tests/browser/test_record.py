@@ -87,7 +87,8 @@ def fill_setup(page, log: dict, *, view: int | None = None, event: dict | None =
         page.fill("#token", token)
         page.click("#find-events")
         page.wait_for_selector(f"#event option[value='{event['id']}']", state="attached")
-        page.select_option("#event", str(event["id"]))
+        if not page.locator("#event").is_disabled():  # a token bound to the event has chosen it already
+            page.select_option("#event", str(event["id"]))
     if table:
         page.fill("#event-table", table)
     if round_:
@@ -788,3 +789,166 @@ def test_time_called_asks_again_and_counts_the_unseen_cards_as_a_concession_does
         assert re.search(r"(\d+) of P2's cards were not seen", page.inner_text("#verdict"))[1] == unseen
         assert replay(conceded).verdict.unseen == replay(timed).verdict.unseen == [0, int(unseen)]
         no_sideways_scroll(page)
+
+
+# ---------------------------------------------------------------------------------- event, round, table
+def concede_at_once(page) -> None:
+    """P2 concedes before anything is played: the shortest way to the end screen."""
+    page.click("#end-early > summary")
+    page.click("button[data-concede='2']")
+    page.click("button[data-concede='2']")
+    page.wait_for_selector("#record[data-screen=end]")
+    page.wait_for_selector("#verdict[data-status]")
+
+
+def uploaded_game(page, app) -> dict:
+    page.click("#upload")
+    page.wait_for_selector("#upload-status[data-status]:not([data-status=queued]):not([data-status=received])"
+                           ":not([data-status=replaying])", timeout=60_000)
+    gid = stored_log(page)["uploaded"]["id"]
+    return as_admin(app).get(f"/api/v1/games/{gid}").get_json()
+
+
+@pytest.fixture(scope="module")
+def other_event(app, event) -> dict:
+    """A second public event of the same organiser: one a bound token must not file a game into."""
+    body = token_client(app, event["organiser_token"]).post("/api/v1/events", json={"name": "Recorder Open"}).get_json()
+    return {"id": body["id"], "name": "Recorder Open"}
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_a_token_bound_to_an_event_chooses_that_event_and_no_other(bare_site, browser, app, event, other_event,
+                                                                    width):
+    """A table judge's token, bound to the event: at the setup, Find events chooses that event and
+    offers no other (not even "no event"); at the end, a game begun as a friendly one is filed
+    there as soon as the token is given, and uploaded into it. Another token unlocks the choice."""
+    log = game(11)
+    token = make_token(app, "uploader", name=f"table 9 {width}", owner="Recorder TO", event_id=event["id"])
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-bound-token-setup-{width}", **options) as page:
+        page.goto(f"{bare_site}/record")
+        page.wait_for_selector("#catalog option", state="attached")
+        page.fill("#token", token)
+        page.click("#find-events")
+        page.wait_for_selector(f"#event[data-bound='{event['id']}']")
+        assert page.input_value("#event") == str(event["id"])
+        assert page.locator("#event").is_disabled()
+        assert page.locator("#event option").all_inner_texts() == [EVENT]  # no other event, no "no event"
+        assert page.inner_text("#events-note") == f"This token is for {EVENT} only: the game goes into that event."
+        page.locator("#event").scroll_into_view_if_needed()
+        viewport_shot(page, f"record-bound-token-setup-screen-{width}")
+        no_sideways_scroll(page)
+        # another token (an organiser's): the choice is free again
+        page.fill("#token", event["organiser_token"])
+        assert not page.locator("#event").is_disabled()
+        page.click("#find-events")
+        page.wait_for_selector(f"#event option[value='{other_event['id']}']", state="attached")
+        assert page.locator("#event option[value='']").count() == 1
+        # a token kept in this tab is asked about again at a reload: the bound event is chosen at once
+        page.fill("#token", token)
+        page.click("#find-events")
+        page.wait_for_selector(f"#event[data-bound='{event['id']}']")
+        page.reload()
+        page.wait_for_selector(f"#event[data-bound='{event['id']}']")
+        assert page.input_value("#event") == str(event["id"])
+    with watched(browser, f"record-bound-token-end-{width}", **options) as page:
+        # a friendly game (no token at the setup), the token given only at the end
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log)
+        start(page)
+        concede_at_once(page)
+        assert page.input_value("#upload-event") == ""
+        page.fill("#upload-token", token)
+        page.click("#upload-find-events")
+        page.wait_for_selector(f"#upload-event[data-bound='{event['id']}']")
+        assert page.locator("#upload-event option").all_inner_texts() == [EVENT]
+        assert stored_log(page)["setup"]["event"] == {"id": event["id"], "name": EVENT}
+        page.fill("#upload-round", "3")
+        page.fill("#upload-table", "9")
+        assert page.inner_text("#upload-target") == f"Uploads into {EVENT}, round 3, table 9."
+        page.locator("#after").scroll_into_view_if_needed()
+        viewport_shot(page, f"record-bound-token-end-screen-{width}")
+        no_sideways_scroll(page)
+        body = uploaded_game(page, app)
+        assert body["event_id"] == event["id"] and body["status"] == "valid"
+        sent = json.loads(stored_log(page)["uploaded"]["sent"])
+        assert sent["meta"]["event"] == EVENT and sent["meta"]["round"] == 3 and sent["meta"]["table"] == 9
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_a_game_in_an_event_needs_its_round_and_table(bare_site, browser, event, width):
+    """A game in an event does not start without its round and table: the form says so, marks the
+    two fields, and says next to them why they matter. A friendly game (no event) needs neither."""
+    log = game(12)
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-round-and-table-{width}", **options) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, event=event, token=event["organiser_token"])
+        why = page.locator("#why-match")
+        assert why.is_visible() and "counts once in the standings" in why.inner_text()
+        assert page.locator("fieldset:has(#event-round) #why-match").count() == 1  # next to the fields
+        page.click("#start")
+        errors = page.inner_text("#setup-errors")
+        assert "A game in an event needs its round" in errors and "A game in an event needs its table" in errors
+        assert page.get_attribute("#record", "data-screen") == "setup"
+        assert page.get_attribute("#event-round", "aria-invalid") == "true"
+        assert page.get_attribute("#event-table", "aria-invalid") == "true"
+        page.locator("#event-round").scroll_into_view_if_needed()
+        viewport_shot(page, f"record-round-and-table-screen-{width}")
+        no_sideways_scroll(page)
+        page.fill("#event-round", "1")
+        page.click("#start")
+        assert "needs its table" in page.inner_text("#setup-errors")
+        assert "needs its round" not in page.inner_text("#setup-errors")
+        assert page.get_attribute("#record", "data-screen") == "setup"
+        page.fill("#event-table", "4")
+        start(page)
+        assert stored_log(page)["setup"]["round"] == "1" and stored_log(page)["setup"]["table"] == "4"
+        # a friendly game needs neither
+        concede_at_once(page)
+        page.click("#new-game")
+        page.select_option("#event", "")
+        page.fill("#event-round", "")
+        page.fill("#event-table", "")
+        start(page)
+
+
+@pytest.mark.parametrize("width", ["desktop", "phone"])
+def test_the_end_screen_chooses_the_event_round_and_table_of_the_upload(bare_site, browser, app, event, other_event,
+                                                                        width):
+    """Begun in one event at round 1, table 3; at the end the event, round and table are changed:
+    the log's meta says what was chosen, and the upload goes into that event. An upload into an
+    event without its table is refused on the page, next to the fields."""
+    log = game(13)
+    options = DESKTOP if width == "desktop" else PHONE
+    with watched(browser, f"record-end-event-{width}", **options) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, event=event, token=event["organiser_token"], round_="1", table="3")
+        start(page)
+        concede_at_once(page)
+        assert page.input_value("#upload-event") == str(event["id"])
+        assert page.input_value("#upload-round") == "1" and page.input_value("#upload-table") == "3"
+        assert page.inner_text("#upload-target") == f"Uploads into {EVENT}, round 1, table 3."
+        page.wait_for_selector(f"#upload-event option[value='{other_event['id']}']", state="attached")
+        page.select_option("#upload-event", str(other_event["id"]))
+        page.fill("#upload-round", "2")
+        page.fill("#upload-table", "")
+        page.click("#upload")
+        page.wait_for_function("() => document.querySelector('#upload-status').textContent.includes('Not uploaded')")
+        assert "A game in an event needs its table" in page.inner_text("#upload-status")
+        assert page.get_attribute("#upload-table", "aria-invalid") == "true"
+        assert "uploaded" not in stored_log(page) or stored_log(page)["uploaded"] is None
+        page.fill("#upload-table", "5")
+        assert page.inner_text("#upload-target") == "Uploads into Recorder Open, round 2, table 5."
+        page.locator("#after").scroll_into_view_if_needed()
+        viewport_shot(page, f"record-end-event-screen-{width}")
+        no_sideways_scroll(page)
+        got = downloaded(page)
+        assert got["meta"]["event"] == "Recorder Open" and got["meta"]["round"] == 2 and got["meta"]["table"] == 5
+        body = uploaded_game(page, app)
+        assert body["event_id"] == other_event["id"] and body["event"] == "Recorder Open"
+        sent = json.loads(stored_log(page)["uploaded"]["sent"])
+        assert sent["meta"] == got["meta"]
+        # changed after the upload: another log, to upload again
+        page.fill("#upload-table", "6")
+        assert page.inner_text("#upload") == "Upload the changed log"

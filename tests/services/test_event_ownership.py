@@ -371,6 +371,10 @@ def test_events_for_upload_are_the_events_a_token_may_upload_into(app, admin_cli
         return {e["id"] for e in response.get_json()["events"]}
 
     assert ids(bound) == {own_unlisted}
+    # the recorder locks a bound token's choice to its event: the answer says which it is
+    assert bound.get("/api/v1/events?for=upload").get_json()["bound_event"] == own_unlisted
+    assert unbound.get("/api/v1/events?for=upload").get_json()["bound_event"] is None
+    assert "bound_event" not in owner.get("/api/v1/events").get_json()
     assert public in ids(owner) and own_unlisted in ids(owner) and others_unlisted not in ids(owner)
     assert {public, own_unlisted, others_unlisted} <= ids(admin_client)
     assert public in ids(unbound) and not {own_unlisted, others_unlisted} & ids(unbound)
