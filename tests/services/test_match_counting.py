@@ -174,13 +174,14 @@ def test_the_uploader_is_the_token_not_the_header_it_sends(app, admin_client, db
     game_id = forged.get_json()["id"]
     game = finished(player, game_id)
     assert game["uploaded_by"] == {"owner": "a player", "name": "a player", "role": "uploader"}
-    assert game["uploader_label"] == "orgA (official scorer)" == game["uploader"]  # a label, shown as one
+    assert game["uploader_label"] == "orgA (official scorer)"  # a label, shown as one
+    assert game["uploader"] == "a player"  # who uploaded it: the token's owner, whatever the label says
     honest = upload(admin_client, logs["Ana"][0], **{"X-Uploader": "table judge"}).get_json()["id"]
     finished(admin_client, honest)
     [dispute] = admin_client.get(f"/api/v1/disputes?event={game['event_id']}").get_json()["disputes"]
     sides = {s["game"]: s for s in admin_client.get(f"/api/v1/disputes/{dispute['id']}").get_json()["sides"]}
     assert sides[game_id]["uploaded_by"]["role"] == "uploader"
-    assert sides[game_id]["uploader_label"] == "orgA (official scorer)"
+    assert sides[game_id]["uploader_label"] == "orgA (official scorer)" and sides[game_id]["uploader"] == "a player"
     assert sides[honest]["uploaded_by"] == {"owner": "tests", "name": "tests", "role": "admin"}
     stored = db.execute("SELECT t.owner, uploaded_by_owner, uploaded_by_role, uploader FROM games g "
                         "JOIN api_tokens t ON t.id = g.uploaded_by WHERE g.id = %s", (game_id,)).fetchone()
