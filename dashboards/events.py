@@ -150,7 +150,7 @@ def disputes_table(disputes: list[views.DisputeSummary]) -> Table:
         [[Link(f"#{d.id}", url_for("dispute_desk.dispute_page", dispute_id=d.id)), d.status, d.round,
           d.table_label, player_links(d.players), d.reason, counts_text(d), d.resolution or "–",
           [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
-         for d in disputes], numeric={2})
+         for d in disputes], numeric={2}, prose={5, 7}, phrase={4, 6, 8})
 
 
 def _not_found(event_id: int):
@@ -179,7 +179,7 @@ def _left_out_table(left_out: list[standings.Settled]) -> Table:
     return Table(["round", "table", "players", "state", "why", "uploads (replay)"],
                  [[s.match.round, s.match.table, player_links(s.match.players), s.state, s.why,
                    [Link(f"game {g.id} ({g.status})", replay_path(g.id)) for g in s.match.games]]
-                  for s in left_out[:MAX_STANDING_ROWS]], numeric={0})
+                  for s in left_out[:MAX_STANDING_ROWS]], numeric={0}, prose={4}, phrase={2, 3, 5})
 
 
 def _more(shown: int, total: int, what: str) -> str:
@@ -198,7 +198,7 @@ def event(event_id: int):
         ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
           uploaded_by_text(g["uploaded_by"]), g["uploader"] or "",
-          g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged])
+          g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged], prose={2}, phrase={3, 4, 5})
     def csv(table: str) -> str:
         return url_for("events.event_csv", event_id=event_id, table=table)
 

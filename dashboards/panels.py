@@ -23,6 +23,11 @@ class Table:
     numeric: set[int] = field(default_factory=set)  # column indexes aligned right
     secondary: set[int] = field(default_factory=set)  # column indexes a phone leaves out (key columns stay)
     open: bool | None = None              # shown unfolded; None: when it has 20 rows or fewer
+    # Text columns kept readable when a table is wider than the screen (it then scrolls sideways in
+    # its panel rather than squeeze them to a word per line): sentences (a reason, a ruling) keep
+    # 14rem, a few words (names, a short state, links to replays) 8rem with each link on one line.
+    prose: set[int] = field(default_factory=set)
+    phrase: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)

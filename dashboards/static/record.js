@@ -685,7 +685,9 @@
     var d = ds[0];
     var text = d.verb === "battlefield" ? "Choose " + bf.label : d.verb === "deploy" ? "Deploy here" : "Move here";
     var b = boardButton(box.querySelector("h3"), text, d.line);
-    b.setAttribute("aria-label", label(d) + (d.verb === "deploy" ? " (" + d.card + ")" : ""));
+    // the name starts with the words shown, so a person who says or sees them finds the button (WCAG 2.5.3)
+    b.setAttribute("aria-label", d.verb === "battlefield" ? label(d)  // "Choose B1 · its name"
+      : text + ": " + (d.verb === "deploy" ? d.card + " " + label(d) : label(d).replace(/^Move /, "")));
   }
 
   // ---- each card shows its cost, might and text, on hover (title) and on tap (a dialog)
@@ -727,7 +729,8 @@
       var b = add(li, el("button", "history-item"));
       b.type = "button";
       b.setAttribute("data-index", String(i));
-      b.setAttribute("aria-label", "Go back to just before decision " + (i + 1) + ": " + line);
+      // named by what it shows ("12 P1 deploy …"); what a tap does is the list's note, its description
+      b.setAttribute("aria-describedby", "history-note");
       add(b, el("span", "dn", String(i + 1)));
       add(b, el("span", "", line));
       b.addEventListener("click", function () { undoTo(i); });

@@ -63,7 +63,7 @@ window.RecordSetup = (function () {
   function seatBox(seat) {
     var box = el("div", "seat-box seat-" + seat);
     box.setAttribute("data-seat", seat);
-    var head = add(box, el("h3"));
+    var head = add(box, el("h2"));  // under the page's h1: each seat is a section of the form
     add(head, el("span", "seat seat-" + seat, "P" + seat));
     var fields = add(box, el("div", "fields"));
     var nameLabel = add(fields, el("label", "", "Name "));
