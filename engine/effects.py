@@ -676,8 +676,8 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
         # With no open zone to put it in, whichever card were picked nothing would change: nothing
         # is asked (a table never says such a non-choice aloud; docs/rules.md, "Choices that
         # cannot change anything").
-        here = to == "here" and ctx.bf is not None
-        if not any(g._open(b, ctx.player) for b in ((ctx.bf,) if here else range(g.nbf))):
+        destinations = [ctx.bf] if to == "here" and ctx.bf is not None else list(range(g.nbf))
+        if not any(g._open(b, ctx.player) for b in destinations):
             return
 
         def place(card):
