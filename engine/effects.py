@@ -673,12 +673,11 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         ps = g.players[ctx.player - 1]
         pool = {"hand": ps.hand, "discard": ps.discard, "destroyed": ps.destroyed}[src]
-        # With no open zone to put it in, whichever card were picked nothing would change: nothing
-        # is asked (a table never says such a non-choice aloud; docs/rules.md, "Choices that
-        # cannot change anything").
+        # With no open zone to put it in, whichever card were picked nothing would change: a log
+        # may leave the question out (a table never says such a non-choice aloud), or answer it
+        # (docs/rules.md, "Choices that cannot change anything").
         destinations = [ctx.bf] if to == "here" and ctx.bf is not None else list(range(g.nbf))
-        if not any(g._open(b, ctx.player) for b in destinations):
-            return
+        pointless = not any(g._open(b, ctx.player) for b in destinations)
 
         def place(card):
             def at(b):
@@ -694,7 +693,7 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
                 place(ctx.source)
             return
         g.ask_pile_card(ctx.player, Kind.CHOOSE_CARD, f"deploy which card from your {src}", ctx.player, pool,
-                        ok, place, hidden=False)
+                        ok, place, hidden=False, pointless=pointless)
     return act
 
 
@@ -733,11 +732,11 @@ def _may(val: Any, spec: dict[str, Any], field: str) -> Action:
 
     def act(g: Game, ctx: Ctx) -> None:
         # One action on a target and nothing to target (Mist Walker with no other ally card Here):
-        # a yes would do nothing, so nothing is asked (docs/rules.md, "Choices that cannot change
-        # anything").
-        if targets is not None and not targets[0](g, ctx):
-            return
-        g.ask_may(ctx.player, f"{_asker(g, ctx)}: {prompt}?", lambda: g.run_actions(ctx, actions))
+        # a yes would do nothing, so a log may leave the question out, its answer taken as no
+        # (docs/rules.md, "Choices that cannot change anything").
+        pointless = targets is not None and not targets[0](g, ctx)
+        g.ask_may(ctx.player, f"{_asker(g, ctx)}: {prompt}?", lambda: g.run_actions(ctx, actions),
+                  pointless=pointless)
     return act
 
 

@@ -873,8 +873,9 @@ class Game:
 
     # ------------------------------------------------------------------ questions
     def ask(self, player: int, kind: Kind, prompt: str, options: Callable[[], Iterator[Decision]],
-            check, take, *, optional: bool = False) -> None:
-        """Pose a decision, unless it has only one legal answer (then take that at once)."""
+            check, take, *, optional: bool = False, default: Decision | None = None) -> None:
+        """Pose a decision, unless it has only one legal answer (then take that at once);
+        ``default``: the answer a log may leave out (DecisionPoint.default)."""
         if not optional:
             it = options()
             first = next(it, None)
@@ -884,17 +885,19 @@ class Game:
                 self._forced(kind, player, first)
                 take(first)
                 return
-        self.pending = DecisionPoint(player, kind, prompt, options, check, take)
+        self.pending = DecisionPoint(player, kind, prompt, options, check, take, default=default)
 
     def ask_pile_card(self, player: int, kind: Kind, prompt: str, owner: int, pool: list[CardInst],
                       match: Callable[[CardDef], bool] | None, on_pick: Callable[[CardInst], None], *,
-                      hidden: bool, unseen_allowed: frozenset[str] | None = None) -> None:
+                      hidden: bool, unseen_allowed: frozenset[str] | None = None, pointless: bool = False) -> None:
         """Ask ``player`` which card of ``pool`` (``owner``'s hand, a pile, or the deck) they pick,
         among those ``match`` accepts. A card nobody saw may be anything its owner could still
         have there; a name picks a known card or shows an unseen one. ``hidden``: the card stays
         out of sight (a discard, an acquire), so '?' is an answer, limited to ``unseen_allowed``,
         and in another player's seat view the default. If maybe no card matches (only unseen
-        ones could), the point may also be left out of the log, or answered 'choose nothing'."""
+        ones could), the point may also be left out of the log, or answered 'choose nothing'; so
+        may a ``pointless`` one, whose answer can change nothing (docs/rules.md, "Choices that
+        cannot change anything")."""
         known = self.hidden[owner - 1]
         unseen = [c for c in pool if c.cdef is UNSEEN] if known is not None else []
         names = sorted({c.cdef.name for c in pool if c.cdef is not UNSEEN and (match is None or match(c.cdef))})
@@ -906,6 +909,7 @@ class Game:
         wanted = frozenset(n for n, d in known.defs.items() if match is None or match(d)) if known else frozenset()
         sure = not unseen or any(c.cdef is not UNSEEN and (match is None or match(c.cdef)) for c in pool) \
             or not known.could_avoid(unseen, wanted)  # type: ignore[union-attr]
+        sure = sure and not pointless  # (a pointless choice may also be answered: nothing)
         if sure and len(names) == 1:  # the only card it can be: taken by the engine
             d = Decision(player, "choose", card=names[0])
             self._forced(kind, owner, d)
@@ -942,6 +946,8 @@ class Game:
 
         def take(d: Decision) -> None:
             if d.verb == NOTHING:
+                if pointless:
+                    return
                 assert known is not None  # only offered when unseen cards might all not match
                 known.restrict(unseen, known.all_names - wanted)
                 return
@@ -1023,7 +1029,9 @@ class Game:
         self.ask(player, Kind.TARGET_BATTLEFIELD, prompt, options, check,
                  lambda d: on_pick(d.bf - 1))
 
-    def ask_may(self, player: int, prompt: str, on_yes: Callable[[], None]) -> None:
+    def ask_may(self, player: int, prompt: str, on_yes: Callable[[], None], *, pointless: bool = False) -> None:
+        """Ask yes or no; a ``pointless`` one (a yes would do nothing) may be left out of a log:
+        its default is no."""
         def options() -> Iterator[Decision]:
             return iter((Decision(player, "yes"), Decision(player, "no")))
 
@@ -1034,7 +1042,8 @@ class Game:
             if d.verb == "yes":
                 on_yes()
 
-        self.ask(player, Kind.MAY, prompt, options, check, take, optional=True)
+        self.ask(player, Kind.MAY, prompt, options, check, take, optional=True,
+                 default=Decision(player, "no") if pointless else None)
 
 
 def battlefield_winners(might: list[list[int]], pool: list[int]) -> list[int | None]:

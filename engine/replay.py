@@ -24,7 +24,7 @@ from .reader import Reading, Way, read_lines
 from .record import GameRecord, RecordBuilder
 from .words import decision_words, might_words, result_words, seat_names
 
-ENGINE_VERSION = "1.1.0"  # 1.1.0: choices that cannot change anything are not asked (docs/rules.md)
+ENGINE_VERSION = "1.1.0"  # 1.1.0: choices that cannot change anything may be left out (docs/rules.md)
 MAX_ALTERNATIVES = 24
 
 

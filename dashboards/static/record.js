@@ -591,7 +591,8 @@
   }
 
   // Points the log may leave out (one seat's view: another player's draws, keeps and discards,
-  // taken unseen; a choice among unseen cards that found nothing), already taken with their default.
+  // taken unseen; a choice among unseen cards that found nothing; a choice that can change nothing,
+  // such as a deploy with no open zone), already taken with their default.
   // If the table saw one after all (a card that showed itself), its answer may be written instead;
   // and the default itself may be written out (as a seat's own log does where the next line could
   // be read as its answer). Offered folded away, under the point they answer.
@@ -599,7 +600,8 @@
     var shown = points.filter(function (point) { return point.legal.length > 1; });
     if (!shown.length) return;
     var det = add(box, el("details", "left-out"));
-    add(det, el("summary", "", "Not seen from this seat, so left out (" + shown.length + "): shown after all?"));
+    add(det, el("summary", "", "Left out (" + shown.length + "): not seen from this seat, or a choice that " +
+                "changes nothing — write it after all?"));
     shown.forEach(function (point) {
       var seat = read(point["default"]).seat;
       add(det, el("p", "note", who(seat) + ": " + point.prompt + " — taken as “" + point["default"] + "”"));

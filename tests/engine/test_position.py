@@ -161,8 +161,10 @@ def test_position_agrees_with_the_engine_at_every_decision_point(seed, players, 
         assert [t.might for t in pos.tallies] == tally["might"]
         assert [t.total for t in pos.tallies] == [sum(row) for row in tally["might"]]
         assert (pos.round, pos.phase) == (tally["round"], tally["phase"])
-        if frames is not None:
-            assert pos.board == frames[k], k  # the very frame the replay viewer shows after line k
+        if frames is not None and not pos.left_out:
+            # the very frame the replay viewer shows after line k (unless the position took a point
+            # the log may leave out after it, as a choice that can change nothing: then it is past it)
+            assert pos.board == frames[k], k
         ref.step()
     whole = position(log)
     verdict = replay(log, record=False).verdict
