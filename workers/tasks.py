@@ -8,6 +8,7 @@ workers.celery_app).
 from __future__ import annotations
 
 import os
+import time
 
 import psycopg
 from celery import Task, shared_task
@@ -15,8 +16,8 @@ from celery.exceptions import SoftTimeLimitExceeded
 from psycopg_pool import ConnectionPool
 
 from services.games.dispatch import send_fold, sweep_stuck_games
-from services.games.fold import fold_pending_counts
-from services.games.queues import FOLD_TASK, PING_TASK, REPLAY_CHUNK_TASK, SWEEP_TASK
+from services.games.fold import FoldCadence, fold_pending_counts
+from services.games.queues import FOLD_TASK, PING_TASK, QUEUE_INTERACTIVE, REPLAY_CHUNK_TASK, SWEEP_TASK
 from services.games.replay import replay_stored_games
 from services.platform.config import Config
 from services.platform.pool import create_pool
@@ -79,14 +80,29 @@ def replay_games(self, game_ids: list[int], claim: bool = True) -> int:
     pool = worker_pool()
     replayed = replay_stored_games(pool, game_ids, defer_counts=True, claim=claim,
                                    interruptions=(SoftTimeLimitExceeded,))
-    fold_pending_counts(pool, on_budget_spent=lambda: send_fold(self.app))
+    wait = _cadence.after_replay(time.monotonic())
+    if wait == 0.0:
+        _fold(self.app, pool)
+    elif wait is not None:
+        send_fold(self.app, countdown=wait, lane=QUEUE_INTERACTIVE)
     return len(replayed)
 
 
 @shared_task(name=FOLD_TASK, base=GameTask, bind=True)
 def fold_counts(self) -> int:
-    """Count pending games (sent when a fold ran out of its time budget with games left)."""
-    return fold_pending_counts(worker_pool(), on_budget_spent=lambda: send_fold(self.app))
+    """Count pending games: sent when a fold ran out of its time budget with games left, or by the
+    fold cadence of a process whose replay tasks came faster than it folds."""
+    return _fold(self.app, worker_pool())
+
+
+_cadence = FoldCadence()  # per worker process: prefork's children each get their own copy
+
+
+def _fold(app, pool: ConnectionPool) -> int:
+    try:
+        return fold_pending_counts(pool, on_budget_spent=lambda: send_fold(app))
+    finally:
+        _cadence.folded(time.monotonic())
 
 
 @shared_task(name=SWEEP_TASK, base=GameTask, bind=True)

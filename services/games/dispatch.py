@@ -153,11 +153,12 @@ def enqueue_bundle(pool: ConnectionPool, celery: Celery, game_ids: list[int]) ->
     return sent
 
 
-def send_fold(celery: Celery) -> None:
-    """Send a fold task (a fold ran out of its time budget with games left); if the send fails, the
-    sweeper folds them."""
+def send_fold(celery: Celery, *, countdown: float | None = None, lane: str = QUEUE_BULK) -> None:
+    """Send a fold task: a fold ran out of its time budget with games left (at once, on the bulk
+    lane), or a worker's fold cadence put the fold of single uploads ``countdown`` seconds off (the
+    interactive lane, services.games.fold.FoldCadence). If the send fails, the sweeper folds them."""
     try:
-        celery.send_task(FOLD_TASK, queue=QUEUE_BULK, ignore_result=True, retry=True,
+        celery.send_task(FOLD_TASK, queue=lane, countdown=countdown, ignore_result=True, retry=True,
                          retry_policy=SEND_RETRY_POLICY)
     except Exception as exc:  # as in send_chunks: any failure means "not sent"
         log.warning("could not send a fold task (the sweeper will fold): %s", exc)

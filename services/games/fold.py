@@ -25,6 +25,38 @@ log = logging.getLogger(__name__)
 # waiting on the same rows should not wait long.
 FOLD_BATCH = 2_000
 FOLD_BUDGET_S = 20.0  # then the rest is left to a fold task, well inside any task time limit
+# A worker process folds at most this often after its replay tasks. A fold's statements touch the
+# aggregate rows of the games' days, weeks, decks and event, which a stream of uploads shares, so a
+# fold costs nearly as much for a few games as for hundreds: folding after every small task of a
+# stream cost more CPU than the uploads themselves (docs/performance.md, "Single uploads with the
+# worker beside the API"). The price: a game of a busy stream is counted up to this much later.
+FOLD_INTERVAL_S = 0.5
+
+
+class FoldCadence:
+    """When one worker process folds after a replay task: at once, unless it folded less than
+    ``interval_s`` ago; then it sends one fold task to run when the interval is up, and the tasks
+    finishing before then leave their games to that fold. Times are ``time.monotonic()`` seconds,
+    passed in. A fold task that is lost (the broker away) leaves its games to the sweeper's fold."""
+
+    def __init__(self, interval_s: float = FOLD_INTERVAL_S) -> None:
+        self.interval_s = interval_s
+        self._last_fold = float("-inf")
+        self._fold_due = float("-inf")  # when the fold task this process sent runs
+
+    def after_replay(self, now: float) -> float | None:
+        """0.0: fold now; a positive number: send a fold task to run in that many seconds; None: a
+        fold task this process sent is still to come and will count these games too."""
+        if now >= self._last_fold + self.interval_s:
+            return 0.0
+        if self._fold_due > now:
+            return None
+        self._fold_due = self._last_fold + self.interval_s
+        return self._fold_due - now
+
+    def folded(self, now: float) -> None:
+        """A fold of this process ended at ``now``."""
+        self._last_fold = now
 
 
 def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S,

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ctypes
 import fcntl
+import functools
 import json
 import os
 import signal
@@ -76,6 +77,7 @@ class Child:
     failures: int = 0  # deaths in a row, each less than STABLE_AFTER_S after its start
     restart_at: float | None = None  # dead, to be started again at this time.monotonic()
     restarts: int = 0
+    nice: int = 0  # added to its scheduling niceness (os.nice)
 
     def log_tail(self, lines: int = 20) -> str:
         try:
@@ -105,9 +107,19 @@ def api_command(config: Config) -> list[str]:
     ]
 
 
-def _die_with_parent() -> None:
+# `up` runs the worker and the API on the same cores. The API is what people wait on (an upload, a
+# recorder's tap); the worker's replays can lag a burst of uploads by seconds and catch up after it.
+# So the worker yields the CPU to the API: without it, a stream of uploads ran at about half the
+# rate the API manages alone (docs/performance.md, "Single uploads with the worker beside the API").
+WORKER_NICE = 10
+
+
+def _start_child(nice: int) -> None:
+    """In the child, before it runs its command: die with `up`, and lower its CPU priority."""
     if _prctl is not None:
         _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if nice:
+        os.nice(nice)
 
 
 class ServiceLauncher:
@@ -182,7 +194,7 @@ class ServiceLauncher:
         logs.mkdir(parents=True, exist_ok=True)
         from services.platform.broker import worker_command
 
-        self._spawn("worker", worker_command(config, beat=True), logs / "worker.log")
+        self._spawn("worker", worker_command(config, beat=True), logs / "worker.log", nice=WORKER_NICE)
         self._spawn("api", api_command(config), logs / "api.log")
 
         base = f"http://{config.api_host}:{config.api_port}"
@@ -233,16 +245,18 @@ class ServiceLauncher:
         self._lock_file.write(str(os.getpid()))
         self._lock_file.flush()
 
-    def _spawn(self, name: str, command: list[str], log_path: Path) -> None:
-        self.children.append(Child(name, self._popen(command, log_path), log_path, command, time.monotonic()))
+    def _spawn(self, name: str, command: list[str], log_path: Path, *, nice: int = 0) -> None:
+        self.children.append(Child(name, self._popen(command, log_path, nice), log_path, command, time.monotonic(),
+                                   nice=nice))
 
-    def _popen(self, command: list[str], log_path: Path) -> subprocess.Popen:
+    def _popen(self, command: list[str], log_path: Path, nice: int) -> subprocess.Popen:
         env = {**os.environ, **self.config.environment()}
         with open(log_path, "ab") as log_file:
             log_file.write(f"\n=== {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(command)}\n".encode())
             log_file.flush()
             return subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-                                    stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_die_with_parent)
+                                    stderr=subprocess.STDOUT, start_new_session=True,
+                                    preexec_fn=functools.partial(_start_child, nice))
 
     def _check_children(self) -> None:
         for child in self.children:
@@ -333,7 +347,7 @@ class ServiceLauncher:
                 self.echo(f"the {child.name} (pid {child.process.pid}) exited with status {code}; starting it "
                           f"again in {delay} s; the end of its log ({child.log_path}):\n{child.log_tail(5)}")
             elif now >= child.restart_at:
-                child.process = self._popen(child.command, child.log_path)
+                child.process = self._popen(child.command, child.log_path, child.nice)
                 child.started, child.restart_at = time.monotonic(), None
                 child.restarts += 1
                 self.echo(f"the {child.name} started again (pid {child.process.pid}, restart {child.restarts})")

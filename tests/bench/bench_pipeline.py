@@ -165,7 +165,7 @@ def main() -> None:
                 quiet(running.config.database_url)
             roles = {child.name: child.process.pid for child in running.children}
             results.update(run_singles(running.api_url, running.config.database_url, singles, args.threads,
-                                       running.token, roles))
+                                       running.token, roles, Path(folder) / "logs" / "worker.log"))
             sampler.stopped.set()
             results["peak_rss_mb"] = {role: round(rss / 2**20) for role, rss in sampler.peak.items()}
             print("peak memory     : " + ", ".join(f"{role} {mb} MB" for role, mb in results["peak_rss_mb"].items())
@@ -250,7 +250,7 @@ def quiet(database_url: str, timeout: float = 120) -> None:
 
 
 def run_singles(api: str, database_url: str, singles: list[str], concurrency: list[int], token: str,
-                roles: dict[str, int]) -> dict:
+                roles: dict[str, int], worker_log: Path) -> dict:
     """Single uploads: one after another, then from N client threads at once for each N, twice:
     with the worker replaying them on the same two cores (everything on one machine, as
     `empyrean up` runs it), and with the worker paused (SIGSTOP), which is the API's own capacity,
@@ -280,7 +280,7 @@ def run_singles(api: str, database_url: str, singles: list[str], concurrency: li
         try:
             for threads in concurrency:
                 out["loaded"].append({"threads": threads, "worker_paused": paused,
-                                      **loaded_uploads(api, next(batch), threads, auth, roles)})
+                                      **loaded_uploads(api, next(batch), threads, auth, roles, worker_log)})
         finally:
             if paused:
                 for proc in stopped:
@@ -295,7 +295,8 @@ def run_singles(api: str, database_url: str, singles: list[str], concurrency: li
     return {"singles": out}
 
 
-def loaded_uploads(api: str, uploads: list[str], threads: int, auth: dict, roles: dict[str, int]) -> dict:
+def loaded_uploads(api: str, uploads: list[str], threads: int, auth: dict, roles: dict[str, int],
+                   worker_log: Path) -> dict:
     per_thread = [uploads[i::threads] for i in range(threads)]
     latencies: list[float] = []
 
@@ -307,6 +308,7 @@ def loaded_uploads(api: str, uploads: list[str], threads: int, auth: dict, roles
             latencies.append((time.perf_counter() - t) * 1e3)
 
     clients = [threading.Thread(target=client, args=(items,)) for items in per_thread]
+    log_start = worker_log.stat().st_size
     cpu_before = cpu_seconds(roles)
     t = time.perf_counter()
     for c in clients:
@@ -322,7 +324,13 @@ def loaded_uploads(api: str, uploads: list[str], threads: int, auth: dict, roles
           f"p95 {p95:.1f} ms ({len(uploads)} uploads; bars: >= 300 uploads/s, p50 <= 15 ms)")
     print("    CPU per upload: " + ", ".join(f"{role} {ms:.2f} ms" for role, ms in cpu.items() if ms >= 0.005)
           + f" (the clients too; 2 cores give {2 * elapsed / len(uploads) * 1e3:.2f} ms per upload at this rate)")
-    return {"uploads_per_s": rate, "p50_ms": p50, "p95_ms": p95, "cpu_ms_per_upload": cpu}
+    with worker_log.open("rb") as f:  # what the worker did while the clients uploaded
+        f.seek(log_start)
+        done = f.read().decode(errors="replace")
+    tasks, folds = len(CHUNK_LINE.findall(done)), FOLD_LINE.findall(done)
+    print(f"    worker meanwhile: {tasks} replay tasks, {len(folds)} folds of {sum(int(n) for n, _ in folds)} games")
+    return {"uploads_per_s": rate, "p50_ms": p50, "p95_ms": p95, "cpu_ms_per_upload": cpu,
+            "replay_tasks": tasks, "folds": len(folds)}
 
 
 def run_dashboards(database_url: str, args) -> dict:

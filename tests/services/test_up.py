@@ -19,6 +19,7 @@ from service_helpers import child_env, free_port, get_json, processes_mentioning
 from engine.selfplay import self_play
 from services.cli.demo import DEMO_EVENT
 from services.platform.embedded import wait_until_gone
+from services.platform.launcher import WORKER_NICE
 
 START_TIMEOUT_S = 120
 
@@ -107,6 +108,10 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         children = psutil.Process(up.pid).children(recursive=True)
         names = " ".join(" ".join(c.cmdline()) for c in children)
         assert "gunicorn" in names and "celery" in names
+        # the worker yields the CPU to the API on the cores they share (launcher.WORKER_NICE)
+        base_nice = psutil.Process(up.pid).nice()
+        nices = {role: {c.nice() for c in children if role in " ".join(c.cmdline())} for role in ("gunicorn", "celery")}
+        assert nices == {"gunicorn": {base_nice}, "celery": {min(19, base_nice + WORKER_NICE)}}, nices
         everything = [postgres_pid, redis_server.pid, *(c.pid for c in children)]
 
         # A second `up` on the same data folder must refuse, and leave the first one alone.
