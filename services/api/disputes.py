@@ -15,8 +15,8 @@
 Disputes are opened by the replay worker when a match's games disagree — its standing uploads (an
 admin's, the event organiser's, a token bound to the event) when it has any: the others do not
 open one (services.games.disputes, "Standing uploads"); each side says if it is ``standing``.
-While one is open, no game of its match counts. A resolved dispute stays resolved: a new log of its match is refused (409) at
-upload (services.games.disputes).
+While one is open, no game of its match counts. A resolved dispute stays resolved: a new log of its
+match is refused (409) at upload (services.games.disputes).
 
 Each side shows who uploaded it: ``uploaded_by``, the API token's owner, name and role, as the
 service knows it; ``uploader``, that owner alone; ``uploader_label``, the
