@@ -143,6 +143,10 @@ def test_a_match_with_only_uploads_that_are_not_standing_is_disputed_as_before(a
         f"/api/v1/games/{ana['answer']['id']}").get_json()["statistics"]["why"]
     assert standings(client, event["id"])[0] == 0
     assert set(quiet_recount(db).values()) == {0}
+    # a log of no match (no round, table or players) is no one's to dispute: nothing said of standing
+    alone = upload(event["ana"], self_play(43_100, meta={"event": event["name"]}))
+    assert alone.status_code == 202 and "standing" not in alone.get_json()
+    assert client.get(f"/api/v1/games/{alone.get_json()['id']}").get_json()["statistics"]["standing"] is None
 
 
 def test_standing_is_decided_at_upload_from_the_token_and_the_event(event, db):
