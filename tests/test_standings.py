@@ -10,7 +10,7 @@ from itertools import count
 
 import pytest
 
-from services.games.disputes import MatchDispute
+from services.games.disputes import MatchDispute, Side, agree, counting_game, read_by_rule
 from services.games.standings import (
     COUNTED,
     DISPUTED,
@@ -30,14 +30,16 @@ _ids = count(1)
 
 
 def game(winner: str | None, players=("A", "B"), *, verdict="valid", claimed: str | None = None,
-         decks: dict[str, str] | None = None) -> MatchGame:
+         decks: dict[str, str] | None = None, standing: bool = True) -> MatchGame:
     """An upload of a match, judged ``verdict``; ``winner`` None is a draw. A game not replayed yet
-    (verdict None) and an illegal one have no record (no seats)."""
+    (verdict None) and an illegal one have no record (no seats). ``standing``: its uploader is
+    standing for the match (services.games.disputes)."""
     gid = next(_ids)
     seats = () if verdict not in ("valid", "mismatch") else tuple(
         Seat(p, (decks or {}).get(p, f"deck of {p}"), p == winner) for p in players)
     status = "queued" if verdict is None else verdict
-    return MatchGame(gid, status, verdict, claimed if claimed is not None else (winner or "a draw"), seats)
+    return MatchGame(gid, status, verdict, claimed if claimed is not None else (winner or "a draw"), seats,
+                     standing=standing)
 
 
 def match(rnd: int, *games: MatchGame, players=("A", "B"), dispute: MatchDispute | None = None) -> Match:
@@ -171,3 +173,43 @@ def test_decks_come_from_the_game_that_counts():
     disputed = match(3, game(None, verdict=None), game("A", decks={"A": "Samurai"}),
                      dispute=MatchDispute(1, "open", None))
     assert settle(disputed).deck_of("A") == "Samurai"  # known from an upload, though none counts
+
+
+# --- who may open a dispute: standing uploads (issue 26) -----------------------------------------------
+
+
+def side(gid: int, claim: str, *, verdict: str | None = "valid", standing: bool = True) -> Side:
+    return Side(gid, claim, verdict, standing)
+
+
+def test_the_rule_reads_the_standing_uploads_of_a_match_when_it_has_any():
+    organiser, player = side(2, "A"), side(1, "B", standing=False)
+    assert read_by_rule([player, organiser]) == [organiser]
+    # the player's log disagrees, but the rule does not read it: no dispute, the organiser's counts
+    assert agree(read_by_rule([player, organiser]))
+    assert counting_game([player, organiser], None) == 2  # though the player's has the lower id
+    # two standing uploads that disagree: a dispute, as before
+    assert not agree(read_by_rule([player, organiser, side(3, "B")]))
+    # no standing upload: every upload is read, as before
+    players = [side(1, "A", standing=False), side(2, "B", standing=False)]
+    assert read_by_rule(players) == players and not agree(players)
+    assert counting_game([side(1, "A", standing=False), side(2, "A", standing=False)], None) == 1
+    # a standing upload that is not valid: nothing counts, and the player's valid log does not stand in
+    assert counting_game([side(1, "A", standing=False), side(2, "A", verdict="illegal")], None) is None
+    # the organiser's ruling may name any valid upload of the match, a player's too
+    assert counting_game([player, organiser], MatchDispute(9, "resolved", 1)) == 1
+    assert counting_game([player, organiser], MatchDispute(9, "open", None)) is None
+
+
+def test_a_players_disagreeing_log_leaves_the_match_and_the_standings_as_they_were():
+    official = game("A")
+    claim = game("B", standing=False)
+    m = match(1, claim, official)
+    assert settle(m).state == COUNTED and settle(m).counts == official
+    assert [(r.player, r.points) for r in standings([m]).rows] == [("A", 3), ("B", 0)]
+    assert {g["id"]: g["standing"] for g in settle(m).as_dict()["games"]} == {claim.id: False, official.id: True}
+    # the only standing upload is illegal: the match is not valid, and says which uploads it did not read
+    refused = match(2, game("B", standing=False), game("A", verdict="illegal"))
+    assert settle(refused).state == NOT_VALID
+    assert f"not read: game {refused.games[0].id} (uploaders not standing" in settle(refused).why
+    assert f"game {refused.games[0].id} valid" not in settle(refused).why

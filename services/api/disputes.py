@@ -12,9 +12,11 @@
   ruling, in words, and the game of the match that the statistics count (a valid one of its
   uploads), or null for none; that game is added to the statistics at once.
 
-Disputes are opened by the replay worker when a match's games disagree; while one is open, no game
-of its match counts. A resolved dispute stays resolved: a new log of its match is refused (409) at
-upload (services.games.disputes).
+Disputes are opened by the replay worker when a match's games disagree — its standing uploads (an
+admin's, the event organiser's, a token bound to the event) when it has any: the others do not
+open one (services.games.disputes, "Standing uploads"); each side says if it is ``standing``.
+While one is open, no game of its match counts. A resolved dispute stays resolved: a new log of its
+match is refused (409) at upload (services.games.disputes).
 
 Each side shows who uploaded it: ``uploaded_by``, the API token's owner, name and role, as the
 service knows it; ``uploader``, that owner alone; ``uploader_label``, the
@@ -128,7 +130,7 @@ def _side(s: dict) -> dict:
     return {
         "game": s["id"], "uploaded_by": s["uploaded_by"], "uploader_label": s["uploader"],
         "uploader": views.uploader_owner(s["uploaded_by"]),
-        "counted": s["counted"], "received_at": s["received_at"].isoformat(),
+        "counted": s["counted"], "standing": s["standing"], "received_at": s["received_at"].isoformat(),
         "status": s["status"], "status_message": s["status_message"],
         "claimed_result": s["claimed_result"],
         "verdict": verdict, "result_by_rules": by_rules, "links": _game_links(s["id"]),

@@ -20,6 +20,12 @@
 A new log of a match whose dispute is resolved is refused (409), nothing stored: the organiser's
 ruling is not joined by later uploads (services.games.disputes).
 
+Who may open a dispute (services.games.disputes, "Standing uploads"): the upload of a match answers
+``standing`` — its token is an admin's, the event organiser's, or bound to the event — and, when it
+is not, ``standing_note`` says in words what follows: while the match has a standing upload, this
+one is stored and verified but neither counts nor opens a dispute. ``GET /api/v1/games/{id}`` says
+the same in ``statistics`` (``standing``, and ``why`` it is not counted).
+
 An unlisted game, or a game of an unlisted event, is read by id only with a token that may see it
 (services.api.access.may_read_game); anyone else gets 404.
 
@@ -33,6 +39,7 @@ from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from engine.log import longest_name
 from services.games import listing, views
+from services.games.disputes import UPLOAD_NOT_STANDING
 from services.games.events import VISIBILITIES, event_name, event_owner
 from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
@@ -124,6 +131,10 @@ def upload_game():
             "content_hash": parsed.content_hash}
     if parsed.log is None:
         body["errors"] = parsed.errors
+    if stored.match_id is not None:  # the upload of a match: may it open a dispute (services.games.disputes)
+        body["standing"] = stored.standing
+        if not stored.standing:
+            body["standing_note"] = UPLOAD_NOT_STANDING
     response = jsonify(body)
     response.status_code = 200 if stored.duplicate else 202
     response.headers["Location"] = status_url
@@ -144,7 +155,8 @@ def get_game(game_id: int):
         "replay_url": url_for("replay.replay_page", game_id=game_id),
         "uploaded_by": game.uploaded_by, "uploader": views.uploader_owner(game.uploaded_by),
         "uploader_label": game.uploader,
-        "statistics": {"counted": game.counted, "why": game.counted_why},
+        "statistics": {"counted": game.counted, "why": game.counted_why,
+                       "standing": game.standing if game.match_id is not None else None},
         **{k: getattr(game, k) for k in ("content_hash", "event_id", "event")},
         "event_named_in_log": game.named_event, "visibility": game.visibility,
         **{k: getattr(game, k) for k in ("match_id", "dispute_id", "catalog_version", "engine_version", "played_on",

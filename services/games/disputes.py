@@ -15,6 +15,20 @@ match's *counting game*, ``counting_game``):
 - a resolved dispute: the game its resolution names (``disputes.counts_game_id``), if it is valid;
   none when the organiser named none.
 
+**Standing uploads** (issue 26: who may pause a match). An upload is *standing* for its match when
+its API token is an admin's, the event organiser's (an organiser token of the event's owner), or an
+uploader token bound to the event — or when it came with no token (a tool of ours, or a game stored
+before the service recorded tokens: every upload through the API has one). Any other token (an
+unbound uploader token, an organiser of other events) is not standing: its owner has no say in the
+event's results. ``STANDING_SQL`` is the one definition; the upload writes it to
+``games.standing`` (services.games.store; migration 0017 filled it in for the games before). When a
+match has a standing upload, the rule reads its standing uploads only (``read_by_rule``; as SQL:
+``read_by_rule_sql``): the others are stored, replayed and verified (their verdict is theirs, on their
+own game page) but neither count, nor open or change a dispute, nor take the match out of the
+statistics. A match with no standing upload is read whole, as before. A resolution may name any
+valid game of the match (the organiser's ruling reads every upload). A dispute opened before a
+standing upload arrived stays open until the organiser resolves it, as every open dispute does.
+
 ``settle`` applies the rule under the match's row lock, in the transaction that changed the match:
 the replay of one of its games (``check_matches``) or the resolution (``resolve``). It takes a
 counted game that no longer counts out of the aggregates (-1), adds the one that now does (+1),
@@ -57,6 +71,28 @@ def lock_matches(conn: Connection, match_ids: list[int]) -> None:
                         WHERE g.match_id = ANY(%s) ORDER BY r.game_id FOR UPDATE OF r""", (match_ids,))
 
 
+# Is an upload standing for its match (the module's docstring): the one definition, as a SQL
+# expression over its API token ``t`` (api_tokens, LEFT JOINed: NULL columns when it came with none)
+# and its event ``e`` (events, LEFT JOINed: NULL without one). Written to games.standing by the
+# upload (services.games.store) and by migration 0017 for the games stored before.
+STANDING_SQL = """coalesce(t.id IS NULL OR t.role = 'admin' OR t.event_id = e.id
+                          OR (t.role = 'organiser' AND t.owner = e.organiser), false)"""
+
+# Why an upload not standing for its match may not be read by the rule, in a player's words (the
+# upload's answer, the game's statistics).
+NOT_STANDING = ("its uploader is not standing for this match: only an admin, the event's organiser or a token "
+                "bound to the event is")
+UPLOAD_NOT_STANDING = (f"stored, and it will be replayed and verified like every upload, but {NOT_STANDING}; "
+                       "while the match has an upload by one of them, this log neither counts nor opens a dispute")
+
+
+def read_by_rule_sql(game: str = "g") -> str:
+    """A condition on the games row ``game`` (an alias): the rule reads it (``read_by_rule``): it is
+    standing, or its match (if any) has no standing upload. Uses the index games_match_idx."""
+    return (f"({game}.standing OR NOT EXISTS (SELECT 1 FROM games standing_upload "
+            f"WHERE standing_upload.match_id = {game}.match_id AND standing_upload.standing))")
+
+
 @dataclass(frozen=True)
 class Side:
     """One game of a match as the rule reads it."""
@@ -64,6 +100,12 @@ class Side:
     id: int
     claimed_winner: str | None
     verdict: str | None  # None while not yet replayed
+    standing: bool = True  # games.standing: its uploader is standing for the match
+
+
+def read_by_rule(sides: list[Side]) -> list[Side]:
+    """The uploads of a match the rule reads: its standing ones, or all when none is standing."""
+    return [s for s in sides if s.standing] or sides
 
 
 @dataclass(frozen=True)
@@ -80,22 +122,40 @@ def agree(sides: list[Side]) -> bool:
 
 
 def counting_game(sides: list[Side], dispute: MatchDispute | None) -> int | None:
-    """The game of the match the statistics count, by the rule of this module's docstring."""
+    """The game of the match the statistics count, by the rule of this module's docstring; ``sides``:
+    every upload of the match (the rule reads the standing ones when there are any)."""
     valid = [s.id for s in sides if s.verdict == GameStatus.VALID]
     if dispute is None:
-        return min(valid, default=None)
+        return min((s.id for s in read_by_rule(sides) if s.verdict == GameStatus.VALID), default=None)
     if dispute.status == "open":
         return None
     return dispute.counts_game_id if dispute.counts_game_id in valid else None
 
 
+# The games that count by the rule, as SQL (``counting_game``'s; services.games.records.recount_differences
+# checks the stored flags against it): every valid game without a match; of a match without a dispute,
+# its valid game with the lowest id of those the rule reads (``read_by_rule_sql``); of a match whose
+# dispute is resolved, the game its resolution names, if valid; of an open one, none.
+COUNTING_GAMES = f"""
+    WITH valid AS (SELECT g.id, g.match_id, {read_by_rule_sql("g")} AS read FROM games g
+                   JOIN verdicts v ON v.game_id = g.id WHERE v.status = 'valid')
+    SELECT id FROM valid WHERE match_id IS NULL
+    UNION ALL
+    SELECT min(v.id) FROM valid v
+    WHERE v.match_id IS NOT NULL AND v.read AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.match_id = v.match_id)
+    GROUP BY v.match_id
+    UNION ALL
+    SELECT v.id FROM valid v JOIN disputes d ON d.match_id = v.match_id
+    WHERE d.status = 'resolved' AND d.counts_game_id = v.id"""
+
+
 def _sides(conn: Connection, match_ids: list[int]) -> tuple[dict[int, list[Side]], dict[int, MatchDispute]]:
     sides: dict[int, list[Side]] = {m: [] for m in match_ids}
-    for match_id, game_id, claim, verdict in conn.execute(
-            """SELECT g.match_id, g.id, g.claimed_winner, v.status FROM games g
+    for match_id, game_id, claim, verdict, standing in conn.execute(
+            """SELECT g.match_id, g.id, g.claimed_winner, v.status, g.standing FROM games g
                LEFT JOIN verdicts v ON v.game_id = g.id
                WHERE g.match_id = ANY(%s) ORDER BY g.match_id, g.id""", (match_ids,)):
-        sides[match_id].append(Side(game_id, claim, verdict))
+        sides[match_id].append(Side(game_id, claim, verdict, standing))
     disputes = {m: MatchDispute(d, status, counts) for d, m, status, counts in conn.execute(
         "SELECT id, match_id, status, counts_game_id FROM disputes WHERE match_id = ANY(%s)", (match_ids,))}
     return sides, disputes
@@ -120,7 +180,9 @@ def check_matches(conn: Connection, match_ids: list[int], fresh: Iterable[int] =
     counting: set[int] = set()
     for match_id in sorted(match_ids):
         match_sides, dispute = sides[match_id], disputes.get(match_id)
-        if len(match_sides) > 1 and (dispute is not None or not agree(match_sides)):
+        # a dispute is opened, and its reason written, by the uploads the rule reads only
+        read = read_by_rule(match_sides)
+        if len(read) > 1 and (dispute is not None or not agree(read)):
             dispute = _open_or_update(conn, match_id, match_sides)
         chosen = counting_game(match_sides, dispute)
         if len(match_sides) > 1 or dispute is not None:
@@ -128,6 +190,20 @@ def check_matches(conn: Connection, match_ids: list[int], fresh: Iterable[int] =
         if chosen in fresh:
             counting.add(chosen)
     return counting
+
+
+SETTLE_BATCH = 500  # matches settled per check_matches by settle_shared_matches
+
+
+def settle_shared_matches(conn: Connection) -> None:
+    """Settle every match with more than one game, or with a dispute, by the rule (check_matches, a
+    batch at a time): a migration that changes the rule or what it reads (revision 0017) calls it
+    so that the counted flags, and the aggregates, equal a recount under it."""
+    matches = [r[0] for r in conn.execute(
+        """SELECT match_id FROM games WHERE match_id IS NOT NULL GROUP BY match_id HAVING count(*) > 1
+           UNION SELECT match_id FROM disputes ORDER BY 1""")]
+    for start in range(0, len(matches), SETTLE_BATCH):
+        check_matches(conn, matches[start:start + SETTLE_BATCH])
 
 
 def settle(conn: Connection, game_ids: list[int], chosen: int | None) -> None:
@@ -163,15 +239,17 @@ def settle(conn: Connection, game_ids: list[int], chosen: int | None) -> None:
 
 
 def _open_or_update(conn: Connection, match_id: int, sides: list[Side]) -> MatchDispute:
-    """Open the match's dispute, or rewrite an open one's reason; a resolved one is left as the
-    organiser decided."""
+    """Open the match's dispute, or rewrite an open one's reason from the uploads the rule reads
+    (``sides``: every upload of the match); a resolved one is left as the organiser decided."""
+    read = read_by_rule(sides)
     row = conn.execute(
         """INSERT INTO disputes (match_id, reason) VALUES (%s, %s)
            ON CONFLICT ON CONSTRAINT disputes_match_key DO UPDATE
                SET reason = EXCLUDED.reason, updated_at = now()
                WHERE disputes.status = 'open'
            RETURNING id, status, counts_game_id""",
-        (match_id, describe([(s.id, s.claimed_winner, s.verdict) for s in sides]))).fetchone()
+        (match_id, describe([(s.id, s.claimed_winner, s.verdict) for s in read],
+                            not_read=len(sides) - len(read)))).fetchone()
     if row is None:  # resolved already: left as the organiser decided
         row = conn.execute("SELECT id, status, counts_game_id FROM disputes WHERE match_id = %s",
                            (match_id,)).fetchone()
@@ -203,9 +281,12 @@ def claimed_winner(log: GameLog | None) -> str:
     return names[seat - 1] if seat <= len(names) else f"player {seat}"
 
 
-def describe(sides: list[tuple[int, str, str | None]]) -> str:
-    """sides: (game id, claimed winner, verdict status or None while not yet replayed)."""
-    parts = [f"{len(sides)} different logs were uploaded for this match"]
+def describe(sides: list[tuple[int, str, str | None]], not_read: int = 0) -> str:
+    """sides: (game id, claimed winner, verdict status or None while not yet replayed) of the uploads
+    the rule reads; ``not_read``: how many more it does not (their uploaders are not standing)."""
+    parts = [f"{len(sides)} different logs were uploaded for this match"
+             + (f" by tokens standing for it (and {not_read} by tokens that are not, which the rule does not "
+                "read)" if not_read else "")]
     claims = {claim for _, claim, _ in sides}
     if len(claims) > 1:
         parts.append("they claim different results (" +

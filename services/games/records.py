@@ -45,20 +45,6 @@ def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -
         conn.execute(statement, {"games": games, "sign": sign}, prepare=prepare)
 
 
-# The games that count by the rule "one match counts once" (services.games.disputes, counting_game):
-# every valid game without a match; of a match without a dispute, its valid game with the lowest id;
-# of a match whose dispute is resolved, the game its resolution names, if valid; of an open one, none.
-COUNTING_GAMES = """
-    WITH valid AS (SELECT g.id, g.match_id FROM games g JOIN verdicts v ON v.game_id = g.id
-                   WHERE v.status = 'valid')
-    SELECT id FROM valid WHERE match_id IS NULL
-    UNION ALL
-    SELECT min(v.id) FROM valid v
-    WHERE v.match_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM disputes d WHERE d.match_id = v.match_id)
-    GROUP BY v.match_id
-    UNION ALL
-    SELECT v.id FROM valid v JOIN disputes d ON d.match_id = v.match_id
-    WHERE d.status = 'resolved' AND d.counts_game_id = v.id"""
 # Games taken back out by one statement of the recount (a batch bounds the statement's size).
 RECOUNT_BATCH = 50_000
 
@@ -70,13 +56,16 @@ def recount_differences(conn: Connection) -> dict[str, int]:
     """Check the agg_* tables against a recount from the game_* rows: per table, how many of its
     rows do not equal the sum of the counted games' contributions (all zeros: they agree); and
     (``COUNTING_RULE``) how many games are counted (or pending) and should not be, or the reverse,
-    by the rule that one match counts once (``COUNTING_GAMES``).
+    by the rule that one match counts once (services.games.disputes.COUNTING_GAMES).
 
     It takes every counted game's contribution back out inside a savepoint, counts the rows left
     non-zero, and rolls back, so the check uses the very statements that wrote the aggregates and
     changes nothing. It holds the fold's lock meanwhile, so no fold adds games between the reading of
     the counted games and the check, nor waits on the rows it touches in another order (a deadlock);
     a replay writing counts directly (not through the fold) meanwhile still shows up as differences."""
+    # imported here: services.games.disputes imports this module (apply_contribution)
+    from services.games.disputes import COUNTING_GAMES
+
     differences = {}
     with conn.transaction(force_rollback=True):
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (FOLD_LOCK,))

@@ -12,6 +12,10 @@ so the standings and the statistics never disagree about a match:
 - *not valid*: every upload was judged illegal, mismatch, malformed or error;
 - *none counts*: the dispute was resolved naming no game (or a game that is no longer valid).
 
+Of a match with a standing upload (an admin's, the organiser's, a token bound to the event), the
+rule reads the standing uploads only (``disputes.read_by_rule``): another uploader's log of it is
+kept, with its own verdict, but changes neither the match's state nor its result.
+
 Only counted matches are in the standings; the others are listed beside them with their state, and
 each player's row says how many of their matches are left out (``left_out``).
 
@@ -43,7 +47,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, NamedTuple
 
-from .disputes import MatchDispute, Side, counting_game
+from .disputes import MatchDispute, Side, counting_game, read_by_rule
 
 POINTS = {"win": 3, "draw": 1, "loss": 0}
 FLOOR = Fraction(1, 3)  # the least match-win % (and game-win %) a player counts for in tie-breakers
@@ -76,6 +80,7 @@ class MatchGame(NamedTuple):
     claimed_winner: str | None  # who its log says won (games.claimed_winner)
     seats: tuple[Seat, ...] = ()  # from its record (valid and mismatch games have one)
     visible: bool = True  # anyone may see it (the game and its event are public)
+    standing: bool = True  # its uploader is standing for the match (games.standing: disputes.read_by_rule)
 
     def outcome(self) -> dict[str, str]:
         """Each player's result by the rules: win, draw (no seat won) or loss."""
@@ -115,12 +120,14 @@ class Settled(NamedTuple):
         return {"match": m.id, "round": m.round, "table": m.table, "players": list(m.players),
                 "state": self.state, "why": self.why, "dispute": m.dispute.id if m.dispute else None,
                 "counts": self.counts.id if self.counts else None, "result": self.outcome,
-                "games": [{"id": g.id, "status": g.status, "verdict": g.verdict} for g in m.games]}
+                "games": [{"id": g.id, "status": g.status, "verdict": g.verdict, "standing": g.standing}
+                          for g in m.games]}
 
 
 def settle(match: Match) -> Settled:
-    """The match's state by the service's rule (disputes.counting_game)."""
-    sides = [Side(g.id, g.claimed_winner, g.verdict) for g in match.games]
+    """The match's state by the service's rule (disputes.counting_game, which reads the match's
+    standing uploads when it has any: disputes.read_by_rule)."""
+    sides = [Side(g.id, g.claimed_winner, g.verdict, g.standing) for g in match.games]
     chosen = counting_game(sides, match.dispute)
     if chosen is not None:
         game = next(g for g in match.games if g.id == chosen)
@@ -135,11 +142,17 @@ def settle(match: Match) -> Settled:
                        "organiser resolves it", {})
     if dispute is not None:
         return Settled(match, NONE_COUNTS, None, f"dispute {dispute.id} was resolved: no game of it counts", {})
-    waiting = [g.id for g in match.games if g.verdict is None]
+    read = {s.id for s in read_by_rule(sides)}
+    games = [g for g in match.games if g.id in read]
+    not_read = "" if len(games) == len(match.games) else (
+        "; not read: game " + ", ".join(str(g.id) for g in match.games if g.id not in read)
+        + " (uploaders not standing for the match)")
+    waiting = [g.id for g in games if g.verdict is None]
     if waiting:
-        return Settled(match, PENDING, None, "waiting for the replay of game " + ", ".join(map(str, waiting)), {})
-    verdicts = ", ".join(f"game {g.id} {g.verdict}" for g in match.games)
-    return Settled(match, NOT_VALID, None, f"no valid upload ({verdicts})", {})
+        return Settled(match, PENDING, None, "waiting for the replay of game " + ", ".join(map(str, waiting))
+                       + not_read, {})
+    verdicts = ", ".join(f"game {g.id} {g.verdict}" for g in games)
+    return Settled(match, NOT_VALID, None, f"no valid upload ({verdicts}{not_read})", {})
 
 
 @dataclass

@@ -8,6 +8,7 @@ else happens to them; the replay task is sent by the caller only after this tran
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from psycopg.types.json import Jsonb
 
 from engine.log import FORMAT, GameLog, LogFormatError, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, malformed
-from services.games.disputes import claimed_winner, resolved_disputes
+from services.games.disputes import STANDING_SQL, claimed_winner, resolved_disputes
 from services.games.status import Move
 from services.platform.storable import storable
 from services.platform.tokens import Reader, Token
@@ -36,6 +37,9 @@ class Stored:
     # refused, not stored: its match's dispute (this id) is resolved, and an organiser's ruling is not
     # joined by new uploads (services.games.disputes)
     refused_by_dispute: int | None = None
+    match_id: int | None = None  # the match it is an upload of (None: its log names none, or no event)
+    # its uploader is standing for its match (games.standing: services.games.disputes.STANDING_SQL)
+    standing: bool = True
 
 
 REFUSED = "refused"  # Stored.status of an upload refused because its match is settled
@@ -130,8 +134,8 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     # retry), and the event and match rows below are locked by the replay worker too (it checks the
     # match for disputes while it holds the game's row): taking the match row first and then waiting
     # on the game row a worker is finishing would deadlock with it.
-    known = {h: Stored(gid, status, True) for h, gid, status in conn.execute(
-        "SELECT content_hash, id, status FROM games WHERE content_hash = ANY(%s)", (sorted(set(hashes)),))}
+    known = {h: Stored(gid, status, True, match_id=match, standing=standing)
+             for h, gid, status, match, standing in conn.execute(_KNOWN, (sorted(set(hashes)),))}
     new: dict[str, Parsed] = {}
     for parsed in batch:
         if parsed.content_hash not in known:
@@ -159,22 +163,24 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
                      move.message or storable(verdict.message), *claim_columns(parsed), unfiled[h], verdict))
     inserted = {}
     if rows:
-        inserted = dict(conn.execute(
-            """INSERT INTO games (content_hash, raw_log, uploader, uploaded_by, uploaded_by_owner, uploaded_by_name,
+        # standing: the one rule (services.games.disputes.STANDING_SQL) over the token and the event
+        inserted = {h: (gid, match, standing) for h, gid, match, standing in conn.execute(
+            f"""INSERT INTO games (content_hash, raw_log, uploader, uploaded_by, uploaded_by_owner, uploaded_by_name,
                                   uploaded_by_role, event_id, visibility, match_id, catalog_version,
                                   played_on, status, status_message, claimed_winner, claimed_result, queued_at,
                                   finished_at,
-                                  engine_version, named_event)
-               SELECT h, raw, %(uploader)s, %(by_token)s, %(by_owner)s, %(by_name)s, %(by_role)s, e, %(visibility)s,
+                                  engine_version, named_event, standing)
+               SELECT h, raw, %(uploader)s, %(by_token)s, %(by_owner)s, %(by_name)s, %(by_role)s, u.e, %(visibility)s,
                       m, cat, d, st, msg, winner, claim,
                       CASE WHEN st = %(queued)s THEN now() END, CASE WHEN st = %(malformed)s THEN now() END,
-                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named
+                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named, {STANDING_SQL}
                FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(events)s::bigint[], %(matches)s::bigint[],
                            %(catalogs)s::text[], %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[],
                            %(winners)s::text[], %(claims)s::jsonb[], %(named)s::text[])
                     AS u(h, raw, e, m, cat, d, st, msg, winner, claim, named)
+               LEFT JOIN events e ON e.id = u.e LEFT JOIN api_tokens t ON t.id = %(by_token)s
                ON CONFLICT (content_hash) DO NOTHING
-               RETURNING content_hash, id""",
+               RETURNING content_hash, id, match_id, standing""",
             {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
              "by_token": uploaded_by.id if uploaded_by else None,
              "by_owner": uploaded_by.owner if uploaded_by else None,
@@ -182,8 +188,8 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
              "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
              **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "claims",
                          "winners", "named"), (list(column) for column in zip(*(row[:11] for row in rows)))))}
-        ).fetchall())
-        judged = [(inserted[row[0]], row[11]) for row in rows if row[11] is not None and row[0] in inserted]
+        )}
+        judged = [(inserted[row[0]][0], row[11]) for row in rows if row[11] is not None and row[0] in inserted]
         if judged:
             with conn.cursor() as cur:
                 cur.executemany(
@@ -192,21 +198,24 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
                     [(gid, v.status, storable(v.message), Jsonb(storable(v.errors)), ENGINE_VERSION)
                      for gid, v in judged])
         statuses = {row[0]: row[6] for row in rows}
-        for h, gid in inserted.items():
-            known[h] = Stored(gid, statuses[h], False)
+        for h, (gid, match, standing) in inserted.items():
+            known[h] = Stored(gid, statuses[h], False, match_id=match, standing=standing)
         # stored meanwhile by a concurrent upload (ON CONFLICT waited for it to commit): duplicates
         raced = [row[0] for row in rows if row[0] not in inserted]
         if raced:
-            for h, gid, status in conn.execute(
-                    "SELECT content_hash, id, status FROM games WHERE content_hash = ANY(%s)", (raced,)):
-                known[h] = Stored(gid, status, True)
+            for h, gid, status, match, standing in conn.execute(_KNOWN, (raced,)):
+                known[h] = Stored(gid, status, True, match_id=match, standing=standing)
     out, seen = [], set()
     for h in hashes:
         stored = known[h]
         out.append(stored if h not in seen or stored.duplicate or stored.id is None
-                   else Stored(stored.id, stored.status, True))
+                   else dataclasses.replace(stored, duplicate=True))
         seen.add(h)
     return out
+
+
+# games already stored with these content hashes: what Stored answers of them
+_KNOWN = "SELECT content_hash, id, status, match_id, standing FROM games WHERE content_hash = ANY(%s)"
 
 
 def claim_columns(parsed: Parsed) -> tuple[Jsonb | None, str]:

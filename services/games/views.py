@@ -39,7 +39,7 @@ from engine.timeline import Timeline, timeline
 from engine.words import game_title
 
 from . import standings
-from .disputes import MatchDispute
+from .disputes import NOT_STANDING, MatchDispute, read_by_rule_sql
 from .status import PENDING, GameStatus
 
 MAX_ID = 2**63 - 1  # ids are bigint
@@ -87,6 +87,7 @@ class GameView:
     verdict: dict[str, Any] | None  # VERDICT_COLUMNS; None until it is replayed
     counted: bool = False  # in the statistics (or being added to them)
     counted_why: str = ""  # why it is or is not, in words (one match counts once: services.games.disputes)
+    standing: bool = True  # its uploader is standing for its match (games.standing: services.games.disputes)
     # "R3 · T14 · Ada vs Bo" (engine.words.game_title) from its match and the names its replay read;
     # None for a game of no match not replayed yet
     title: str | None = None
@@ -111,8 +112,9 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
                    e.organiser AS event_organiser, g.named_event,
                    {"g.raw_log" if log else "NULL::bytea AS raw_log"}, v.game_id IS NOT NULL AS replayed, {verdict},
                    coalesce(r.counted OR r.pending, false) AS counted, d.status AS dispute_status,
-                   d.counts_game_id, (SELECT min(o.id) FROM games o JOIN verdicts ov ON ov.game_id = o.id
-                                      WHERE o.match_id = g.match_id AND ov.status = 'valid') AS first_valid,
+                   d.counts_game_id, g.standing, {read_by_rule_sql("g")} AS read_by_rule,
+                   (SELECT min(o.id) FROM games o JOIN verdicts ov ON ov.game_id = o.id
+                    WHERE o.match_id = g.match_id AND ov.status = 'valid' AND {read_by_rule_sql("o")}) AS first_valid,
                    m.round AS match_round, m.table_label AS match_table, m.players AS match_players,
                    (SELECT array_agg(p.player_name ORDER BY p.seat) FROM game_players p
                     WHERE p.game_id = g.id) AS seat_names
@@ -124,7 +126,8 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
             WHERE g.id = %s""", (game_id,)).fetchone()
     if row is None:
         return None
-    extra = ("replayed", "dispute_status", "counts_game_id", "first_valid", *_UPLOADED_BY_COLUMNS, *_TITLE_COLUMNS)
+    extra = ("replayed", "dispute_status", "counts_game_id", "first_valid", "read_by_rule", *_UPLOADED_BY_COLUMNS,
+             *_TITLE_COLUMNS)
     facts = {k: v for k, v in row.items() if not k.startswith("verdict_") and k not in extra}
     return GameView(**{**facts, "status": GameStatus(row["status"]),
                        "raw_log": bytes(row["raw_log"]) if log else None},
@@ -173,6 +176,10 @@ def _counted_why(row: dict) -> str:
         return "not replayed yet"
     if row["verdict_status"] != GameStatus.VALID:
         return f"only valid games are counted; this one is {row['verdict_status']}"
+    if not row["read_by_rule"] and row["dispute_status"] is None:
+        return (f"stored and verified (its verdict is above), but not counted and it opens no dispute: "
+                f"{NOT_STANDING}, and the match has an upload by one of them"
+                + (f" (game {row['first_valid']} counts for the match)" if row["first_valid"] else ""))
     if row["dispute_status"] == "open":
         return (f"its match is in dispute (dispute {row['dispute_id']}): none of its uploads counts until the "
                 "event's organiser resolves it")
@@ -405,7 +412,8 @@ class DisputeView:
 
     dispute: DisputeSummary
     # per game: id, uploader (the X-Uploader label), uploaded_by (the token's owner, name, role, or
-    # None), counted (in the statistics), received_at, status, status_message, claimed_result (what its log claims, as
+    # None), counted (in the statistics), standing (its uploader is standing for the match),
+    # received_at, status, status_message, claimed_result (what its log claims, as
     # stored at its upload: services.games.store); the verdict (verdict_status,
     # verdict_message, decision_index, verdict_round, phase, player, decision, rule, legal, errors); the
     # result by the rules (winner, margin, final_might: per seat, None without a record)
@@ -419,7 +427,7 @@ def dispute_view(conn: Connection, dispute_id: int) -> DisputeView | None:
         return None
     sides = cur.execute("""
         SELECT g.id, g.uploader, {uploaded_by}, coalesce(r.counted OR r.pending, false) AS counted,
-               g.received_at, g.status, g.status_message, g.claimed_result,
+               g.standing, g.received_at, g.status, g.status_message, g.claimed_result,
                v.status AS verdict_status, v.message AS verdict_message, v.decision_index,
                v.round AS verdict_round, v.phase, v.player, v.decision, v.rule, v.legal,
                v.errors, r.winner, r.margin
@@ -543,13 +551,13 @@ def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) 
         seats.setdefault(game_id, []).append(standings.Seat(name, deck, won))
     games: dict[int, list[standings.MatchGame]] = {}
     first_day: dict[int, dt.date] = {}
-    for game_id, match_id, status, claim, verdict, played_on, visible in conn.execute(f"""
+    for game_id, match_id, status, claim, verdict, played_on, visible, standing in conn.execute(f"""
             SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status, g.played_on,
-                   g.visibility = 'public' AND e.visibility = 'public'
+                   g.visibility = 'public' AND e.visibility = 'public', g.standing
             FROM games g JOIN events e ON e.id = g.event_id LEFT JOIN verdicts v ON v.game_id = g.id
             WHERE {games_where} ORDER BY g.id""", {"key": key}):
         games.setdefault(match_id, []).append(
-            standings.MatchGame(game_id, status, verdict, claim, tuple(seats.get(game_id, ())), visible))
+            standings.MatchGame(game_id, status, verdict, claim, tuple(seats.get(game_id, ())), visible, standing))
         if played_on is not None and (match_id not in first_day or played_on < first_day[match_id]):
             first_day[match_id] = played_on
     return [standings.Match(

@@ -176,13 +176,16 @@ def test_the_uploader_is_the_token_not_the_header_it_sends(app, admin_client, db
     assert game["uploaded_by"] == {"owner": "a player", "name": "a player", "role": "uploader"}
     assert game["uploader_label"] == "orgA (official scorer)"  # a label, shown as one
     assert game["uploader"] == "a player"  # who uploaded it: the token's owner, whatever the label says
-    honest = upload(admin_client, logs["Ana"][0], **{"X-Uploader": "table judge"}).get_json()["id"]
+    # another player's token, not an admin's: an admin's upload is standing for the match and the
+    # player's would then open no dispute (issue 26: tests/services/test_standing_uploads.py)
+    judge = token_client(app, make_token(app, "uploader", name="table judge's phone", owner="table judge"))
+    honest = upload(judge, logs["Ana"][0], **{"X-Uploader": "table judge"}).get_json()["id"]
     finished(admin_client, honest)
     [dispute] = admin_client.get(f"/api/v1/disputes?event={game['event_id']}").get_json()["disputes"]
     sides = {s["game"]: s for s in admin_client.get(f"/api/v1/disputes/{dispute['id']}").get_json()["sides"]}
     assert sides[game_id]["uploaded_by"]["role"] == "uploader"
     assert sides[game_id]["uploader_label"] == "orgA (official scorer)" and sides[game_id]["uploader"] == "a player"
-    assert sides[honest]["uploaded_by"] == {"owner": "tests", "name": "tests", "role": "admin"}
+    assert sides[honest]["uploaded_by"] == {"owner": "table judge", "name": "table judge's phone", "role": "uploader"}
     stored = db.execute("SELECT t.owner, uploaded_by_owner, uploaded_by_role, uploader FROM games g "
                         "JOIN api_tokens t ON t.id = g.uploaded_by WHERE g.id = %s", (game_id,)).fetchone()
     assert stored == ("a player", "a player", "uploader", "orgA (official scorer)")  # the token's id, and its words

@@ -353,3 +353,60 @@ def test_upgrading_to_0013_counts_each_shared_match_once(fresh_database):
         uploaded = conn.execute("SELECT uploaded_by, uploaded_by_owner, uploaded_by_name, uploaded_by_role FROM games "
                                 "WHERE uploaded_by IS NOT NULL OR uploaded_by_role IS NOT NULL").fetchall()
         assert uploaded == [(token, "a player", "phone", "uploader")]
+
+
+# --- revision 0017: who may open a dispute (uploads standing for their match) ---------------------------
+
+
+def test_upgrading_to_0017_marks_standing_uploads_and_counts_the_standing_one(fresh_database):
+    """Games stored before 0017 are marked standing or not from the token that uploaded them and
+    their event (services.games.disputes.STANDING_SQL): an admin's, the organiser's, a token bound to
+    the event, or none, are; a player's own token and an organiser of other events are not. Then
+    every shared match is settled by the rule that reads the standing uploads only: a match whose
+    first (counted) upload was a player's counts the organiser's log instead, and the aggregates
+    equal a recount under the rule."""
+    url = fresh_database()
+    migrate.upgrade(url, "0016")
+    with psycopg.connect(url) as conn:
+        event, other = (conn.execute("INSERT INTO events (name, organiser) VALUES (%s, 'Org') RETURNING id",
+                                     (name,)).fetchone()[0] for name in ("Old Cup", "Elsewhere"))
+
+        def token(prefix: str, role: str, owner: str, event_id: int | None = None) -> int:
+            return conn.execute("INSERT INTO api_tokens (prefix, secret_hash, role, owner, event_id) "
+                                "VALUES (%s, %s, %s, %s, %s) RETURNING id",
+                                (prefix, "0" * 64, role, owner, event_id)).fetchone()[0]
+
+        tokens = {"player": token("Player01", "uploader", "a player"), "org": token("Organis1", "organiser", "Org"),
+                  "stranger": token("Strange1", "organiser", "Someone"), "admin": token("Adminxx1", "admin", "ops"),
+                  "bound": token("Boundxx1", "uploader", "table 1", event),
+                  "elsewhere": token("Elsewhe1", "uploader", "table 9", other), "none": None}
+        match = [conn.execute("INSERT INTO event_matches (event_id, round, table_label, players) "
+                              "VALUES (%s, 1, %s, ARRAY['A', 'B']) RETURNING id", (event, str(n))).fetchone()[0]
+                 for n in range(len(tokens))]
+        ids = {}
+        # match 0: the player's upload first (counted by the old rule), the organiser's agreeing one second;
+        # every other match: one upload by one kind of token
+        uploads = [("player", match[0]), ("org", match[0])] + [(who, match[n]) for n, who in enumerate(tokens) if n]
+        for n, (who, match_id) in enumerate(uploads):
+            raw = json.dumps(self_play(7900 + n)).encode()
+            result = replay(raw)
+            game_id = conn.execute(
+                "INSERT INTO games (content_hash, raw_log, status, event_id, match_id, claimed_winner, uploaded_by) "
+                "VALUES (%s, %s, 'valid', %s, %s, 'A', %s) RETURNING id",
+                (canonical_hash(result.log), raw, event, match_id, tokens[who])).fetchone()[0]
+            conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
+                         "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
+            write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
+                                              event_id=event, counted=n != 1)], engine_version=ENGINE_VERSION)
+            ids[(who, match_id)] = game_id
+    migrate.upgrade(url)
+    with psycopg.connect(url) as conn:
+        standing = dict(conn.execute("SELECT id, standing FROM games").fetchall())
+        assert {who: standing[gid] for (who, match_id), gid in ids.items() if match_id != match[0]} == {
+            "org": True, "stranger": False, "admin": True, "bound": True, "elsewhere": False, "none": True}
+        assert (standing[ids[("player", match[0])]], standing[ids[("org", match[0])]]) == (False, True)
+        counted = {r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted")}
+        assert ids[("org", match[0])] in counted and ids[("player", match[0])] not in counted
+        assert conn.execute("SELECT count(*) FROM disputes").fetchone()[0] == 0
+        assert conn.execute("SELECT sum(games) FROM agg_first_player").fetchone()[0] == len(match)
+        assert set(recount_differences(conn).values()) == {0}

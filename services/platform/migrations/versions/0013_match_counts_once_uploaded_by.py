@@ -21,26 +21,27 @@ resolving its dispute changed nothing; and the only record of who uploaded a gam
   in from api_tokens here: tokens are revoked, never deleted.)
 
 The counted flags of the games of every match with more than one game, or with a dispute, are
-settled by the rule here (their contributions taken out of or added to the aggregates by the very
-statements the service uses), so the statistics equal a recount under it. A dispute resolved before
-this revision named no game: its match counts nothing until the organiser resolves it again
-(docs/operations.md). ``--sql`` (offline) mode adds the columns and prints a comment that the
-settling needs an online run. Downgrade drops the columns (the flags stay as settled: a later
-replay under the old code counts every valid game again, as it did).
+settled by the rule (their contributions taken out of or added to the aggregates by the very
+statements the service uses), so the statistics equal a recount under it — by revision 0017
+(services.games.disputes.settle_shared_matches), no longer here: the service's rule now reads
+``games.standing``, which that revision adds, so it cannot run on this revision's schema. (This
+revision settled them itself until revision 0017 was written; a database already past it was
+settled then, and is settled again by 0017.) A dispute resolved before this revision named no game:
+its match counts nothing until the organiser resolves it again (docs/operations.md). Downgrade
+drops the columns (the flags stay as settled: a later replay under the old code counts every valid
+game again, as it did).
 """
 
 from __future__ import annotations
 
 from typing import Sequence, Union
 
-from alembic import context, op
+from alembic import op
 
 revision: str = "0013"
 down_revision: Union[str, Sequence[str], None] = "0012"
 branch_labels: Union[str, Sequence[str], None] = None
 depends_on: Union[str, Sequence[str], None] = None
-
-BATCH = 500  # matches settled per statement group
 
 
 def upgrade() -> None:
@@ -55,19 +56,6 @@ UPDATE games g SET uploaded_by_owner = t.owner, uploaded_by_name = t.name, uploa
 FROM api_tokens t WHERE t.id = g.uploaded_by;
 COMMENT ON COLUMN games.uploader IS 'the X-Uploader header: a label in the uploader''s own words, not checked';
 """)
-    if context.is_offline_mode():
-        op.execute(f"-- revision {revision} settles the counted games of shared matches in Python: "
-                   "apply it online (empyrean db upgrade)")
-        return
-    # imported here, not when Alembic loads this file: see revision 0010
-    from services.games.disputes import check_matches
-
-    conn = op.get_bind().connection.driver_connection
-    matches = [r[0] for r in conn.execute(
-        """SELECT match_id FROM games WHERE match_id IS NOT NULL GROUP BY match_id HAVING count(*) > 1
-           UNION SELECT match_id FROM disputes ORDER BY 1""")]
-    for start in range(0, len(matches), BATCH):
-        check_matches(conn, matches[start:start + BATCH])
 
 
 def downgrade() -> None:
