@@ -22,7 +22,7 @@ from .log import GameLog, LogFormatError, parse_log
 from .observe import GameObserver
 from .reader import Reading, Way, read_lines
 from .record import GameRecord, RecordBuilder
-from .words import decision_words, might_words, result_words, seat_names
+from .words import decision_words, in_round, might_words, result_words, seat_names
 
 ENGINE_VERSION = "1.1.0"  # 1.1.0: choices that cannot change anything may be left out (docs/rules.md)
 MAX_ALTERNATIVES = 24
@@ -274,9 +274,9 @@ _REASONS = {"score": "the tally at the end of the game", "concession": "a conces
 
 def _ended(g: Game) -> str:
     if g.end is End.CONCESSION:
-        return f"P{g.conceded_by} conceded in round {g.round}"
+        return f"P{g.conceded_by} conceded {in_round(g.round)}"
     if g.end is End.TIME:
-        return f"time was called in round {g.round}"
+        return f"time was called {in_round(g.round)}"
     return "it was played to the end and tallied"
 
 

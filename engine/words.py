@@ -74,17 +74,22 @@ def might_words(names: Sequence[str], battlefields: Sequence[str], might: Sequen
     return f"{counts}{order}: {fields}"
 
 
+def in_round(number: int) -> str:
+    """When in the game a thing happened: "in round 3", or "before round 1" during the set-up (round 0)."""
+    return f"in round {number}" if number else "before round 1"
+
+
 def result_words(g: Game, names: Sequence[str]) -> str:
     """How a finished game came out: who won (or a draw), how it ended if early, and each
     battlefield's might with how many battlefields each won (might_words)."""
     assert g.over and g.final_might is not None
     won = f"{names[g.winner - 1]} wins" if g.winner else "a draw"
     if g.end is End.CONCESSION:
-        return f"{names[(g.conceded_by or 1) - 1]} conceded in round {g.round}; {won}"
+        return f"{names[(g.conceded_by or 1) - 1]} conceded {in_round(g.round)}; {won}"
     board = might_words(names, [bf.name for bf in g.bfs], g.final_might, g.winner)
     if g.end is End.TIME:
         # a draw by time may leave a board that one player leads ("2–1"): the board is said apart
         # from the result, so that "a draw 2–1" never reads as a contradiction
-        return (f"time was called in round {g.round}; {won}" + ("; the board stood " if g.winner is None else " ")
+        return (f"time was called {in_round(g.round)}; {won}" + ("; the board stood " if g.winner is None else " ")
                 + board)
     return f"{won} {board}"

@@ -37,7 +37,7 @@ window.RecordEnd = (function () {
       app.save();
     }
     var how = byId("end-how");
-    var round = pos.round ? " in round " + pos.round : "";
+    var round = pos.round ? " in round " + pos.round : " before round 1";
     how.textContent = outcome.end === "concession" ? app.who(outcome.conceded_by) + " conceded" + round + "."
       : outcome.end === "time" ? "Time was called" + round + " (" + (game.end.time_rule === "draw" ? "the game is a draw"
                                                                   : "the board is tallied as it stands") + ")."

@@ -104,3 +104,13 @@ def test_the_timeline_says_where_each_decision_is_in_the_log_when_the_rules_take
     assert [tl.frames[k + 1]["line"] for k in range(len(tl.lines))] == tl.lines
     assert tl.lines[i:i + 2] == [i + 1, i] and sorted(tl.lines) == list(range(len(d)))
     assert tl.decisions == [swapped["decisions"][k] for k in tl.lines]
+
+
+def test_a_concession_during_the_set_up_is_before_round_1():
+    log = as_recorded(self_play(5))  # the opening hands are drawn as written lines, in round 0
+    log["decisions"] = log["decisions"][:1] + ["P1 concede"]
+    del log["result"]
+    g = _finished(log)
+    assert g.round == 0
+    assert result_words(g, ["Ada", "Bo"]) == "Ada conceded before round 1; Bo wins"
+    assert replay(log).verdict.message == "P1 conceded before round 1; P2 wins"
