@@ -493,6 +493,60 @@ def test_a_seat_enters_its_own_deploys_before_the_opponents_face_down_ones(bare_
         assert replay(got).verdict.status == "valid"
 
 
+def test_held_deploys_survive_a_reload_undo_and_going_back_on_a_phone(bare_site, browser):
+    """On a 390 px phone, at P2's face-down deploy: the line saying what to enter fits the screen;
+    a held deploy survives a reload; Undo takes back the held deploy first, then the end of the
+    seat's deploys ("Change my deploys"), before any decision; going back before the point keeps
+    the held list on screen, and an answer there says it would replace it too (Keep them brings all
+    back); P2's pass then writes the held deploy after it."""
+    log = seat_view(game(25), 1)
+    lines = log["decisions"]
+    first = face_down_rounds(log)[0]
+    at, mine = first["at"], first["held"][0]
+    with watched(browser, "record-seat-held-phone", **PHONE) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play_from_the_seat(page, log, upto=at)
+        assert page.locator("#prompt").is_visible() and "P2 Bo deploys first, face down" in page.inner_text("#prompt")
+        no_sideways_scroll(page)
+        click_line(page, mine)
+        wait_held(page, at, 1)
+        page.locator("#held").scroll_into_view_if_needed()
+        viewport_shot(page, "record-seat-held-screen-phone")
+        no_sideways_scroll(page)
+        page.reload()
+        wait_held(page, at, 1)
+        assert page.get_attribute("[data-held-line]", "data-held-line") == mine
+        page.click("#undo")  # the held deploy is taken back, no decision
+        wait_held(page, at, 0)
+        click_line(page, mine)
+        wait_held(page, at, 1)
+        page.click("#held-done")
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "reveal"
+        page.click("#undo")  # back to the seat's own deploys
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "hold"
+        page.click("#held-done")
+        wait_held(page, at, 1)
+        # back before the point: the held deploy waits on screen; an answer there would replace it too
+        page.click(f"#history-list button[data-index='{at - 1}']")
+        wait_held(page, at - 1, 1)
+        assert page.get_attribute("#held", "data-stage") == "later"
+        assert "Held for round 1" in page.inner_text("#held")
+        click_line(page, another_answer(page, lines[at - 1]))
+        assert page.inner_text("#replace-text") == "This replaces the decision after it, and your 1 held deploy."
+        page.click("#keep-later")
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "reveal"
+        click_line(page, "P2 pass")
+        wait_ready(page, at + 2)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:at + 2] and kept["held"] is None
+        no_sideways_scroll(page)
+
+
 def test_undo_redo_a_reload_and_a_link_lose_nothing(bare_site, browser):
     """Undo three decisions (the u key, the button, the list) and redo them: the same log. A reload
     in the middle, and the game's link opened in a new tab: nothing lost. Digits pick answers."""
