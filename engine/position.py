@@ -23,7 +23,7 @@ In one seat's view, a deploy by another player is made face down: this seat lear
 the reveal. When such a deploy is pending and the seat's own deploy turn comes later in the round
 (another player holds the first player token), ``deploys_before_seat`` names the players who deploy
 from now until the seat, in order: a recorder lets the seat enter its own deploys first and writes
-them after those players' (docs/recording.md, "Your deploys before theirs").
+them after those players' (docs/dashboards.md, "The recorder"; ``empyrean record``).
 
 Every line listed (``legal``, ``left_out``'s and ``concede``) may be written next; the only other
 lines that may are the ``forced`` answers written out, as a log may write them (docs/log-format.md,
