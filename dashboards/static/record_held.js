@@ -126,6 +126,7 @@ window.RecordHeld = (function () {
   // A line of the seat's own deploy turn tapped while holding: held, not written.
   function takes(line) {
     if (stage() !== "hold") return false;
+    if ((answers() || []).indexOf(line) < 0) return true;  // a button left from an older question: nothing
     var game = app.game(), pos = app.position();
     var h = held() || {round: pos.round, at: game.decisions.length, lines: [], done: false, start: null};
     h.lines = h.lines.concat([line]);
@@ -297,7 +298,7 @@ window.RecordHeld = (function () {
     var mine = pos.to_decide === seat() && pos.kind === "deploy or pass" && pos.phase === "deploy";
     var choice = pos.phase === "deploy" && pos.kind !== "deploy or pass" && h.round === pos.round;
     if (choice) {
-      add(box, el("p", "held-note", "Asked first: what your last deploy makes happen."));
+      add(box, el("p", "held-note", "Asked first; your held deploys are written after it."));
       return;
     }
     if (mine && pos.legal.indexOf(left[0]) >= 0) {  // waiting because undone decisions could be redone

@@ -357,13 +357,22 @@ def test_a_3_player_game_recorded_by_tapping_the_board(bare_site, browser):
 
 def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(bare_site, browser):
     """P1's view: P2's draws and keeps are never asked; what P2 showed (a card chosen from the hand
-    that showed itself) is written from the folded-away answers of a left-out point."""
+    that showed itself) is written from the folded-away answers of a left-out point. Entered in the
+    log's order, as from notes after the game: where P2 deploys first, "Enter their cards first"."""
     log = seat_view(game(2), 1)
     with watched(browser, "record-seat-view-desktop", **DESKTOP) as page:
         page.goto(f"{bare_site}/record")
         fill_setup(page, log, view=1)
         start(page)
-        play(page, log["decisions"])
+        firsts = 0
+        for i, line in enumerate(log["decisions"]):
+            wait_ready(page, i)
+            if page.get_attribute("#held", "data-stage") == "hold":
+                page.click("#held-done")
+                wait_held(page, i, 0)
+                firsts += 1
+            click_line(page, line)
+        assert firsts == len(face_down_rounds(log)) > 0
         page.wait_for_selector("#verdict[data-status]")
         assert page.get_attribute("#verdict", "data-status") == "valid"
         assert "of P2's cards were not seen" in page.inner_text("#verdict")
