@@ -19,6 +19,12 @@ Where the replay stops, as the reader reads logs (engine.reader):
 * a chance draw (recorded chance) lists every card the deck can still give, then "C draw P1 ?"
   (always allowed: a card the writer did not see). In seeded chance there are no chance points.
 
+In one seat's view, a deploy by another player is made face down: this seat learns its card only at
+the reveal. When such a deploy is pending and the seat's own deploy turn comes later in the round
+(another player holds the first player token), ``deploys_before_seat`` names the players who deploy
+from now until the seat, in order: a recorder lets the seat enter its own deploys first and writes
+them after those players' (docs/dashboards.md, "The recorder"; ``empyrean record``).
+
 Every line listed (``legal``, ``left_out``'s and ``concede``) may be written next; the only other
 lines that may are the ``forced`` answers written out, as a log may write them (docs/log-format.md,
 "What may come next: recorders").
@@ -30,11 +36,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .catalog import Catalog
-from .decisions import CHANCE, Decision, format_decision
+from .decisions import CHANCE, Decision, Kind, format_decision
 from .game import Game, forced_choice
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading
 from .replay import ReplayResult, Verdict, VerdictStatus, engine_error, malformed, replay
+from .state import PH_DEPLOY
 from .timeline import snapshot
 
 IN_PROGRESS = "in progress"  # the status of a position whose game goes on (else: the verdict's status)
@@ -96,6 +103,9 @@ class Position:
     # "Pn concede" for each player: legal at every point of a game in progress, whoever decides
     # (docs/log-format.md, "Concession"); kept apart from ``legal``, the answers to the point
     concede: list[str] = field(default_factory=list)
+    # a seat view at another player's face-down deploy, the seat's own turn to come this round: the
+    # players who deploy before the seat, the pending one first (else empty)
+    deploys_before_seat: list[int] = field(default_factory=list)
     tallies: list[Tally] = field(default_factory=list)
     outcome: Outcome | None = None
     board: dict[str, Any] | None = None  # engine.timeline.snapshot: the frame the replay viewer draws
@@ -128,6 +138,7 @@ class Position:
             "forced": list(self.forced),
             "left_out": [asdict(p) for p in self.left_out],
             "concede": list(self.concede),
+            "deploys_before_seat": list(self.deploys_before_seat),
             "essence": [t.essence for t in self.tallies],
             "next_round_adjustment": [t.next_round_adjustment for t in self.tallies],
             "might": [list(t.might) for t in self.tallies],
@@ -192,7 +203,21 @@ def _position(log: GameLog, res: ReplayResult) -> Position:
         pos.pending = Pending(_who(pend.player), pend.kind.value, pend.prompt, _lines(g.legal_decisions()))
         pos.forced, pos.left_out = _since_last_line(g, res.reading)
         pos.concede = [format_decision(Decision(p, "concede")) for p in range(1, g.n + 1)]
+        pos.deploys_before_seat = deploys_before_seat(g)
     return pos
+
+
+def deploys_before_seat(g: Game) -> list[int]:
+    """At another player's deploy turn in a seat view (their cards face down to the seat) with the
+    seat's own turn still to come this round: the players from the pending one up to the seat,
+    in deploy (first-player) order; else []."""
+    pend, seat = g.pending, g.view
+    if pend is None or seat is None or pend.kind is not Kind.DEPLOY or g.phase != PH_DEPLOY:
+        return []
+    if pend.player == seat or pend.player not in g.order or seat not in g.order:
+        return []
+    now, mine = g.order.index(pend.player), g.order.index(seat)
+    return g.order[now:mine] if now < mine else []
 
 
 def _since_last_line(g: Game, reading: Reading | None) -> tuple[list[str], list[LeftOutPoint]]:

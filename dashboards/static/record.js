@@ -1,6 +1,7 @@
 // The recorder (dashboards/templates/record.html, docs/recording.md): a game played with real cards,
 // written down decision by decision. This file is the game screen; record_setup.js the setup,
-// record_end.js the end, record_store.js the storage and the log. After every decision the whole log so far goes to the
+// record_end.js the end, record_store.js the storage and the log, record_held.js a seat's own deploys
+// entered before the others' face-down ones are revealed. After every decision the whole log so far goes to the
 // positions API (POST /api/v1/positions, stateless), which answers who decides now, every legal
 // answer as a log line, the board and the tally; the page offers exactly those lines as buttons
 // (each carries its line in data-line) and keeps the log in the browser's storage (record_store.js).
@@ -9,7 +10,7 @@
 (function () {
   "use strict";
 
-  var B = window.EmpyreanBoard, store = window.RecordStore, setup = window.RecordSetup;
+  var B = window.EmpyreanBoard, store = window.RecordStore, setup = window.RecordSetup, held = window.RecordHeld;
   var el = B.el, add = B.add;
   var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
   var root = document.getElementById("record");
@@ -83,8 +84,9 @@
   }
 
   function busy(on) {
+    on = on || held.loading();  // the held deploys' own question to the API counts too
     root.setAttribute("data-busy", on ? "true" : "false");
-    document.querySelectorAll("#answers button, #board button[data-board-line], #board button[data-board-group]")
+    document.querySelectorAll("#answers button, #held button, #board button[data-board-line], #board button[data-board-group]")
       .forEach(function (b) { b.disabled = on; });
   }
 
@@ -140,6 +142,7 @@
   function received(answer) {
     pos = answer;
     forcedAt[game.decisions.length] = answer.forced || [];
+    if (answer.status === "in progress" && held.sync()) return;  // a held deploy written: its answer follows
     if (answer.status === "in progress") {
       if (game.end) { game.end = null; save(); }
       show("game");
@@ -160,7 +163,9 @@
   }
 
   // ------------------------------------------------------------------ decisions
-  function decide(line) { write([line]); }
+  function decide(line) {
+    if (!held.takes(line)) write([line]);
+  }
 
   // Write ``lines`` (one answer; or a concession with what it takes before it) after the log. After
   // going back, undone decisions wait in game.redo: the next of them is simply redone, but any other
@@ -173,7 +178,9 @@
       game.redo.pop();
     } else if (later) {
       if (!replace) { askReplace(lines); return; }
-      game.replaced = {decisions: game.decisions.concat(game.redo.slice().reverse()), count: later};
+      game.replaced = {decisions: game.decisions.concat(game.redo.slice().reverse()), count: later,
+                       held: heldLater()};
+      if (game.replaced.held) game.held = null;  // held for a point the answer replaces: restorable with it
       game.redo = [];
     }
     if (/ concede$/.test(lines[lines.length - 1])) game.conceded_at = game.decisions.length;
@@ -186,12 +193,19 @@
     ask();
   }
 
+  // Deploys held for a point later than the log's end (the person went back): an answer there
+  // replaces that point, and they go with the decisions it replaces.
+  function heldLater() {
+    return game.held && game.decisions.length < game.held.at ? game.held : null;
+  }
+
   // "This replaces the 12 decisions after it — Keep them / Replace", in place of the answers.
   function askReplace(lines) {
-    var n = game.redo.length;
+    var n = game.redo.length, h = heldLater();
     waiting = lines;
-    byId("replace-text").textContent = n === 1 ? "This replaces the decision after it."
-                                               : "This replaces the " + n + " decisions after it.";
+    byId("replace-text").textContent = (n === 1 ? "This replaces the decision after it"
+                                                : "This replaces the " + n + " decisions after it") +
+      (h && h.lines.length ? ", and your " + h.lines.length + " held deploy" + (h.lines.length === 1 ? "" : "s") : "") + ".";
     byId("keep-later").textContent = n === 1 ? "Keep it" : "Keep them";
     byId("replace-panel").setAttribute("data-count", String(n));
     byId("replace-panel").hidden = false;
@@ -231,11 +245,12 @@
     var old = game.replaced;
     if (!old) return;
     var now = game.decisions.concat(game.redo.slice().reverse());
-    var same = 0;
+    var same = 0, heldNow = old.held ? game.held : null;
     while (same < now.length && same < old.decisions.length && now[same] === old.decisions[same]) same++;
     game.decisions = old.decisions.slice();
     game.redo = [];
-    game.replaced = now.length > same ? {decisions: now, count: now.length - same} : null;
+    game.replaced = now.length > same ? {decisions: now, count: now.length - same, held: heldNow} : null;
+    if (old.held) game.held = old.held;
     game.result = null;
     game.end = null;
     game.conceded_at = null;
@@ -265,6 +280,11 @@
     filter = "";
     save();
     ask();
+  }
+
+  // Undo takes back what was entered last: a held deploy (record_held.js), else the last decision.
+  function undoLast() {
+    if (!held.undo()) undoTo(game.decisions.length - 1);
   }
 
   function redo() {
@@ -332,7 +352,10 @@
   function label(d) {
     switch (d.verb) {
       case "keep": return d.card === B.UNSEEN ? "Kept a card nobody saw" : "Keep " + d.card;
-      case "pass": return pos.kind === "deploy or pass" ? "Pass: deploy nothing more" : "Pass";
+      case "pass":
+        if (pos.kind !== "deploy or pass") return "Pass";
+        return game.setup.view && d.seat !== game.setup.view ? "No more cards: " + who(d.seat) + " deploys nothing more"
+                                                             : "Pass: deploy nothing more";
       case "yes": return "Yes";
       case "no": return "No";
       case "deploy": return "to " + bfName(d.bf);
@@ -476,6 +499,7 @@
       });
     }
     if (pos.status !== "in progress") {
+      held.draw();
       drawProblem(problem);
       title.textContent = "The log cannot go on";
       return;
@@ -490,8 +514,10 @@
       add(title, document.createTextNode(" " + (seatName(seat) || "Player " + seat) + " to decide"));
       prompt.textContent = pos.prompt || pos.kind || "";
     }
-    drawAnswers(answers, pos.legal.map(read));
-    drawLeftOut(answers, pos.left_out || []);
+    if (!held.draw()) {  // held.draw: the seat's own deploys, when it enters them before the others'
+      drawAnswers(answers, pos.legal.map(read));
+      drawLeftOut(answers, pos.left_out || []);
+    }
     number(answers);
   }
 
@@ -659,6 +685,8 @@
   }
 
   function legalNow() {
+    var mine = held.answers();  // holding the seat's own deploys: those, not the pending player's
+    if (mine) return mine.map(read);
     return pos && pos.status === "in progress" ? pos.legal.map(read) : [];
   }
 
@@ -820,6 +848,7 @@
   function start(g) {
     game = g;
     pos = null;
+    held.reset();
     pick = null;
     filter = "";
     forcedAt = {};
@@ -863,7 +892,7 @@
     if (byId("card-info").open || waiting) return;
     if (ev.key === "u" || ev.key === "U") {
       ev.preventDefault();
-      undoTo(game.decisions.length - 1);
+      undoLast();
     } else if (/^[1-9]$/.test(ev.key)) {
       var b = byId("answers").querySelectorAll("button.answer")[Number(ev.key) - 1];
       if (b && !b.disabled) { ev.preventDefault(); b.click(); }
@@ -874,7 +903,7 @@
     }
   });
 
-  byId("undo").addEventListener("click", function () { undoTo(game.decisions.length - 1); });
+  byId("undo").addEventListener("click", undoLast);
   byId("redo").addEventListener("click", redo);
   byId("time-called").addEventListener("click", callTime);
   document.querySelectorAll("input[name=time-rule]").forEach(function (r) {
@@ -898,6 +927,13 @@
     ask();
   });
 
+  held.init({
+    game: function () { return game; }, position: function () { return pos; }, save: save, post: post, urls: urls,
+    body: function (lines) { return store.log({setup: game.setup, decisions: lines}, null); }, who: who,
+    name: seatName, said: said, write: function (lines) { write(lines); }, drawGame: drawGame,
+    drawAnswers: function (lines) { drawAnswers(byId("answers"), lines.map(read)); },
+    redoNext: function () { return game.redo.length ? game.redo[game.redo.length - 1] : null; }
+  });
   RecordEnd.init({
     game: function () { return game; }, position: function () { return pos; }, save: save, post: post,
     positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, takeBackEnd: takeBackEnd, urls: urls

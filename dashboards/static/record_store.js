@@ -2,14 +2,18 @@
 // browser's localStorage, written after every change, so a reload, a closed tab or a phone that went
 // to sleep loses nothing; and the game log (docs/log-format.md) made from it.
 //
-// A game is kept as {id, created, updated, setup, decisions, redo, replaced, conceded_at, end, result, uploaded}:
+// A game is kept as {id, created, updated, setup, decisions, redo, replaced, held, conceded_at, end, result,
+// uploaded}:
 //   setup      {catalog, mode, players: [{name, deck}], battlefields, first_player, view, date,
 //               event: {id, name} | null, round, table}; a deck is a premade deck's name or a
 //               mash-up {name, cards: [24 names]}
 //   decisions  the log's lines so far, as written (forced answers are left out: the engine takes them)
 //   redo       lines undone, the next one to redo last
 //   replaced   null, or {decisions: the whole log before an answer replaced undone decisions, count: how
-//              many it replaced}: what "Restore" brings back; dropped once the game is uploaded
+//              many it replaced, held: the held deploys it took along, or null}: what "Restore" brings
+//              back; dropped once the game is uploaded
+//   held       null, or the seat's own deploys entered before the others' face-down ones are revealed,
+//              not yet in the log: {round, at, lines, done, start} (record_held.js)
 //   conceded_at  where the lines a concession wrote begin (the points left out before it, then the
 //              concession), so that going back from the end takes them all back
 //   end        null, or {reason: "time", time_rule} once time was called
@@ -76,7 +80,7 @@ window.RecordStore = (function () {
   function create(setup, decisions) {
     var now = new Date().toISOString();
     return {id: newId(), created: now, updated: now, setup: setup, decisions: decisions || [], redo: [],
-            replaced: null, conceded_at: null, end: null, result: null, uploaded: null};
+            replaced: null, held: null, conceded_at: null, end: null, result: null, uploaded: null};
   }
 
   // ------------------------------------------------------------------ the log

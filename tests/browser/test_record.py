@@ -357,13 +357,22 @@ def test_a_3_player_game_recorded_by_tapping_the_board(bare_site, browser):
 
 def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(bare_site, browser):
     """P1's view: P2's draws and keeps are never asked; what P2 showed (a card chosen from the hand
-    that showed itself) is written from the folded-away answers of a left-out point."""
+    that showed itself) is written from the folded-away answers of a left-out point. Entered in the
+    log's order, as from notes after the game: where P2 deploys first, "Enter their cards first"."""
     log = seat_view(game(2), 1)
     with watched(browser, "record-seat-view-desktop", **DESKTOP) as page:
         page.goto(f"{bare_site}/record")
         fill_setup(page, log, view=1)
         start(page)
-        play(page, log["decisions"])
+        firsts = 0
+        for i, line in enumerate(log["decisions"]):
+            wait_ready(page, i)
+            if page.get_attribute("#held", "data-stage") == "hold":
+                page.click("#held-done")
+                wait_held(page, i, 0)
+                firsts += 1
+            click_line(page, line)
+        assert firsts == len(face_down_rounds(log)) > 0
         page.wait_for_selector("#verdict[data-status]")
         assert page.get_attribute("#verdict", "data-status") == "valid"
         assert "of P2's cards were not seen" in page.inner_text("#verdict")
@@ -371,6 +380,180 @@ def test_a_game_recorded_from_one_seat_with_the_opponents_draws_not_seen(bare_si
         assert got["chance"] == {"type": "recorded", "view": 1}
         assert canonical(got) == canonical(expected_log(log, got))
         assert replay(got).verdict.status == "valid"
+
+
+# ---------------------------------------------------------------------------------- one seat: own deploys first
+def wait_held(page, count: int, held: int) -> None:
+    page.wait_for_selector(f"#record[data-busy=false][data-count='{count}'][data-held='{held}']", state="attached")
+
+
+def face_down_rounds(log: dict) -> list[dict]:
+    """Where another player deploys face down before the seat (the position's deploys_before_seat),
+    how the table plays it: ``at``, the first such line; ``theirs``, the lines up to the seat's own
+    deploy turn (their deploys and passes, entered at the reveal); ``held``, the seat's own deploys
+    (and its pass) up to what one of them makes happen, entered first, which the page writes itself."""
+    seat, lines = log["chance"]["view"], log["decisions"]
+    at = [position({**log, "decisions": lines[:k]}) for k in range(len(lines))]
+    out, k = [], 0
+    while k < len(lines):
+        if not at[k].deploys_before_seat:
+            k += 1
+            continue
+        j = k
+        while j < len(lines) and not (at[j].phase == "deploy" and at[j].pending.to_decide == seat):
+            j += 1
+        m = j
+        while m < len(lines) and at[m].phase == "deploy" and at[m].pending.kind == "deploy or pass" \
+                and at[m].pending.to_decide == seat:
+            m += 1
+        out.append({"at": k, "theirs": lines[k:j], "held": lines[j:m], "round": at[k].round})
+        k = m
+    return out
+
+
+def play_from_the_seat(page, log: dict, done: int = 0, upto: int | None = None) -> None:
+    """Click a seat view's lines from ``done`` (up to ``upto``) in the order the table plays them: at
+    another player's face-down deploy before the seat, the seat's own deploys first (held: nothing is
+    written), then the other player's cards as they are revealed; the page then writes the held
+    deploys itself, after them."""
+    lines = log["decisions"]
+    rounds = {r["at"]: r for r in face_down_rounds(log)}
+    k = done
+    while k < (len(lines) if upto is None else upto):
+        wait_ready(page, k)
+        if k not in rounds:
+            click_line(page, lines[k])
+            k += 1
+            continue
+        r = rounds[k]
+        for i, line in enumerate(r["held"]):
+            wait_held(page, k, i)
+            click_line(page, line)
+        wait_held(page, k, len(r["held"]))
+        if not r["held"] or not r["held"][-1].endswith(" pass"):
+            page.click("#held-done")  # their cards next: the seat deploys nothing more (or what it made happen waits)
+        assert stored_log(page)["decisions"] == lines[:k]  # nothing written yet
+        assert stored_log(page)["held"]["lines"] == r["held"]
+        for i, line in enumerate(r["theirs"]):
+            wait_ready(page, k + i)
+            click_line(page, line)
+        k += len(r["theirs"]) + len(r["held"])  # the page writes the held lines by itself
+        wait_ready(page, k)
+        assert stored_log(page)["decisions"] == lines[:k] and stored_log(page)["held"] is None
+    wait_ready(page, k)
+
+
+def test_a_seat_enters_its_own_deploys_before_the_opponents_face_down_ones(bare_site, browser):
+    """From P1's seat, a game where P2 holds the first player token every other round: P2 deploys
+    first, face down, so the log's next lines are P2's deploys, which P1 learns only at the reveal.
+    The page says so and takes P1's own deploys (and pass) first, into a held list on screen, checked
+    by the engine as they are entered; then P2's cards as they are revealed ("No more cards" is P2's
+    pass, even when P2 deploys nothing); then it writes P1's held deploys after them, in the rules'
+    order, asking what they make happen (The Prison's discard) once they are written. The log is
+    exactly the seat view of the whole game and verifies valid."""
+    full = game(25)
+    log = seat_view(full, 1)
+    assert log["setup"]["first_player"] == 2
+    rounds = face_down_rounds(log)
+    assert any(r["theirs"] == ["P2 pass"] for r in rounds)  # P2 deploys nothing
+    assert any(r["held"] and r["held"][-1] == "P1 pass" for r in rounds)  # P1's pass held too
+    first = rounds[0]
+    with watched(browser, "record-seat-own-deploys-first-desktop", **DESKTOP) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play_from_the_seat(page, log, upto=first["at"])
+        wait_ready(page, first["at"])
+        assert page.inner_text("#prompt") == ("P2 Bo deploys first, face down: enter your own deploys now; "
+                                              "P2 Bo's cards are entered as they are revealed.")
+        assert " ".join(page.inner_text("#decide-title").split()) == "P1 Ada: your own deploys first"
+        # only P1's own cards are offered, never P2's
+        shown = [b.get_attribute("data-line") or b.get_attribute("data-group")
+                 for b in page.locator("#answers button.answer").all()]
+        assert shown and all(x.startswith(("P1 ", "deploy ")) for x in shown), shown
+        click_line(page, first["held"][0])
+        wait_held(page, first["at"], 1)
+        held = page.locator("#held [data-held-line]")
+        assert [held.get_attribute("data-held-line")] == first["held"][:1] and held.count() == 1
+        assert held.inner_text().startswith("P1 Ada deploys Fortress Walls to B2")
+        note = page.inner_text("#held .held-note")
+        assert note.startswith("Deploying Fortress Walls to B2 asks for more (discard 1 card from your hand): "
+                               "that is asked when your deploys are written, after their cards"), note
+        viewport_shot(page, "record-seat-own-deploys-held-desktop")
+        page.click("#held-done")
+        wait_held(page, first["at"], 1)
+        assert page.get_attribute("#held", "data-stage") == "reveal"
+        no_more = page.inner_text("#answers button[data-line='P2 pass'] .answer-text")
+        assert no_more == "No more cards: P2 Bo deploys nothing more"
+        assert stored_log(page)["decisions"] == log["decisions"][:first["at"]]
+        click_line(page, "P2 pass")
+        # P1's deploy written by the page, then what it makes happen is asked
+        wait_ready(page, first["at"] + 2)
+        assert stored_log(page)["decisions"][first["at"]:] == ["P2 pass", first["held"][0]]
+        assert stored_log(page)["held"] is None and page.locator("#held").is_hidden()
+        assert "discard" in page.inner_text("#prompt")
+        play_from_the_seat(page, log, done=first["at"] + 2)
+        page.wait_for_selector("#verdict[data-status]")
+        assert page.get_attribute("#verdict", "data-status") == "valid"
+        got = downloaded(page)
+        assert got["chance"] == {"type": "recorded", "view": 1}
+        assert got["decisions"] == log["decisions"] == seat_view(full, 1)["decisions"]
+        assert canonical(got) == canonical(expected_log(log, got))
+        assert replay(got).verdict.status == "valid"
+
+
+def test_held_deploys_survive_a_reload_undo_and_going_back_on_a_phone(bare_site, browser):
+    """On a 390 px phone, at P2's face-down deploy: the line saying what to enter fits the screen;
+    a held deploy survives a reload; Undo takes back the held deploy first, then the end of the
+    seat's deploys ("Change my deploys"), before any decision; going back before the point keeps
+    the held list on screen, and an answer there says it would replace it too (Keep them brings all
+    back); P2's pass then writes the held deploy after it."""
+    log = seat_view(game(25), 1)
+    lines = log["decisions"]
+    first = face_down_rounds(log)[0]
+    at, mine = first["at"], first["held"][0]
+    with watched(browser, "record-seat-held-phone", **PHONE) as page:
+        page.goto(f"{bare_site}/record")
+        fill_setup(page, log, view=1)
+        start(page)
+        play_from_the_seat(page, log, upto=at)
+        assert page.locator("#prompt").is_visible() and "P2 Bo deploys first, face down" in page.inner_text("#prompt")
+        no_sideways_scroll(page)
+        click_line(page, mine)
+        wait_held(page, at, 1)
+        page.locator("#held").scroll_into_view_if_needed()
+        viewport_shot(page, "record-seat-held-screen-phone")
+        no_sideways_scroll(page)
+        page.reload()
+        wait_held(page, at, 1)
+        assert page.get_attribute("[data-held-line]", "data-held-line") == mine
+        page.click("#undo")  # the held deploy is taken back, no decision
+        wait_held(page, at, 0)
+        click_line(page, mine)
+        wait_held(page, at, 1)
+        page.click("#held-done")
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "reveal"
+        page.click("#undo")  # back to the seat's own deploys
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "hold"
+        page.click("#held-done")
+        wait_held(page, at, 1)
+        # back before the point: the held deploy waits on screen; an answer there would replace it too
+        page.click(f"#history-list button[data-index='{at - 1}']")
+        wait_held(page, at - 1, 1)
+        assert page.get_attribute("#held", "data-stage") == "later"
+        assert "Held for round 1" in page.inner_text("#held")
+        click_line(page, another_answer(page, lines[at - 1]))
+        assert page.inner_text("#replace-text") == "This replaces the decision after it, and your 1 held deploy."
+        page.click("#keep-later")
+        wait_held(page, at, 1)
+        assert page.get_attribute("#held", "data-stage") == "reveal"
+        click_line(page, "P2 pass")
+        wait_ready(page, at + 2)
+        kept = stored_log(page)
+        assert kept["decisions"] == lines[:at + 2] and kept["held"] is None
+        no_sideways_scroll(page)
 
 
 def test_undo_redo_a_reload_and_a_link_lose_nothing(bare_site, browser):

@@ -195,6 +195,44 @@ def test_every_listed_line_is_taken_next(seed, players, form):
     assert tried > 100
 
 
+@pytest.mark.parametrize(("seed", "players", "form"), [(9101, 2, "seat1"), (9102, 2, "seat2"), (9203, 3, "seat3"),
+                                                    (9204, 3, "seat1"), (9100, 2, "full"), (9103, 2, "hide2")])
+def test_deploys_before_the_seat_are_named_at_a_face_down_deploy(seed, players, form):
+    """In a seat view, at another player's deploy turn with the seat's own deploy turn still to come
+    that round, ``deploys_before_seat`` lists the players who deploy from now until the seat, in
+    first-player order; anywhere else (the seat's own turn, a player after the seat, a choice, a
+    log written with every card or one player's cards hidden) it is empty. Writing the seat's own
+    deploy lines at such a point is refused (they come after those players'), and the seat's turn
+    follows the last of them."""
+    log = game_log(seed, players, form)
+    seat = log["chance"].get("view")
+    lines = log["decisions"]
+    seen = []
+    for k in range(len(lines)):
+        pos = position(unfinished(log, k))
+        d = pos.to_dict()
+        assert d["deploys_before_seat"] == pos.deploys_before_seat
+        order = [(d["board"]["first_player"] - 1 + i) % players + 1 for i in range(players)]
+        deploying = pos.phase == "deploy" and d["kind"] == "deploy or pass"
+        if seat is None or not deploying or d["to_decide"] == seat \
+                or order.index(d["to_decide"]) > order.index(seat):
+            assert pos.deploys_before_seat == [], k
+            continue
+        want = order[order.index(d["to_decide"]):order.index(seat)]
+        assert pos.deploys_before_seat == want, k
+        seen.append(want)
+        own = next((line for line in lines[k:] if line.startswith(f"P{seat} deploy ")), None)
+        if own is not None and pos.round == position(unfinished(log, lines.index(own, k))).round:
+            early = position({**unfinished(log, k), "decisions": lines[:k] + [own]})
+            assert early.status == "illegal" and early.verdict.index == k
+    if seat is None:
+        assert not seen
+    else:
+        assert any(len(w) == 1 for w in seen)
+        if players == 3:  # the first player two seats before the seat: both others deploy first
+            assert any(len(w) == 2 for w in seen)
+
+
 def test_a_chance_draw_lists_each_card_the_deck_can_still_give_and_then_the_unseen_one():
     log = game_log(9100, 2, "full")
     first = log["setup"]["first_player"]

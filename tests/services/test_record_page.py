@@ -23,8 +23,8 @@ def test_the_page_is_served_with_its_scripts_as_files(client):
     html = response.get_data(as_text=True)
     for tag in re.findall(r"<script\b[^>]*>", html):
         assert "src=" in tag or 'type="application/json"' in tag, tag  # the policy runs no inline script
-    for name in ("board.js", "record_store.js", "record_setup.js", "record_end.js", "record.js", "board.css",
-                 "record.css"):
+    for name in ("board.js", "record_store.js", "record_setup.js", "record_end.js", "record_held.js", "record.js",
+                 "board.css", "record.css"):
         assert f"/static/dash/{name}" in html
         assert client.get(f"/static/dash/{name}").status_code == 200
     assert "plotly" not in html  # no figure on this page
