@@ -34,3 +34,10 @@ def test_after_the_fold_task_has_run_a_task_inside_the_next_interval_sends_anoth
     assert cadence.after_replay(100.1) == approx(0.4)
     cadence.folded(100.5)  # the fold task ran in this process
     assert cadence.after_replay(100.6) == approx(0.4)
+
+
+def test_games_left_by_a_fold_get_one_fold_task_an_interval_later():
+    cadence = FoldCadence(0.5)
+    assert cadence.fold_again(100.0) == 0.5
+    assert cadence.fold_again(100.2) is None  # that task will count them
+    assert cadence.fold_again(100.6) == 0.5

@@ -20,3 +20,14 @@ def test_every_game_task_retries_a_lost_database_connection():
     import psycopg
 
     assert GameTask.autoretry_for == (psycopg.OperationalError,) and GameTask.retry_jitter
+
+
+def test_only_a_postgres_process_of_this_machine_is_a_session_the_worker_may_renice():
+    import os
+
+    from workers.tasks import _local_postgres
+
+    me = os.getpid()  # a process of this machine, but not PostgreSQL
+    assert not _local_postgres("/tmp/empyrean", me)
+    assert not _local_postgres("db.example.org", me)
+    assert not _local_postgres("127.0.0.1", 2**22 + 7)  # no such process

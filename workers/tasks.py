@@ -50,6 +50,34 @@ class GameTask(Task):
     max_retries = 6
 
 
+def share_priority_with_session(conn: psycopg.Connection) -> None:
+    """Give the database session serving this worker the worker's own CPU priority, when the worker
+    runs below the default (`empyrean up` lowers it: launcher.WORKER_NICE) and PostgreSQL runs on this
+    machine. Half of what replaying and counting a game costs is spent by its session; left at the
+    default priority, the session kept taking the CPU from the API the worker yields it to
+    (docs/performance.md, "Single uploads with the worker beside the API"). Elsewhere (a worker of
+    its own, a database on another machine, a session we may not renice) nothing changes."""
+    nice = os.getpriority(os.PRIO_PROCESS, 0)
+    if nice <= 0 or not _local_postgres(conn.info.host, conn.info.backend_pid):
+        return
+    try:
+        os.setpriority(os.PRIO_PROCESS, conn.info.backend_pid, nice)
+    except OSError:  # not ours to renice
+        pass
+
+
+def _local_postgres(host: str, pid: int) -> bool:
+    """Is the session's process ``pid`` a PostgreSQL process of this machine (a Unix socket or
+    loopback connection, and the process of that number is postgres)."""
+    if not (host.startswith("/") or host in ("localhost", "127.0.0.1", "::1")):
+        return False
+    try:
+        with open(f"/proc/{pid}/comm") as comm:
+            return comm.read().strip() == "postgres"
+    except OSError:
+        return False
+
+
 _pool: ConnectionPool | None = None
 _pool_pid: int | None = None
 
@@ -60,7 +88,8 @@ def worker_pool() -> ConnectionPool:
     global _pool, _pool_pid
     if _pool is None or _pool_pid != os.getpid():
         config = Config.from_env()
-        _pool = create_pool(config.require_database_url(), max_size=2, name=f"worker-{os.getpid()}")
+        _pool = create_pool(config.require_database_url(), max_size=2, name=f"worker-{os.getpid()}",
+                            configure=share_priority_with_session)
         _pool_pid = os.getpid()
     return _pool
 
@@ -83,8 +112,8 @@ def replay_games(self, game_ids: list[int], claim: bool = True) -> int:
     wait = _cadence.after_replay(time.monotonic())
     if wait == 0.0:
         _fold(self.app, pool)
-    elif wait is not None:
-        send_fold(self.app, countdown=wait, lane=QUEUE_INTERACTIVE)
+    else:
+        _fold_later(self.app, wait)
     return len(replayed)
 
 
@@ -100,9 +129,15 @@ _cadence = FoldCadence()  # per worker process: prefork's children each get thei
 
 def _fold(app, pool: ConnectionPool) -> int:
     try:
-        return fold_pending_counts(pool, on_budget_spent=lambda: send_fold(app))
+        return fold_pending_counts(pool, on_budget_spent=lambda: send_fold(app),
+                                   left_over=lambda: _fold_later(app, _cadence.fold_again(time.monotonic())))
     finally:
         _cadence.folded(time.monotonic())
+
+
+def _fold_later(app, wait: float | None) -> None:
+    if wait is not None:
+        send_fold(app, countdown=wait, lane=QUEUE_INTERACTIVE)
 
 
 @shared_task(name=SWEEP_TASK, base=GameTask, bind=True)

@@ -54,21 +54,33 @@ class FoldCadence:
         self._fold_due = self._last_fold + self.interval_s
         return self._fold_due - now
 
+    def fold_again(self, now: float) -> float | None:
+        """A fold of this process left games (committed while it folded): in how many seconds a fold
+        task should count them, or None when one this process sent is still to come."""
+        if self._fold_due > now:
+            return None
+        self._fold_due = now + self.interval_s
+        return self.interval_s
+
     def folded(self, now: float) -> None:
         """A fold of this process ended at ``now``."""
         self._last_fold = now
 
 
 def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S,
-                        on_budget_spent: Callable[[], None] | None = None) -> int:
+                        on_budget_spent: Callable[[], None] | None = None,
+                        left_over: Callable[[], None] | None = None) -> int:
     """Add every pending game to the aggregates, a batch per transaction, and give those games their
-    final status; returns how many this call counted. Every worker calls it after committing a chunk,
-    and the sweeper does, so nothing pending is left behind:
+    final status; returns how many this call counted. Every worker calls it after committing a chunk
+    (at its fold cadence), and the sweeper does, so nothing pending is left behind:
 
     - one transaction folds at a time (an advisory lock). A call that finds the lock taken returns at
       once: the holder looks again after it lets go, and sees what was committed before that;
     - after a batch it tries again, and it stops when a look *after* letting go of the lock finds
       nothing pending that is not held by a replay under way (which folds its own games after);
+    - with ``left_over`` (a worker's cadence), it goes on only while the batches are full: games
+      committed meanwhile are handed to ``left_over`` (which sends a fold task for later) rather than
+      chased a few at a time, each few costing a fold's statements;
     - after ``budget_s`` seconds it stops after the batch under way and calls ``on_budget_spent``
       (a worker sends a fold task there, so a long backlog does not hold up one task past its
       time limit; without it, the sweeper's fold carries on)."""
@@ -88,10 +100,13 @@ def fold_pending_counts(pool: ConnectionPool, budget_s: float = FOLD_BUDGET_S,
         if ids is None:
             return folded
         folded += len(ids)
-        if not ids:
+        if not ids or (left_over is not None and len(ids) < FOLD_BATCH):
             with pool.connection() as conn:
                 if not any_foldable(conn):
                     return folded
+            if left_over is not None:
+                left_over()
+                return folded
         if time.perf_counter() - started > budget_s:
             if on_budget_spent is not None:
                 on_budget_spent()

@@ -120,6 +120,14 @@ def _start_child(nice: int) -> None:
         _prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if nice:
         os.nice(nice)
+        # The child leads a session of its own (start_new_session), and where the kernel groups the
+        # processes of a session for scheduling (autogroup), a process's niceness weighs only against
+        # its own group's: the group's niceness is what yields to the API's.
+        try:
+            with open("/proc/self/autogroup", "w") as group:
+                group.write(str(nice))
+        except OSError:  # no autogroup here (or a kernel without it): the niceness alone applies
+            pass
 
 
 class ServiceLauncher:

@@ -3,6 +3,9 @@ by the worker), after any fork, so no connection is ever shared between processe
 
 from __future__ import annotations
 
+from typing import Callable
+
+import psycopg
 from psycopg_pool import ConnectionPool
 
 # How long a caller waits for a connection before PoolTimeout (a psycopg.OperationalError): the API
@@ -11,7 +14,8 @@ from psycopg_pool import ConnectionPool
 POOL_TIMEOUT_S = 5.0
 
 
-def create_pool(database_url: str, *, max_size: int, name: str) -> ConnectionPool:
+def create_pool(database_url: str, *, max_size: int, name: str,
+                configure: Callable[[psycopg.Connection], None] | None = None) -> ConnectionPool:
     pool = ConnectionPool(
         database_url,
         min_size=1,
@@ -21,6 +25,7 @@ def create_pool(database_url: str, *, max_size: int, name: str) -> ConnectionPoo
         # Check each connection as it is handed out, so a PostgreSQL restart costs one reconnect
         # instead of an error on the first request to use a dead connection.
         check=ConnectionPool.check_connection,
+        configure=configure,
         open=False,
     )
     # Open without waiting: the pool connects in the background, and an API whose database is down

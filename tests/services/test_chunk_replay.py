@@ -364,3 +364,33 @@ def test_a_sweep_resends_at_most_its_limit_and_the_next_sweep_takes_the_rest(ing
             assert db.execute(fresh).fetchone()[0] == 3
         finally:
             sweeper_pool.close()
+
+
+@pytest.mark.parametrize("cadence", [False, True])
+def test_games_committed_while_a_fold_runs_are_chased_or_left_to_a_later_fold(db, pool, monkeypatch, cadence):
+    """Without ``left_over`` (the sweeper) a fold goes on until nothing is pending; with it (a worker's
+    fold cadence) it stops after a batch that was not full and hands what came meanwhile to a later
+    fold, rather than folding a few games at a time behind a stream of uploads."""
+    import services.games.fold
+
+    seed = 8470 + 20 * cadence  # games of their own for each case: a stored game is not stored again
+    first = store(db, [self_play(seed + i) for i in range(3)])
+    later = store(db, [self_play(seed + 10 + i) for i in range(2)])
+    replay_stored_games(pool, first, defer_counts=True)
+    real_fold_pending, handed_on = services.games.fold.fold_pending, []
+
+    def another_worker_commits_meanwhile(conn, limit):
+        ids = real_fold_pending(conn, limit)
+        if ids and set(ids) <= set(first):
+            replay_stored_games(pool, later, defer_counts=True)
+        return ids
+
+    monkeypatch.setattr(services.games.fold, "fold_pending", another_worker_commits_meanwhile)
+    left_over = (lambda: handed_on.append("later")) if cadence else None
+    assert fold_pending_counts(pool, left_over=left_over) == (3 if cadence else 5)
+    assert handed_on == (["later"] if cadence else [])
+    pending = db.execute("SELECT count(*) FROM game_records WHERE game_id = ANY(%s) AND pending",
+                         (later,)).fetchone()[0]
+    assert pending == (2 if cadence else 0)
+    monkeypatch.undo()
+    assert fold_pending_counts(pool) == pending

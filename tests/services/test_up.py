@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import psutil
 import psycopg
@@ -112,6 +113,13 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         base_nice = psutil.Process(up.pid).nice()
         nices = {role: {c.nice() for c in children if role in " ".join(c.cmdline())} for role in ("gunicorn", "celery")}
         assert nices == {"gunicorn": {base_nice}, "celery": {min(19, base_nice + WORKER_NICE)}}, nices
+        # ... and so do its database sessions (workers.tasks.share_priority_with_session)
+        sessions = {p.nice() for p in psutil.Process(postgres_pid).children() if "empyrean" in " ".join(p.cmdline())}
+        assert sessions == {base_nice, min(19, base_nice + WORKER_NICE)}, sessions
+        if Path("/proc/self/autogroup").exists():  # where the kernel schedules sessions as groups
+            groups = {" ".join(c.cmdline()).split()[2]: Path(f"/proc/{c.pid}/autogroup").read_text().split()[-1]
+                      for c in children if "gunicorn" in c.cmdline() or "celery" in c.cmdline()}
+            assert groups == {"gunicorn": "0", "celery": str(WORKER_NICE)}, groups
         everything = [postgres_pid, redis_server.pid, *(c.pid for c in children)]
 
         # A second `up` on the same data folder must refuse, and leave the first one alone.
