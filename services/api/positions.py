@@ -18,7 +18,6 @@ from flask import Blueprint, current_app, jsonify
 
 from engine.position import malformed_position, position
 from services.games.store import NotAnObject, read_log
-from services.platform.cpu_turns import in_turn
 
 from .access import public
 from .bodies import read_log_body
@@ -38,8 +37,7 @@ def post_position():
         log, errors, _ = read_log(raw)
     except NotAnObject as exc:
         return error_response(400, "Bad Request", str(exc), pointer="")
-    # the replay is CPU work: in turn, so that the other connections of this process are served
-    answer = in_turn(position, log) if log is not None else malformed_position(errors)
+    answer = position(log) if log is not None else malformed_position(errors)
     response = jsonify(answer.to_dict())
     response.cache_control.no_store = True  # an answer about this body only
     return response

@@ -13,7 +13,9 @@ every prefix of each — the log a recorder sends after each decision — is one
 2. HTTP: the service started as `empyrean up` starts it (services.platform.launcher.ServiceLauncher:
    embedded PostgreSQL and Redis in a temporary folder, a worker, the API under gunicorn with the
    project's settings; no demo data), then POST /api/v1/positions with every prefix of the full
-   logs, one client on one keep-alive connection, then --clients clients at once. The positions
+   logs, one client on one keep-alive connection, then --clients clients at once; then --heavy
+   clients asking for the slowest positions (3-player seat views) for 20 s while another client
+   probes health and uploads games: what everyone else gets meanwhile. The positions
    rate limit is raised for the run (600/minute per address would refuse a benchmark, not a table).
 Not part of the test run (pytest collects only test_*.py). Loopback only; stops by itself.
 """
@@ -104,7 +106,58 @@ class Client:
             self.failures.append(response.status)
 
 
-def http_part(games: int, clients: int) -> None:
+def slowest_bodies(games: int) -> list[bytes]:
+    """Among the slowest positions to work out: 3-player games seen from one seat (every unseen card
+    of two opponents tracked), in their last third."""
+    from engine.seats import as_recorded, seat_view
+    from engine.selfplay import self_play
+
+    bodies = []
+    for seed in range(171_000, 171_000 + games):
+        log = seat_view(as_recorded(self_play(seed, players=3, bot="greedy")), 1)
+        bodies += [json.dumps(body).encode() for body in prefixes(log)[-len(log["decisions"]) // 3:]]
+    return bodies
+
+
+def others_meanwhile(running, clients: int, seconds: float = 20) -> None:
+    """``clients`` recorders ask for the slowest positions for ``seconds`` while another client probes
+    health every 0.1 s and uploads a game every 0.5 s: what everyone else gets meanwhile."""
+    sys.path.insert(0, str(ROOT / "tests" / "fault"))
+    from slow_clients import Probe, get_health, post_game
+
+    from engine.selfplay import self_play
+
+    bodies, stop = slowest_bodies(6), threading.Event()
+    config = running.config
+    recorders = [Client(config.api_host, config.api_port) for _ in range(clients)]
+
+    def ask(client: Client, start: int) -> None:
+        i = start
+        while not stop.is_set():
+            client.post(bodies[i % len(bodies)])
+            i += 1
+
+    threads = [threading.Thread(target=ask, args=(c, i * 7)) for i, c in enumerate(recorders)]
+    logs = (self_play(seed) for seed in range(172_000, 173_000))
+    for t in threads:
+        t.start()
+    time.sleep(1)
+    with Probe(get_health(running.api_url.removesuffix("/api/v1"), timeout=10), every=0.1) as health, \
+            Probe(post_game(running.api_url.removesuffix("/api/v1"), running.token, logs, timeout=10),
+                  every=0.5) as uploads:
+        time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    latencies = [x for c in recorders for x in c.latencies]
+    print(f"  {clients} clients asking for the slowest positions: {percentiles(latencies)}")
+    for name, probe in (("health", health), ("uploads", uploads)):
+        p50, p99 = probe.percentile(50) * 1e3, probe.percentile(99) * 1e3
+        print(f"    meanwhile {name:8}: p50 {p50:7.1f} ms  p99 {p99:7.1f} ms  ({len(probe.samples)} requests, "
+              f"{probe.statuses()})")
+
+
+def http_part(games: int, clients: int, heavy: int) -> None:
     from services.platform.config import Config
     from services.platform.launcher import ServiceLauncher, api_command
 
@@ -140,6 +193,7 @@ def http_part(games: int, clients: int) -> None:
             failures = [x for c in many for x in c.failures]
             print(f"  {clients} clients at once POST /positions: {percentiles(latencies)}; "
                   f"{len(latencies) / wall:.0f} positions/s; failures {failures}")
+            others_meanwhile(running, heavy)
         finally:
             launcher.stop()
 
@@ -149,6 +203,8 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--engine", default="both", choices=["both", "native", "pure"])
     parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--heavy", type=int, default=20,
+                        help="clients asking for the slowest positions while health and uploads are timed")
     parser.add_argument("--no-http", action="store_true", help="the engine part only")
     parser.add_argument("--engine-part", choices=["native", "pure"], help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -159,7 +215,7 @@ def main() -> int:
         subprocess.run([sys.executable, __file__, "--engine-part", engine, "--games", str(args.games)],
                        check=True, cwd="/")  # not the checkout: its engine/ would shadow the build
     if not args.no_http:
-        http_part(args.games, args.clients)
+        http_part(args.games, args.clients, args.heavy)
     return 0
 
 
