@@ -8,7 +8,9 @@ compiled engine is built first if it is missing or stale). Printed per engine: g
 games/s (seeds 0..games-1, 2 players, the default catalog), random self-play games/s, and what a
 greedy game spends on clones (``Game.clone``, per clone and per game). ``--before`` also plays the
 same greedy games with the clone of before issue 26 (``engine.game.clone_by_replay``: the history
-replayed), checks that they are the same games, byte for byte, and prints the ratio.
+replayed), checks that they are the same games, byte for byte, and prints the ratio. Times are
+the process's CPU time (``time.process_time``): on a machine shared with other work they move far
+less than wall-clock time does; pin the process to a core (``taskset -c 1``) all the same.
 ``--engine-path`` measures another build (e.g. an older commit's build/native); if that engine has
 no ``clone_by_replay``, only its own figures are printed.
 """
@@ -48,17 +50,17 @@ def main() -> None:
         sys.path.insert(0, str(build_native.build()))
     import engine.game
     from engine.bots import GreedyBot
-    from engine.catalog import load_catalog
+    from engine.catalog import DEFAULT_VERSION, load_catalog
     from engine.selfplay import self_play
 
     label = "native" if engine.game.__file__.endswith(".so") else "pure"
     print(f"engine: {label} ({engine.game.__file__})")
-    load_catalog()  # once per process, before the clock starts
+    load_catalog(DEFAULT_VERSION)  # once per process, before the clock starts (self_play's call, its cache key)
 
     def timed(bot, games: int) -> tuple[float, list[dict]]:
-        t = time.perf_counter()
+        t = time.process_time()
         logs = [self_play(seed, bot=bot) for seed in range(games)]
-        return games / (time.perf_counter() - t), logs
+        return games / (time.process_time() - t), logs
 
     greedy, logs = timed("greedy", args.games)
     decisions = sum(len(log["decisions"]) for log in logs) / len(logs)
@@ -94,11 +96,11 @@ def clones(bot_class, copy, replay, games: int) -> None:
         self_play(seed, bot=lambda s: bot_class(s, keep))
     per_game = len(positions) / games
     for name, fn, repeat in (("copy", copy, 5), ("replay", replay, 1)):
-        t = time.perf_counter()
+        t = time.process_time()
         for _ in range(repeat):
             for g in positions:
                 fn(g)
-        us = (time.perf_counter() - t) / (repeat * len(positions)) * 1e6
+        us = (time.process_time() - t) / (repeat * len(positions)) * 1e6
         print(f"{'clone, ' + name:22s}: {us:8.1f} µs/clone, {per_game:.0f} clones/game = "
               f"{us * per_game / 1000:.1f} ms/game")
 
