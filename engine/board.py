@@ -29,6 +29,7 @@ from .state import (
     SHIELD,
     STUN,
     UNSEEN,
+    CardFilter,
     CardInst,
     Ctx,
     Loc,
@@ -292,7 +293,11 @@ def move_choice(g: Game, card: CardInst, ctx: Ctx) -> None:
     if card.loc != AT_BOARD or card.has(ANCHOR):
         return
     dests = [b for b in range(g.nbf) if b != card.bf and g._open(b, card.owner)]
-    g.ask_bf(ctx.player, f"move {card.name} to which battlefield", dests, lambda b: move(g, card, b, ctx))
+    g.ask_bf(ctx.player, f"move {card.name} to which battlefield", dests, (_move_to, card, ctx))
+
+
+def _move_to(g: Game, b: int, card: CardInst, ctx: Ctx) -> None:
+    move(g, card, b, ctx)
 
 
 def return_to_hand(g: Game, card: CardInst, ctx: Ctx) -> bool:
@@ -408,14 +413,15 @@ def _discard_ask(g: Game, p: int, n: int, ctx: Ctx) -> None:
         return
     # One at a time; a card nobody saw is asked about even when the whole hand goes, since
     # what it was (its own discard ability) may matter.
-
-    def pick(card: CardInst) -> None:
-        g.push(_discard_ask, p, n - 1, ctx)
-        _discard_card(g, ps, card)
-
     known = g.hidden[p - 1]
     g.ask_pile_card(p, Kind.DISCARD, f"discard {n} card{'s' if n > 1 else ''} from your hand", p, ps.hand,
-                    None, pick, hidden=True, unseen_allowed=known.silent_discards if known else None)
+                    None, (_discard_pick, p, n, ctx), hidden=True,
+                    unseen_allowed=known.silent_discards if known else None)
+
+
+def _discard_pick(g: Game, card: CardInst, p: int, n: int, ctx: Ctx) -> None:
+    g.push(_discard_ask, p, n - 1, ctx)
+    _discard_card(g, g.players[p - 1], card)
 
 
 def _discard_card(g: Game, ps: PlayerState, card: CardInst) -> None:
@@ -451,20 +457,20 @@ def shuffle(g: Game, p: int) -> None:
 
 def acquire(g: Game, p: int, names: frozenset[str], ctx: Ctx) -> None:
     """Search the deck for a card with one of ``names``; none there: no shuffle."""
-    ps = g.players[p - 1]
-
-    def pick(card: CardInst) -> None:
-        ps.deck.remove(card)
-        card.loc = AT_HAND
-        ps.hand.append(card)
-        if g.observers:
-            for o in g.observers:
-                o.on_acquire(g, card)
-        shuffle(g, p)
-
     # the deck's two parts as one pool: whichever card is taken, the deck is shuffled after it
-    g.ask_pile_card(p, Kind.ACQUIRE, "acquire which card", p, ps.deck.cards(),
-                    lambda c: c.name in names, pick, hidden=True)
+    g.ask_pile_card(p, Kind.ACQUIRE, "acquire which card", p, g.players[p - 1].deck.cards(),
+                    CardFilter(names), (_acquire_pick, p), hidden=True)
+
+
+def _acquire_pick(g: Game, card: CardInst, p: int) -> None:
+    ps = g.players[p - 1]
+    ps.deck.remove(card)
+    card.loc = AT_HAND
+    ps.hand.append(card)
+    if g.observers:
+        for o in g.observers:
+            o.on_acquire(g, card)
+    shuffle(g, p)
 
 
 # ---------------------------------------------------------------------------- triggers

@@ -5,7 +5,7 @@ Both are deterministic given a seed; they use their own SplitMix64, never global
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .decisions import Decision, Kind
 from .game import Game
@@ -40,8 +40,10 @@ class GreedyBot:
     bot could not tell a strong deploy from a weak one. Answers whose outcome is plain (see
     ``_quick_score``) are scored directly; every other answer is tried on a clone of the game."""
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: int, clone: Callable[[Game], Game] = Game.clone) -> None:
         self.rng = SplitMix64(seed)
+        # how a position is copied to try an answer on (engine.game.clone_by_replay: the slow reference)
+        self.clone = clone
 
     @staticmethod
     def projected_might(g: Game) -> list[list[int]]:
@@ -96,7 +98,7 @@ class GreedyBot:
         for d in options:
             s = self._quick_score(g, me, d, base)
             if s is None:
-                h = g.clone()
+                h = self.clone(g)
                 h.apply(d)
                 s = self.score(h, me)
             if best_score is None or s > best_score:

@@ -14,9 +14,9 @@ from typing import AbstractSet, Any, Callable
 
 from . import board
 from .decisions import Kind
-from .game import Ctx, Game
+from .game import Ctx, Game, Then, then
 from .grammar import with_article
-from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardDef, CardInst
+from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardFilter, CardInst
 
 CARD_TRIGGERS = {
     "reveal", "destroyed", "moved", "discarded", "command",
@@ -227,20 +227,21 @@ def _is_between(g: Game, c, names: frozenset | None, types: frozenset | None = N
     return any(board.between(g, c, a, b) for i, a in enumerate(allies) for b in allies[i + 1:])
 
 
-def _choose_each(g: Game, ctx: Ctx, sel: Selector, prompt: str, fn: Callable[[CardInst], object]) -> None:
-    """Run fn(card) on the selected card(s): all of them, or one the controller chooses."""
+def _choose_each(g: Game, ctx: Ctx, sel: Selector, prompt: str, k: Then) -> None:
+    """Run the continuation ``k`` (``then``) on the selected card(s): all of them, or one the
+    controller chooses (then the effect's target)."""
     cands, pick = sel
     cs = cands(g, ctx)
     if pick == "all":
         for c in cs:
-            fn(c)
+            then(g, k, c)
         return
+    g.ask_card(ctx.player, Kind.TARGET_CARD, prompt, cs, (_target_chosen, ctx, k))
 
-    def chosen(card: CardInst) -> None:
-        ctx.target = card
-        fn(card)
 
-    g.ask_card(ctx.player, Kind.TARGET_CARD, prompt, cs, chosen)
+def _target_chosen(g: Game, card: CardInst, ctx: Ctx, k: Then) -> None:
+    ctx.target = card
+    then(g, k, card)
 
 
 # ---------------------------------------------------------------------------- amounts
@@ -447,7 +448,7 @@ def _might(val: Any, spec: dict[str, Any], field: str) -> Action:
     def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
         _choose_each(g, ctx, sel, f"{'add' if gain else 'remove'} {n} might: which card",
-                     (lambda c: board.gain_might(g, c, n, ctx)) if gain else (lambda c: board.lose_might(g, c, n, ctx)))
+                     (board.gain_might if gain else board.lose_might, n, ctx))
     return act
 
 
@@ -483,10 +484,7 @@ def _token(val: Any, spec: dict[str, Any], field: str) -> Action:
 
     def act(g: Game, ctx: Ctx) -> None:
         n = amt(g, ctx)
-        if applying:
-            _choose_each(g, ctx, sel, prompt, lambda c: board.apply_token(g, c, tok, n))
-        else:
-            _choose_each(g, ctx, sel, prompt, lambda c: board.remove_token(g, c, tok, n))
+        _choose_each(g, ctx, sel, prompt, (board.apply_token if applying else board.remove_token, tok, n))
     return act
 
 
@@ -501,8 +499,12 @@ def _stop(val: Any, spec: dict[str, Any], field: str) -> Action:
             board.place_stop(g, ctx.player, ctx.bf)
         else:
             g.ask_bf(ctx.player, "place a stop token on which battlefield", list(range(g.nbf)),
-                     lambda b: board.place_stop(g, ctx.player, b))
+                     (_stop_at, ctx.player))
     return act
+
+
+def _stop_at(g: Game, b: int, p: int) -> None:
+    board.place_stop(g, p, b)
 
 
 @verb("destroy")
@@ -518,22 +520,27 @@ def _destroy(val: Any, spec: dict[str, Any], field: str) -> Action:
         if pick == "all":
             board.destroy(g, cs, ctx, each, shift)
         else:
-            g.ask_card(ctx.player, Kind.TARGET_CARD, "destroy which card", cs,
-                       lambda c: board.destroy(g, [c], ctx, each, shift))
+            g.ask_card(ctx.player, Kind.TARGET_CARD, "destroy which card", cs, (_destroy_chosen, ctx, each, shift))
     return act
+
+
+def _destroy_chosen(g: Game, card: CardInst, ctx: Ctx, each: tuple[Action, ...], shift: bool) -> None:
+    board.destroy(g, [card], ctx, each, shift)
 
 
 def _simple_target_verb(name: str, prompt: str, act_on: Callable[[Game, CardInst], object]) -> None:
     """A verb whose only argument is a target selector: act_on(game, card) for each target."""
+    k = (act_on,)
+
     def compile_(val: Any, spec: dict[str, Any], field: str) -> Action:
         a = _args(val, field, {"target"}, {"target"})
         sel = compile_selector(a["target"], field + ".target")
-        return lambda g, ctx: _choose_each(g, ctx, sel, prompt, lambda c: act_on(g, c))
+        return lambda g, ctx: _choose_each(g, ctx, sel, prompt, k)
     VERBS[name] = compile_
 
 
-_simple_target_verb("banish", "banish which card", lambda g, c: board.banish(g, c))
-_simple_target_verb("shift", "shift which card", lambda g, c: board.shift(g, c))
+_simple_target_verb("banish", "banish which card", board.banish)
+_simple_target_verb("shift", "shift which card", board.shift)
 
 
 @verb("return")
@@ -545,7 +552,7 @@ def _return(val: Any, spec: dict[str, Any], field: str) -> Action:
     def returnable(g, ctx):  # anchored cards cannot return, so they are never offered
         return [c for c in cands(g, ctx) if not c.tokens.get("anchor")]
     return lambda g, ctx: _choose_each(g, ctx, (returnable, pick), "return which card to its owner's hand",
-                                       lambda c: board.return_to_hand(g, c, ctx))
+                                       (board.return_to_hand, ctx))
 
 
 @verb("move")
@@ -564,10 +571,8 @@ def _move(val: Any, spec: dict[str, Any], field: str) -> Action:
             for c in reversed(cs):
                 g.push(board.move_choice, c, ctx)
         else:
-            def move_chosen(c: CardInst) -> None:
-                ctx.target = c
-                board.move_choice(g, c, ctx)
-            g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs, move_chosen)
+            g.ask_card(ctx.player, Kind.TARGET_CARD, "move which card", cs,
+                       (_target_chosen, ctx, (board.move_choice, ctx)))
     return act
 
 
@@ -580,30 +585,25 @@ def _stack(val: Any, spec: dict[str, Any], field: str) -> Action:
         me = ctx.source
         if me is None or me.loc != AT_BOARD:
             return
-
-        def onto(base):
-            if base.owner != me.owner:
-                return
-            top_opts = [me, base]
-
-            def pick_top(card):
-                board.stack_onto(g, me, base, card is me)
-            g.ask_card(me.owner, Kind.STACK_TOP, "which card goes on top of the stack", top_opts, pick_top)
         cands, _ = sel
         g.ask_card(ctx.player, Kind.TARGET_CARD, "stack onto which card",
-                   [c for c in cands(g, ctx) if c.owner == me.owner], onto)
+                   [c for c in cands(g, ctx) if c.owner == me.owner], (_stack_onto, me))
     return act
 
 
-def _hand_filter(a: dict, field: str) -> Callable[[CardDef], bool]:
-    names = _names(a.get("name"), field + ".name")
-    types = _names(a.get("type"), field + ".type")
-    max_cost = a.get("max_cost")
+def _stack_onto(g: Game, base: CardInst, me: CardInst) -> None:
+    if base.owner != me.owner:
+        return
+    g.ask_card(me.owner, Kind.STACK_TOP, "which card goes on top of the stack", [me, base], (_stack_top, me, base))
 
-    def ok(cd: CardDef) -> bool:
-        return ((names is None or cd.name in names) and (types is None or cd.type in types)
-                and (max_cost is None or cd.cost <= max_cost))
-    return ok
+
+def _stack_top(g: Game, card: CardInst, me: CardInst, base: CardInst) -> None:
+    board.stack_onto(g, me, base, card is me)
+
+
+def _hand_filter(a: dict, field: str) -> CardFilter:
+    return CardFilter(_names(a.get("name"), field + ".name"), _names(a.get("type"), field + ".type"),
+                      a.get("max_cost"))
 
 
 @verb("swap")
@@ -614,15 +614,18 @@ def _swap(val: Any, spec: dict[str, Any], field: str) -> Action:
     _expect(src in ("hand", "deck"), field + ".from", "expected hand or deck")
     ok = _hand_filter(a, field)
 
-    def act(g: Game, ctx: Ctx) -> None:
-        def with_card(old: CardInst) -> None:
-            ps = g.players[old.owner - 1]
-            pool = ps.hand if src == "hand" else ps.deck.cards()
-            g.ask_pile_card(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card", old.owner, pool,
-                            lambda cd: ok(cd) and cd.name != old.cdef.name, lambda new: board.swap(g, old, new, ctx),
-                            hidden=False)
-        _choose_each(g, ctx, sel, "swap which card", with_card)
-    return act
+    return lambda g, ctx: _choose_each(g, ctx, sel, "swap which card", (_swap_with, src, ok, ctx))
+
+
+def _swap_with(g: Game, old: CardInst, src: str, ok: CardFilter, ctx: Ctx) -> None:
+    ps = g.players[old.owner - 1]
+    pool = ps.hand if src == "hand" else ps.deck.cards()
+    g.ask_pile_card(old.owner, Kind.CHOOSE_CARD, f"swap {old.name} with which card", old.owner, pool,
+                    ok.excluding(old.cdef.name), (_swap_in, old, ctx), hidden=False)
+
+
+def _swap_in(g: Game, new: CardInst, old: CardInst, ctx: Ctx) -> None:
+    board.swap(g, old, new, ctx)
 
 
 @verb("discard")
@@ -678,23 +681,26 @@ def _deploy(val: Any, spec: dict[str, Any], field: str) -> Action:
         # (docs/rules.md, "Choices that cannot change anything").
         destinations = [ctx.bf] if to == "here" and ctx.bf is not None else list(range(g.nbf))
         pointless = not any(g._open(b, ctx.player) for b in destinations)
-
-        def place(card):
-            def at(b):
-                board.deploy(g, card, b, Ctx(card.owner, card, b), by_ability=True)
-            if to == "here" and ctx.bf is not None:
-                at(ctx.bf)
-            else:
-                g.ask_bf(ctx.player, f"deploy {card.name} to which battlefield",
-                         [b for b in range(g.nbf) if g._open(b, card.owner)], at)
-
         if this_card:
             if ctx.source is not None and ctx.source in pool:
-                place(ctx.source)
+                _deploy_place(g, ctx.source, ctx, to)
             return
         g.ask_pile_card(ctx.player, Kind.CHOOSE_CARD, f"deploy which card from your {src}", ctx.player, pool,
-                        ok, place, hidden=False, pointless=pointless)
+                        ok, (_deploy_place, ctx, to), hidden=False, pointless=pointless)
     return act
+
+
+def _deploy_place(g: Game, card: CardInst, ctx: Ctx, to: str) -> None:
+    """A card chosen to be deployed by an ability: Here, or to a battlefield its controller chooses."""
+    if to == "here" and ctx.bf is not None:
+        _deploy_at(g, ctx.bf, card)
+    else:
+        g.ask_bf(ctx.player, f"deploy {card.name} to which battlefield",
+                 [b for b in range(g.nbf) if g._open(b, card.owner)], (_deploy_at, card))
+
+
+def _deploy_at(g: Game, b: int, card: CardInst) -> None:
+    board.deploy(g, card, b, Ctx(card.owner, card, b), by_ability=True)
 
 
 @verb("bite")
@@ -705,22 +711,24 @@ def _bite(val: Any, spec: dict[str, Any], field: str) -> Action:
     amount = _int(a.get("amount", 1), field + ".amount")
 
     def act(g: Game, ctx: Ctx) -> None:
-        ps = g.players[ctx.player - 1]
-        if ps.essence < cost or ctx.source is None:
+        if g.players[ctx.player - 1].essence < cost or ctx.source is None:
             return
-
-        def bite(victim):
-            if ps.essence < cost:
-                return
-            ps.essence -= cost
-            ps.spent += cost
-            taken = board.lose_might(g, victim, amount, ctx)
-            board.gain_might(g, ctx.source, taken, ctx)
-            if g.observers:
-                for o in g.observers:
-                    o.on_bite(g, ctx.source, victim, taken)
-        _choose_each(g, ctx, sel, f"bite which card (costs {cost} essence)", bite)
+        _choose_each(g, ctx, sel, f"bite which card (costs {cost} essence)", (_bite_victim, ctx, cost, amount))
     return act
+
+
+def _bite_victim(g: Game, victim: CardInst, ctx: Ctx, cost: int, amount: int) -> None:
+    ps = g.players[ctx.player - 1]
+    src = ctx.source
+    if ps.essence < cost or src is None:
+        return
+    ps.essence -= cost
+    ps.spent += cost
+    taken = board.lose_might(g, victim, amount, ctx)
+    board.gain_might(g, src, taken, ctx)
+    if g.observers:
+        for o in g.observers:
+            o.on_bite(g, src, victim, taken)
 
 
 @verb("may")
@@ -735,7 +743,7 @@ def _may(val: Any, spec: dict[str, Any], field: str) -> Action:
         # a yes would do nothing, so a log may leave the question out, its answer taken as no
         # (docs/rules.md, "Choices that cannot change anything").
         pointless = targets is not None and not targets[0](g, ctx)
-        g.ask_may(ctx.player, f"{_asker(g, ctx)}: {prompt}?", lambda: g.run_actions(ctx, actions),
+        g.ask_may(ctx.player, f"{_asker(g, ctx)}: {prompt}?", (Game.run_actions, ctx, actions),
                   pointless=pointless)
     return act
 
@@ -790,8 +798,7 @@ def _repeat(val: Any, spec: dict[str, Any], field: str) -> Action:
     sel = compile_selector(a["target"], field + ".target")
 
     def act(g: Game, ctx: Ctx) -> None:
-        _choose_each(g, ctx, sel, "resolve which card's ability again",
-                     lambda c: board.fire_card(g, c, "reveal", None))
+        _choose_each(g, ctx, sel, "resolve which card's ability again", (board.fire_card, "reveal", None))
     return act
 
 
@@ -831,13 +838,14 @@ def _raid(val: Any, spec: dict[str, Any], field: str) -> Action:
         if src is None:
             return
         n = amt(g, ctx)
-
-        def plunder(victim: CardInst) -> None:
-            taken = board.lose_might(g, victim, n, ctx)
-            board.gain_might(g, src, taken, ctx)
         g.ask_card(ctx.player, Kind.TARGET_CARD, f"Viking Raid {n}: which opponent card here", victims(g, ctx),
-                   plunder)
+                   (_plunder, src, n, ctx))
     return act
+
+
+def _plunder(g: Game, victim: CardInst, src: CardInst, n: int, ctx: Ctx) -> None:
+    taken = board.lose_might(g, victim, n, ctx)
+    board.gain_might(g, src, taken, ctx)
 
 
 # ---------------------------------------------------------------------------- effects

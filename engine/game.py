@@ -42,6 +42,7 @@ from .state import (
     CardDef,
     CardInst,
     Ctx,
+    Deck,
     PlayerState,
 )
 
@@ -83,9 +84,33 @@ class IllegalDecision(Exception):
         self.reason = reason
 
 
+class Rule(NamedTuple):
+    """What one kind of decision point does, as plain functions of the game and the point's
+    arguments (``DecisionPoint.args``): ``options(g, *args)`` the legal answers (lazily),
+    ``check(g, d, *args)`` None or why ``d`` is not legal (without enumerating answers),
+    ``take(g, d, *args)`` the answer's effect. Rules are made once, at import; a point holds no
+    closure over the game's objects, only data, so ``Game.clone`` can copy it."""
+
+    options: Callable[..., Iterator[Decision]]
+    check: Callable[..., str | None]
+    take: Callable[..., None]
+
+
+# A continuation: what to do with the answer to a question, as data: ``(function, *args)``, called as
+# ``function(game, answer, *args)`` (see ``then``); like the work stack's frames, it names a plain
+# function and the objects it acts on, which a clone rebinds to its own.
+Then = tuple[Any, ...]
+
+
+def then(g: "Game", k: Then, answer: Any) -> None:
+    """Run the continuation ``k`` with ``answer`` (a card, a battlefield index)."""
+    k[0](g, answer, *k[1:])
+
+
 class DecisionPoint:
-    """Who decides, what kind of decision, in words; ``options``/``check``/``take`` are the
-    lazy legal-answer generator, the single-answer checker and the answer's effect.
+    """Who decides, what kind of decision, in words; ``rule`` and ``args``: how the point lists its
+    legal answers, checks one and takes one (``Rule``), and what it is about (plain data: numbers,
+    names, cards, lists of cards, continuations).
 
     ``seat`` is the player the decision is about (the actor, or for a chance draw the player who
     draws). ``default`` is the answer a log may leave out: what an unseen card is taken to be in
@@ -93,21 +118,26 @@ class DecisionPoint:
     (``choose nothing``). A driver (engine.reader) takes it when the next line does not answer the
     point."""
 
-    __slots__ = ("player", "kind", "prompt", "options", "check", "take", "seat", "default")
+    __slots__ = ("player", "kind", "prompt", "rule", "args", "seat", "default")
 
-    def __init__(self, player: int, kind: Kind, prompt: str,
-                 options: Callable[[], Iterator[Decision]],
-                 check: Callable[[Decision], str | None],
-                 take: Callable[[Decision], None], seat: int = 0,
-                 default: Decision | None = None) -> None:
+    def __init__(self, player: int, kind: Kind, prompt: str, rule: Rule, args: tuple[Any, ...],
+                 seat: int = 0, default: Decision | None = None) -> None:
         self.player = player
         self.kind = kind
         self.prompt = prompt
-        self.options = options
-        self.check = check
-        self.take = take
+        self.rule = rule
+        self.args = args
         self.seat = seat or player
         self.default = default
+
+    def options(self, g: "Game") -> Iterator[Decision]:
+        return self.rule.options(g, *self.args)
+
+    def check(self, g: "Game", d: Decision) -> str | None:
+        return self.rule.check(g, d, *self.args)
+
+    def take(self, g: "Game", d: Decision) -> None:
+        self.rule.take(g, d, *self.args)
 
     def __repr__(self) -> str:
         who = "chance" if self.player == CHANCE else f"P{self.player}"
@@ -148,11 +178,14 @@ class Game:
     def __init__(self, catalog, decks: list[list], battlefields: list, *, seed: int | None = None,
                  first_player: int | None = None, deck_names: list[str] | None = None,
                  observers: Sequence[GameObserver] | None = None, track_rounds: bool = False,
-                 view: int | None = None, trace: bool = False) -> None:
+                 view: int | None = None, trace: bool = False, _copy_of: Game | None = None) -> None:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise; ``view``:
         recorded from that player's seat (the others' draws, keeps and discards are unseen).
-        ``observers`` are told of every event (engine.observe)."""
+        ``observers`` are told of every event (engine.observe). (``_copy_of``: see ``clone``.)"""
+        if _copy_of is not None:
+            self._copy(_copy_of)
+            return
         self.catalog = catalog
         self._init: tuple[tuple[Any, ...], dict[str, Any]] = (
             (catalog, decks, battlefields),
@@ -223,7 +256,7 @@ class Game:
         """Lazily generated legal answers to the pending decision point."""
         if self.pending is None:
             return iter(())
-        return self.pending.options()
+        return self.pending.options(self)
 
     def check(self, d: Decision) -> str | None:
         """None if ``d`` is legal now, else the reason it is not (without enumerating answers)."""
@@ -233,7 +266,7 @@ class Game:
         if d.actor != pend.player:
             who = "chance" if pend.player == CHANCE else f"player {pend.player}"
             return f"it is {who}'s turn to decide ({pend.kind.value}: {pend.prompt})"
-        return pend.check(d)
+        return pend.check(self, d)
 
     def apply(self, d: Decision) -> None:
         reason = self.play(d)
@@ -267,9 +300,9 @@ class Game:
     def _answer(self, pend: DecisionPoint, d: Decision, how: str) -> None:
         self.pending = None
         if self.trace is not None:
-            self.trace.append(Answer(pend.kind, pend.seat, d, how, _names(pend), self.round, pend.prompt))
+            self.trace.append(Answer(pend.kind, pend.seat, d, how, _names(self, pend), self.round, pend.prompt))
         (self.history if how == _LINE else self.auto).append(d)
-        pend.take(d)
+        pend.take(self, d)
         self._run()
 
     def _forced(self, kind: Kind, seat: int, d: Decision) -> None:
@@ -302,16 +335,65 @@ class Game:
             out.append(n + sum(1 for c in ps.deck.bottom if c.cdef is UNSEEN))
         return out
 
-    def clone(self) -> "Game":
-        """An independent copy (for bots looking ahead); catalog data is shared, not copied.
+    def clone(self) -> Game:
+        """An independent copy of the game as it stands (for bots looking ahead): the same state,
+        pending decision and work stack, the same generator state, its own cards, contexts and
+        lists; what the catalog compiled (card and battlefield definitions, effects) is shared.
+        Observers are not copied: a clone reports to nobody. A decision point and the stack's
+        frames are data (``Rule``, ``Then``: functions and the objects they act on), so the copy
+        rebinds every reference to the copy's own objects (``_Copier``)."""
+        return Game(self.catalog, [], [], _copy_of=self)
 
-        A pending decision holds closures over this game's objects, which no generic copy can
-        rebind; so a clone is the same starting position with every decision made so far replayed
-        (a whole game replays in about a millisecond)."""
-        g = Game(*self._init[0], **self._init[1])
-        for d in self.history:
-            g.apply(d)
-        return g
+    def _copy(self, o: Game) -> None:
+        """Become a copy of ``o`` (``clone``)."""
+        m = _Copier()
+        cards = m.cards
+        for ps in o.players:
+            for c in ps.cards:
+                cards[c] = c.copy()
+        for c, new in cards.items():
+            if c.under:
+                new.under = m.cards_of(c.under)
+        self.catalog = o.catalog
+        self._init = o._init
+        self.n = o.n
+        self.bfs = o.bfs
+        self.nbf = o.nbf
+        self.rounds = o.rounds
+        self.rng = o.rng.copy() if o.rng is not None else None
+        self.players = [m.player(ps) for ps in o.players]
+        self.deck_lists = o.deck_lists
+        self.hidden = [k.copy(cards) if k is not None else None for k in o.hidden]
+        self.view = o.view
+        self.board = [[m.cards_of(side) for side in sides] for sides in o.board]
+        self.zones = o.zones
+        self.any_cost_rules = o.any_cost_rules
+        self.bf_triggers = o.bf_triggers
+        self.round = o.round
+        self.phase = o.phase
+        self.first = o.first
+        self.order = list(o.order)
+        self.stack = [m.dup(f) for f in o.stack]
+        pend = o.pending
+        self.pending = None if pend is None else DecisionPoint(
+            pend.player, pend.kind, pend.prompt, pend.rule, m.dup(pend.args), pend.seat, pend.default)
+        self.over = o.over
+        self.winner = o.winner
+        self.final_might = [list(row) for row in o.final_might] if o.final_might is not None else None
+        self.fired = set(o.fired)
+        self.listen = [{trig: m.cards_of(lst) for trig, lst in reg.items()} for reg in o.listen]
+        self.movers = [{cards[c] for c in movers} for movers in o.movers]
+        self.observers = []
+        self.first_player_at_start = o.first_player_at_start
+        self.round_might = dict(o.round_might) if o.round_might is not None else None
+        self.history = list(o.history)
+        self.auto = list(o.auto)
+        self.trace = list(o.trace) if o.trace is not None else None
+        self.revealed = set(o.revealed)
+        self.late = m.cards_of(o.late)
+        self.end = o.end
+        self.conceded_by = o.conceded_by
+        self._pass = o._pass
 
     def might_table(self) -> list[list[int]]:
         """might[p-1][b]: total might of player p on battlefield b."""
@@ -359,23 +441,23 @@ class Game:
         if self.rng is not None:
             self.first = self.rng.below(self.n) + 1
         elif not self.first:
-            players = list(range(1, self.n + 1))
-
-            def check(d: Decision) -> str | None:
-                if d.verb != "first" or d.player not in players:
-                    return f"chance decides who goes first: 'C first P1' .. 'C first P{self.n}'"
-                return None
-
-            def take(d: Decision) -> None:
-                assert d.player is not None  # check() made sure
-                self.first = d.player
-
             self.push(Game._setup_decks)
-            self.pending = DecisionPoint(
-                CHANCE, Kind.CHANCE_FIRST_PLAYER, "who gets the first player token",
-                lambda: (Decision(CHANCE, "first", player=p) for p in players), check, take)
+            self.pending = DecisionPoint(CHANCE, Kind.CHANCE_FIRST_PLAYER, "who gets the first player token",
+                                         _FIRST, ())
             return
         self._setup_decks()
+
+    def _first_options(self) -> Iterator[Decision]:
+        return (Decision(CHANCE, "first", player=p) for p in range(1, self.n + 1))
+
+    def _first_check(self, d: Decision) -> str | None:
+        if d.verb != "first" or d.player is None or not 1 <= d.player <= self.n:
+            return f"chance decides who goes first: 'C first P1' .. 'C first P{self.n}'"
+        return None
+
+    def _first_take(self, d: Decision) -> None:
+        assert d.player is not None  # check() made sure
+        self.first = d.player
 
     def _setup_decks(self) -> None:
         for p in self.players:
@@ -515,30 +597,8 @@ class Game:
         self.push(Game.draw, p, 2, "drafted")
 
     def _draft_keep(self, p: int) -> None:
-        ps = self.players[p - 1]
-        drawn = [c for c in ps.hand if c.loc is AT_DRAWN]
+        drawn = [c for c in self.players[p - 1].hand if c.loc is AT_DRAWN]
         known = self.hidden[p - 1]
-
-        def take(d: Decision) -> None:
-            kept: CardInst | None
-            if d.card == UNSEEN_NAME:
-                assert known is not None  # check(): '?' only in recorded chance
-                kept = known.take_unseen(drawn)
-            else:
-                kept = next((c for c in drawn if c.cdef.name == d.card), None)
-                if kept is None:
-                    assert known is not None and d.card is not None  # check() made sure
-                    kept = known.identify([c for c in drawn if c.cdef is UNSEEN], d.card)
-            assert kept is not None  # check() made sure
-            other = drawn[1] if kept is drawn[0] else drawn[0]
-            kept.loc = AT_HAND
-            ps.hand.remove(other)
-            other.loc = AT_DECK
-            ps.deck.bottom.append(other)
-            if self.observers:
-                for o in self.observers:
-                    o.on_draft(self, p, kept, other)
-
         a, b = drawn[0].cdef.name, drawn[1].cdef.name
         if known is None or (drawn[0].cdef is not UNSEEN and drawn[1].cdef is not UNSEEN):
             names = [a] if a == b else [a, b] if a < b else [b, a]
@@ -548,28 +608,51 @@ class Game:
         if len(names) == 1:  # two copies of one card: the only answer, taken by the engine
             d = Decision(p, "keep", card=names[0])
             self._forced(Kind.DRAFT_KEEP, p, d)
-            take(d)
+            self._keep_take(d, p, drawn, names, shown)
             return
-
-        def check(d: Decision) -> str | None:
-            if d.verb != "keep":
-                return f"it is the draft: keep one of {shown} ('P{p} keep <card>')"
-            if d.card == UNSEEN_NAME:
-                return None if known is not None else "every card is known in a seeded game; name the card kept"
-            if d.card not in names:
-                if known is not None and any(c.cdef is UNSEEN for c in drawn) and d.card in known.counts:
-                    return known.explain(d.card, "kept")
-                return f"{d.card!r} is not one of the two cards drafted: {shown}"
-            return None
-
-        def options() -> Iterator[Decision]:
-            yield from (Decision(p, "keep", card=nm) for nm in names)
-            if known is not None:
-                yield Decision(p, "keep", card=UNSEEN_NAME)
-
         self.pending = DecisionPoint(
             p, Kind.DRAFT_KEEP, f"keep one of {shown}; the other goes to the bottom of your deck",
-            options, check, take, default=Decision(p, "keep", card=UNSEEN_NAME) if self._unseen_by_view(p) else None)
+            _KEEP, (p, drawn, names, shown),
+            default=Decision(p, "keep", card=UNSEEN_NAME) if self._unseen_by_view(p) else None)
+
+    def _keep_options(self, p: int, drawn: list[CardInst], names: list[str], shown: str) -> Iterator[Decision]:
+        yield from (Decision(p, "keep", card=nm) for nm in names)
+        if self.hidden[p - 1] is not None:
+            yield Decision(p, "keep", card=UNSEEN_NAME)
+
+    def _keep_check(self, d: Decision, p: int, drawn: list[CardInst], names: list[str], shown: str) -> str | None:
+        known = self.hidden[p - 1]
+        if d.verb != "keep":
+            return f"it is the draft: keep one of {shown} ('P{p} keep <card>')"
+        if d.card == UNSEEN_NAME:
+            return None if known is not None else "every card is known in a seeded game; name the card kept"
+        if d.card not in names:
+            if known is not None and any(c.cdef is UNSEEN for c in drawn) and d.card in known.counts:
+                return known.explain(d.card, "kept")
+            return f"{d.card!r} is not one of the two cards drafted: {shown}"
+        return None
+
+    def _keep_take(self, d: Decision, p: int, drawn: list[CardInst], names: list[str], shown: str) -> None:
+        ps = self.players[p - 1]
+        known = self.hidden[p - 1]
+        kept: CardInst | None
+        if d.card == UNSEEN_NAME:
+            assert known is not None  # check(): '?' only in recorded chance
+            kept = known.take_unseen(drawn)
+        else:
+            kept = next((c for c in drawn if c.cdef.name == d.card), None)
+            if kept is None:
+                assert known is not None and d.card is not None  # check() made sure
+                kept = known.identify([c for c in drawn if c.cdef is UNSEEN], d.card)
+        assert kept is not None  # check() made sure
+        other = drawn[1] if kept is drawn[0] else drawn[0]
+        kept.loc = AT_HAND
+        ps.hand.remove(other)
+        other.loc = AT_DECK
+        ps.deck.bottom.append(other)
+        if self.observers:
+            for o in self.observers:
+                o.on_draft(self, p, kept, other)
 
     def _unseen_by_view(self, seat: int) -> bool:
         """Whether the log is another player's seat view: what ``seat`` draws, keeps or discards
@@ -591,63 +674,73 @@ class Game:
         if deck.top:  # seeded chance: the order is known
             self._to_hand_drawn(ps, deck.top.pop(0), why)
             return
-        if deck.unknown:
-            pool = deck.unknown  # shuffled: any of them
-        elif deck.bottom:
-            pool = deck.bottom[:1]  # put on the bottom since the last shuffle: this one comes next
-        else:
+        if not deck.unknown and not deck.bottom:
             return
         known = self.hidden[p - 1]
         if known is None:  # seeded chance: the cards put on the bottom, in their known order
             self._to_hand_drawn(ps, deck.bottom.pop(0), why)
             return
-        some = known.some_names(pool, 2)
-
-        def take(d: Decision) -> None:
-            card: CardInst | None
-            if d.card == UNSEEN_NAME:
-                card = pool[0] if pool is not deck.unknown else known.take_unseen(deck.unknown)
-            elif pool[0].cdef.name == d.card:
-                card = pool[0]
-            elif pool is deck.unknown:
-                card = next((c for c in pool if c.cdef.name == d.card), None) or known.identify(
-                    [c for c in pool if c.cdef is UNSEEN], d.card or "")
-            else:
-                card = known.identify(pool, d.card or "")
-            assert card is not None  # check() made sure
-            if pool is deck.unknown:
-                deck.unknown.remove(card)
-            else:
-                deck.bottom.pop(0)
-            self._to_hand_drawn(ps, card, why)
-
+        # shuffled: the card comes from the shuffled part (any of them), else it is the first one
+        # put on the bottom since the last shuffle
+        shuffled = bool(deck.unknown)
+        some = known.some_names(_draw_pool(deck, shuffled), 2)
         if len(some) == 1:  # the only card it can be: taken by the engine
             d = Decision(CHANCE, "draw", card=some[0], player=p)
             self._forced(Kind.CHANCE_DRAW, p, d)
-            take(d)
+            self._draw_take(d, p, why, shuffled)
             return
-
-        def check(d: Decision) -> str | None:
-            if d.verb != "draw" or d.player != p:
-                return f"player {p} draws a card now; write it as 'C draw P{p} <card>' ('?' if unseen)"
-            if d.card == UNSEEN_NAME or (d.card is not None and known.could_be(pool, d.card)):
-                return None
-            names = known.possible_names(pool)
-            if pool is not deck.unknown:
-                return (f"{d.card!r} cannot be the card player {p} drew: the next card is the one put on the "
-                        f"bottom of the deck first, which can only be {', '.join(names)}")
-            if any(c.cdef.name == d.card for c in deck.bottom):
-                return (f"{d.card!r} cannot be the card player {p} drew: the {d.card} put on the bottom of the "
-                        f"deck comes back only after the shuffled part, which can only hold {', '.join(names)}")
-            return f"{d.card!r} cannot be the card player {p} drew: {known.explain(d.card or '', 'drew')}"
-
-        def options() -> Iterator[Decision]:
-            yield from (Decision(CHANCE, "draw", card=nm, player=p) for nm in known.possible_names(pool))
-            yield Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
-
-        self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW, f"which card player {p} draws", options, check,
-                                     take, seat=p, default=Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
+        self.pending = DecisionPoint(CHANCE, Kind.CHANCE_DRAW, f"which card player {p} draws", _DRAW,
+                                     (p, why, shuffled), seat=p,
+                                     default=Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
                                      if self._unseen_by_view(p) else None)
+
+    def _draw_options(self, p: int, why: str, shuffled: bool) -> Iterator[Decision]:
+        known = self.hidden[p - 1]
+        assert known is not None  # a chance draw is asked only in recorded chance
+        pool = _draw_pool(self.players[p - 1].deck, shuffled)
+        yield from (Decision(CHANCE, "draw", card=nm, player=p) for nm in known.possible_names(pool))
+        yield Decision(CHANCE, "draw", card=UNSEEN_NAME, player=p)
+
+    def _draw_check(self, d: Decision, p: int, why: str, shuffled: bool) -> str | None:
+        known = self.hidden[p - 1]
+        assert known is not None
+        deck = self.players[p - 1].deck
+        pool = _draw_pool(deck, shuffled)
+        if d.verb != "draw" or d.player != p:
+            return f"player {p} draws a card now; write it as 'C draw P{p} <card>' ('?' if unseen)"
+        if d.card == UNSEEN_NAME or (d.card is not None and known.could_be(pool, d.card)):
+            return None
+        names = known.possible_names(pool)
+        if not shuffled:
+            return (f"{d.card!r} cannot be the card player {p} drew: the next card is the one put on the "
+                    f"bottom of the deck first, which can only be {', '.join(names)}")
+        if any(c.cdef.name == d.card for c in deck.bottom):
+            return (f"{d.card!r} cannot be the card player {p} drew: the {d.card} put on the bottom of the "
+                    f"deck comes back only after the shuffled part, which can only hold {', '.join(names)}")
+        return f"{d.card!r} cannot be the card player {p} drew: {known.explain(d.card or '', 'drew')}"
+
+    def _draw_take(self, d: Decision, p: int, why: str, shuffled: bool) -> None:
+        known = self.hidden[p - 1]
+        assert known is not None
+        ps = self.players[p - 1]
+        deck = ps.deck
+        pool = _draw_pool(deck, shuffled)
+        card: CardInst | None
+        if d.card == UNSEEN_NAME:
+            card = known.take_unseen(deck.unknown) if shuffled else pool[0]
+        elif pool[0].cdef.name == d.card:
+            card = pool[0]
+        elif shuffled:
+            card = next((c for c in pool if c.cdef.name == d.card), None) or known.identify(
+                [c for c in pool if c.cdef is UNSEEN], d.card or "")
+        else:
+            card = known.identify(pool, d.card or "")
+        assert card is not None  # check() made sure
+        if shuffled:
+            deck.unknown.remove(card)
+        else:
+            deck.bottom.pop(0)
+        self._to_hand_drawn(ps, card, why)
 
     def _to_hand_drawn(self, ps: PlayerState, card: CardInst, why: str) -> None:
         card.loc = AT_DRAWN if why == "drafted" else AT_HAND
@@ -686,61 +779,61 @@ class Game:
             self._forced(Kind.COMMAND, p, self._pass[p])
             return
 
-        def options() -> Iterator[Decision]:
-            yield Decision(p, "pass")
-            for c in cmd:
-                yield Decision(p, "command", pos=self.position(c))
-            for c in mov:
-                for b in range(self.nbf):
-                    if b != c.bf and self._open(b, c.owner):
-                        yield Decision(p, "move", pos=self.position(c), bf=b + 1)
-
-        def check(d: Decision) -> str | None:
-            if d.verb == "pass":
-                return None
-            if d.verb not in ("command", "move"):
-                return ("it is the command phase: use a command ability ('command P1:B1Z2'), "
-                        "move a card with a move token ('move P1:B1Z2 to B3') or 'pass'")
-            if d.pos is None:
-                return "name the card by its position, e.g. 'command P1:B1Z2'"
-            card = self.at(d.pos)
-            if card is None or d.pos.owner != p:
-                return f"there is no card of player {p} at {d.pos}"
-            if d.verb == "command":
-                if card not in cmd:
-                    return f"{card.name} at {d.pos} has no command ability it can use this round"
-                return None
-            if card not in mov:
-                return f"{card.name} at {d.pos} has no move token it can use (or is anchored)"
-            if d.bf is None or not (1 <= d.bf <= self.nbf) or d.bf - 1 == card.bf:
-                return "a move must go to another battlefield"
-            if not self._open(d.bf - 1, card.owner):
-                return f"battlefield {d.bf} has no open zone on player {card.owner}'s side"
-            return None
-
-        def take(d: Decision) -> None:
-            if d.verb == "pass":
-                return
-            self.push(Game._command_turn, p)
-            assert d.pos is not None  # check() made sure of the position and the battlefield
-            card = self.at(d.pos)
-            assert card is not None
-            if d.verb == "command":
-                card.used_round = self.round
-                if self.observers:
-                    for o in self.observers:
-                        o.on_command(self, card)
-                board.fire_card(self, card, "command", None)
-            else:
-                if card.has(MOVE):
-                    card.tokens[MOVE] -= 1
-                else:
-                    card.used_round = self.round
-                assert d.bf is not None
-                board.move(self, card, d.bf - 1, Ctx(p, card, card.bf))
-
         self.pending = DecisionPoint(p, Kind.COMMAND, "use a command ability, move a card with a "
-                                     "move token, or pass", options, check, take)
+                                     "move token, or pass", _COMMAND, (p, cmd, mov))
+
+    def _command_options(self, p: int, cmd: list[CardInst], mov: list[CardInst]) -> Iterator[Decision]:
+        yield Decision(p, "pass")
+        for c in cmd:
+            yield Decision(p, "command", pos=self.position(c))
+        for c in mov:
+            for b in range(self.nbf):
+                if b != c.bf and self._open(b, c.owner):
+                    yield Decision(p, "move", pos=self.position(c), bf=b + 1)
+
+    def _command_check(self, d: Decision, p: int, cmd: list[CardInst], mov: list[CardInst]) -> str | None:
+        if d.verb == "pass":
+            return None
+        if d.verb not in ("command", "move"):
+            return ("it is the command phase: use a command ability ('command P1:B1Z2'), "
+                    "move a card with a move token ('move P1:B1Z2 to B3') or 'pass'")
+        if d.pos is None:
+            return "name the card by its position, e.g. 'command P1:B1Z2'"
+        card = self.at(d.pos)
+        if card is None or d.pos.owner != p:
+            return f"there is no card of player {p} at {d.pos}"
+        if d.verb == "command":
+            if card not in cmd:
+                return f"{card.name} at {d.pos} has no command ability it can use this round"
+            return None
+        if card not in mov:
+            return f"{card.name} at {d.pos} has no move token it can use (or is anchored)"
+        if d.bf is None or not (1 <= d.bf <= self.nbf) or d.bf - 1 == card.bf:
+            return "a move must go to another battlefield"
+        if not self._open(d.bf - 1, card.owner):
+            return f"battlefield {d.bf} has no open zone on player {card.owner}'s side"
+        return None
+
+    def _command_take(self, d: Decision, p: int, cmd: list[CardInst], mov: list[CardInst]) -> None:
+        if d.verb == "pass":
+            return
+        self.push(Game._command_turn, p)
+        assert d.pos is not None  # check() made sure of the position and the battlefield
+        card = self.at(d.pos)
+        assert card is not None
+        if d.verb == "command":
+            card.used_round = self.round
+            if self.observers:
+                for o in self.observers:
+                    o.on_command(self, card)
+            board.fire_card(self, card, "command", None)
+        else:
+            if card.has(MOVE):
+                card.tokens[MOVE] -= 1
+            else:
+                card.used_round = self.round
+            assert d.bf is not None
+            board.move(self, card, d.bf - 1, Ctx(p, card, card.bf))
 
     # ------------------------------------------------------------------ deploy phase
     def cost_of(self, card: CardInst, b: int) -> int:
@@ -756,36 +849,7 @@ class Game:
 
     def _deploy_turn(self, p: int) -> None:
         ps = self.players[p - 1]
-        known = self.hidden[p - 1]
-        unseen = [c for c in ps.hand if c.cdef is UNSEEN] if known is not None else _NO_CARDS
-
-        def legal_pairs() -> Iterator[tuple[str, int]]:
-            """Every card the hand may hold (a known one, or what an unseen one may be) with every
-            battlefield it could be paid for on; whether an unseen card may be that card is asked
-            only once it could be paid for somewhere."""
-            seen: set[str] = set()
-            for c in ps.hand:
-                cdef = c.cdef
-                if cdef is UNSEEN or cdef.name in seen:
-                    continue
-                seen.add(cdef.name)
-                for b in range(self.nbf):
-                    if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
-                        yield cdef.name, b
-            if unseen:
-                assert known is not None
-                for name, cdef in known.defs.items():
-                    if name in seen:
-                        continue
-                    possible: bool | None = None
-                    for b in range(self.nbf):
-                        if self._open(b, p) and self._cost(cdef, p, b) <= ps.essence:
-                            if possible is None:
-                                possible = known.could_be(unseen, name)
-                            if not possible:
-                                break
-                            yield name, b
-
+        unseen = [c for c in ps.hand if c.cdef is UNSEEN] if self.hidden[p - 1] is not None else _NO_CARDS
         if not ps.hand or not any(self._open(b, p) for b in range(self.nbf)):
             self._forced(Kind.DEPLOY, p, self._pass[p])  # nothing can be deployed: the pass is forced
             return
@@ -793,56 +857,88 @@ class Game:
             if not any(c.cdef.cost <= ps.essence for c in ps.hand):
                 self._forced(Kind.DEPLOY, p, self._pass[p])
                 return
-        elif next(legal_pairs(), None) is None:
+        elif next(self._legal_pairs(p, unseen), None) is None:
             self._forced(Kind.DEPLOY, p, self._pass[p])
             return
-
-        def options() -> Iterator[Decision]:
-            yield Decision(p, "pass")
-            for name, b in legal_pairs():
-                yield Decision(p, "deploy", card=name, bf=b + 1)
-
-        def check(d: Decision) -> str | None:
-            if d.verb == "pass":
-                return None
-            if d.verb != "deploy":
-                return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
-            name = d.card or ""
-            card = ps.in_hand(name)
-            if card is None:
-                if not unseen or known is None:
-                    return f"{d.card!r} is not in player {p}'s hand"
-                if not known.could_be(unseen, name):
-                    return known.explain(name, "revealed")
-            if d.bf is None or not 1 <= d.bf <= self.nbf:
-                return f"there is no battlefield {d.bf}; this game has {self.nbf}"
-            b = d.bf - 1
-            if not self._open(b, p):
-                return f"battlefield {d.bf} is full on player {p}'s side ({self.zones[b]} zones)"
-            cost = self.cost_of(card, b) if card is not None else self._cost(known.defs[name], p, b)  # type: ignore[union-attr]
-            if cost > ps.essence:
-                return (f"{name} costs {cost} essence on battlefield {d.bf} but player {p} "
-                        f"has only {ps.essence} left this round")
-            return None
-
-        def take(d: Decision) -> None:
-            if d.verb == "pass":
-                return
-            self.push(Game._deploy_turn, p)
-            assert d.card is not None and d.bf is not None  # check() made sure
-            card = ps.in_hand(d.card)
-            if card is None:
-                assert known is not None
-                card = known.identify([c for c in ps.hand if c.cdef is UNSEEN], d.card)
-            assert card is not None
-            b = d.bf - 1
-            cost = self.cost_of(card, b)
-            ps.essence -= cost
-            ps.spent += cost
-            board.deploy(self, card, b, Ctx(p, card, b))
-
         self.pending = DecisionPoint(p, Kind.DEPLOY, f"deploy a card ({ps.essence} essence "
-                                     "left) or pass", options, check, take)
+                                     "left) or pass", _DEPLOY, (p, unseen))
+
+    def _legal_pairs(self, p: int, unseen: list[CardInst]) -> Iterator[tuple[str, int]]:
+        """Every card player p's hand may hold (a known one, or what an unseen one may be) with every
+        battlefield it could be paid for on; whether an unseen card may be that card is asked only
+        once it could be paid for somewhere."""
+        ps = self.players[p - 1]
+        seen: set[str] = set()
+        for c in ps.hand:
+            cdef = c.cdef
+            if cdef is UNSEEN or cdef.name in seen:
+                continue
+            seen.add(cdef.name)
+            for b in range(self.nbf):
+                if self._open(b, p) and self.cost_of(c, b) <= ps.essence:
+                    yield cdef.name, b
+        if unseen:
+            known = self.hidden[p - 1]
+            assert known is not None
+            for name, cdef in known.defs.items():
+                if name in seen:
+                    continue
+                possible: bool | None = None
+                for b in range(self.nbf):
+                    if self._open(b, p) and self._cost(cdef, p, b) <= ps.essence:
+                        if possible is None:
+                            possible = known.could_be(unseen, name)
+                        if not possible:
+                            break
+                        yield name, b
+
+    def _deploy_options(self, p: int, unseen: list[CardInst]) -> Iterator[Decision]:
+        yield Decision(p, "pass")
+        for name, b in self._legal_pairs(p, unseen):
+            yield Decision(p, "deploy", card=name, bf=b + 1)
+
+    def _deploy_check(self, d: Decision, p: int, unseen: list[CardInst]) -> str | None:
+        if d.verb == "pass":
+            return None
+        if d.verb != "deploy":
+            return "it is the deploy phase: deploy a card ('deploy <card> to B2') or 'pass'"
+        ps = self.players[p - 1]
+        known = self.hidden[p - 1]
+        name = d.card or ""
+        card = ps.in_hand(name)
+        if card is None:
+            if not unseen or known is None:
+                return f"{d.card!r} is not in player {p}'s hand"
+            if not known.could_be(unseen, name):
+                return known.explain(name, "revealed")
+        if d.bf is None or not 1 <= d.bf <= self.nbf:
+            return f"there is no battlefield {d.bf}; this game has {self.nbf}"
+        b = d.bf - 1
+        if not self._open(b, p):
+            return f"battlefield {d.bf} is full on player {p}'s side ({self.zones[b]} zones)"
+        cost = self.cost_of(card, b) if card is not None else self._cost(known.defs[name], p, b)  # type: ignore[union-attr]
+        if cost > ps.essence:
+            return (f"{name} costs {cost} essence on battlefield {d.bf} but player {p} "
+                    f"has only {ps.essence} left this round")
+        return None
+
+    def _deploy_take(self, d: Decision, p: int, unseen: list[CardInst]) -> None:
+        if d.verb == "pass":
+            return
+        self.push(Game._deploy_turn, p)
+        assert d.card is not None and d.bf is not None  # check() made sure
+        ps = self.players[p - 1]
+        card = ps.in_hand(d.card)
+        if card is None:
+            known = self.hidden[p - 1]
+            assert known is not None
+            card = known.identify([c for c in ps.hand if c.cdef is UNSEEN], d.card)
+        assert card is not None
+        b = d.bf - 1
+        cost = self.cost_of(card, b)
+        ps.essence -= cost
+        ps.spent += cost
+        board.deploy(self, card, b, Ctx(p, card, b))
 
     def _cost(self, cdef: CardDef, owner: int, b: int) -> int:
         """What a card (perhaps not yet seen) would cost its owner on battlefield b."""
@@ -872,32 +968,33 @@ class Game:
             board.reveal(self, card)
 
     # ------------------------------------------------------------------ questions
-    def ask(self, player: int, kind: Kind, prompt: str, options: Callable[[], Iterator[Decision]],
-            check, take, *, optional: bool = False, default: Decision | None = None) -> None:
-        """Pose a decision, unless it has only one legal answer (then take that at once);
-        ``default``: the answer a log may leave out (DecisionPoint.default)."""
+    def ask(self, player: int, kind: Kind, prompt: str, rule: Rule, args: tuple[Any, ...], *,
+            optional: bool = False, default: Decision | None = None) -> None:
+        """Pose a decision (``rule`` over ``args``: see Rule), unless it has only one legal answer
+        (then take that at once); ``default``: the answer a log may leave out (DecisionPoint.default)."""
         if not optional:
-            it = options()
+            it = rule.options(self, *args)
             first = next(it, None)
             if first is None:
                 return
             if next(it, None) is None:
                 self._forced(kind, player, first)
-                take(first)
+                rule.take(self, first, *args)
                 return
-        self.pending = DecisionPoint(player, kind, prompt, options, check, take, default=default)
+        self.pending = DecisionPoint(player, kind, prompt, rule, args, default=default)
 
     def ask_pile_card(self, player: int, kind: Kind, prompt: str, owner: int, pool: list[CardInst],
-                      match: Callable[[CardDef], bool] | None, on_pick: Callable[[CardInst], None], *,
+                      match: Callable[[CardDef], bool] | None, on_pick: Then, *,
                       hidden: bool, unseen_allowed: frozenset[str] | None = None, pointless: bool = False) -> None:
         """Ask ``player`` which card of ``pool`` (``owner``'s hand, a pile, or the deck) they pick,
-        among those ``match`` accepts. A card nobody saw may be anything its owner could still
-        have there; a name picks a known card or shows an unseen one. ``hidden``: the card stays
-        out of sight (a discard, an acquire), so '?' is an answer, limited to ``unseen_allowed``,
-        and in another player's seat view the default. If maybe no card matches (only unseen
-        ones could), the point may also be left out of the log, or answered 'choose nothing'; so
-        may a ``pointless`` one, whose answer can change nothing (docs/rules.md, "Choices that
-        cannot change anything")."""
+        among those ``match`` accepts (a filter made once, or of values only: it is shared by
+        clones); ``on_pick`` gets the card (``then``). A card nobody saw may be anything its owner
+        could still have there; a name picks a known card or shows an unseen one. ``hidden``: the
+        card stays out of sight (a discard, an acquire), so '?' is an answer, limited to
+        ``unseen_allowed``, and in another player's seat view the default. If maybe no card matches
+        (only unseen ones could), the point may also be left out of the log, or answered 'choose
+        nothing'; so may a ``pointless`` one, whose answer can change nothing (docs/rules.md,
+        "Choices that cannot change anything")."""
         known = self.hidden[owner - 1]
         unseen = [c for c in pool if c.cdef is UNSEEN] if known is not None else []
         names = sorted({c.cdef.name for c in pool if c.cdef is not UNSEEN and (match is None or match(c.cdef))})
@@ -915,54 +1012,66 @@ class Game:
             self._forced(kind, owner, d)
             self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
             return
-        unseen_answer = Decision(player, "choose", card=UNSEEN_NAME)
-
-        def options() -> Iterator[Decision]:
-            yield from (Decision(player, "choose", card=nm) for nm in names)
-            if hidden and known is not None:
-                yield unseen_answer
-            if not sure:
-                yield Decision(player, NOTHING)
-
-        def check(d: Decision) -> str | None:
-            if d.verb == NOTHING:
-                return None if not sure else (f"{prompt}: a card there certainly fits, so one is chosen; "
-                                              f"name it ('choose <card>')")
-            if d.verb != "choose" or d.card is None or d.pos is not None or d.bf is not None:
-                return f"{prompt}: answer 'choose <card>'" + (" ('?' if unseen)" if hidden else "")
-            if d.card == UNSEEN_NAME:
-                if not hidden or known is None:
-                    return f"{prompt}: the card shows itself, so name it ('choose <card>')"
-                allowed = wanted if unseen_allowed is None else wanted & unseen_allowed
-                if not known.could_take_unseen(self._pile_candidates(pool, match), allowed):
-                    return (f"{prompt}: no card player {owner} could have there fits an unseen choice "
-                            "(a card whose ability shows itself when discarded must be named)")
-                return None
-            if d.card in names:
-                return None
-            if known is not None and unseen and (match is None or (d.card in known.defs and match(known.defs[d.card]))):
-                return f"{prompt}: {known.explain(d.card, 'chose')}"
-            return f"{d.card!r} is not among the cards to choose from: {', '.join(names)}"
-
-        def take(d: Decision) -> None:
-            if d.verb == NOTHING:
-                if pointless:
-                    return
-                assert known is not None  # only offered when unseen cards might all not match
-                known.restrict(unseen, known.all_names - wanted)
-                return
-            self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
-
-        default = unseen_answer if hidden and sure and self._unseen_by_view(owner) else None
+        default = Decision(player, "choose", card=UNSEEN_NAME) if hidden and sure and self._unseen_by_view(owner) \
+            else None
         if not sure:
             default = Decision(player, NOTHING)
-        self.pending = DecisionPoint(player, kind, prompt, options, check, take, seat=owner, default=default)
+        self.pending = DecisionPoint(player, kind, prompt, _PILE_CARD,
+                                     (player, prompt, owner, pool, match, on_pick, hidden, unseen_allowed, pointless,
+                                      unseen, names, wanted, sure), seat=owner, default=default)
+
+    def _pile_options(self, player: int, prompt: str, owner: int, pool: list[CardInst],
+                      match: Callable[[CardDef], bool] | None, on_pick: Then, hidden: bool,
+                      unseen_allowed: frozenset[str] | None, pointless: bool, unseen: list[CardInst],
+                      names: list[str], wanted: frozenset[str], sure: bool) -> Iterator[Decision]:
+        yield from (Decision(player, "choose", card=nm) for nm in names)
+        if hidden and self.hidden[owner - 1] is not None:
+            yield Decision(player, "choose", card=UNSEEN_NAME)
+        if not sure:
+            yield Decision(player, NOTHING)
+
+    def _pile_check(self, d: Decision, player: int, prompt: str, owner: int, pool: list[CardInst],
+                    match: Callable[[CardDef], bool] | None, on_pick: Then, hidden: bool,
+                    unseen_allowed: frozenset[str] | None, pointless: bool, unseen: list[CardInst],
+                    names: list[str], wanted: frozenset[str], sure: bool) -> str | None:
+        known = self.hidden[owner - 1]
+        if d.verb == NOTHING:
+            return None if not sure else (f"{prompt}: a card there certainly fits, so one is chosen; "
+                                          f"name it ('choose <card>')")
+        if d.verb != "choose" or d.card is None or d.pos is not None or d.bf is not None:
+            return f"{prompt}: answer 'choose <card>'" + (" ('?' if unseen)" if hidden else "")
+        if d.card == UNSEEN_NAME:
+            if not hidden or known is None:
+                return f"{prompt}: the card shows itself, so name it ('choose <card>')"
+            allowed = wanted if unseen_allowed is None else wanted & unseen_allowed
+            if not known.could_take_unseen(self._pile_candidates(pool, match), allowed):
+                return (f"{prompt}: no card player {owner} could have there fits an unseen choice "
+                        "(a card whose ability shows itself when discarded must be named)")
+            return None
+        if d.card in names:
+            return None
+        if known is not None and unseen and (match is None or (d.card in known.defs and match(known.defs[d.card]))):
+            return f"{prompt}: {known.explain(d.card, 'chose')}"
+        return f"{d.card!r} is not among the cards to choose from: {', '.join(names)}"
+
+    def _pile_take(self, d: Decision, player: int, prompt: str, owner: int, pool: list[CardInst],
+                   match: Callable[[CardDef], bool] | None, on_pick: Then, hidden: bool,
+                   unseen_allowed: frozenset[str] | None, pointless: bool, unseen: list[CardInst],
+                   names: list[str], wanted: frozenset[str], sure: bool) -> None:
+        if d.verb == NOTHING:
+            if pointless:
+                return
+            known = self.hidden[owner - 1]
+            assert known is not None  # only offered when unseen cards might all not match
+            known.restrict(unseen, known.all_names - wanted)
+            return
+        self._pick_pile_card(owner, pool, d, match, unseen_allowed, on_pick)
 
     def _pile_candidates(self, pool: list[CardInst], match: Callable[[CardDef], bool] | None) -> list[CardInst]:
         return [c for c in pool if c.cdef is UNSEEN or match is None or match(c.cdef)]
 
     def _pick_pile_card(self, owner: int, pool: list[CardInst], d: Decision, match: Callable[[CardDef], bool] | None,
-                        unseen_allowed: frozenset[str] | None, on_pick: Callable[[CardInst], None]) -> None:
+                        unseen_allowed: frozenset[str] | None, on_pick: Then) -> None:
         known = self.hidden[owner - 1]
         card: CardInst | None
         if d.card == UNSEEN_NAME:
@@ -976,10 +1085,11 @@ class Game:
                 assert known is not None and d.card is not None
                 card = known.identify([c for c in pool if c.cdef is UNSEEN], d.card)
         assert card is not None  # check() made sure
-        on_pick(card)
+        then(self, on_pick, card)
 
-    def ask_card(self, player: int, kind: Kind, prompt: str, cands: list[CardInst],
-                 on_pick: Callable[[CardInst], None]) -> None:
+    def ask_card(self, player: int, kind: Kind, prompt: str, cands: list[CardInst], on_pick: Then) -> None:
+        """Ask ``player`` to choose one of ``cands`` (cards on the board) by its position; ``on_pick``
+        gets the card (``then``)."""
         if not cands:
             return
         if len(cands) == 1:  # the only answer: taken by the engine, never asked
@@ -992,58 +1102,137 @@ class Game:
                     self._forced(kind, player, forced_choice(spot))
                 else:
                     self.auto.append(spot)
-            on_pick(c)
+            then(self, on_pick, c)
             return
         positions = {self.position(c): c for c in cands}
+        self.ask(player, kind, prompt, _CARD, (player, prompt, positions, on_pick))
 
-        def options() -> Iterator[Decision]:
-            return (Decision(player, "choose", pos=pos) for pos in positions)
+    def _card_options(self, player: int, prompt: str, positions: dict[Pos, CardInst],
+                      on_pick: Then) -> Iterator[Decision]:
+        return (Decision(player, "choose", pos=pos) for pos in positions)
 
-        def check(d: Decision) -> str | None:
-            if d.verb != "choose" or d.pos is None:
-                return f"{prompt}: answer 'choose P1:B1Z2' with a card's position"
-            if d.pos not in positions:
-                card = self.at(d.pos)
-                what = f"{card.name} at {d.pos}" if card else f"nothing is at {d.pos}; it"
-                return (f"{what} cannot be chosen ({prompt}); the choices are "
-                        + ", ".join(f"{c.name} at {pos}" for pos, c in positions.items()))
-            return None
+    def _card_check(self, d: Decision, player: int, prompt: str, positions: dict[Pos, CardInst],
+                    on_pick: Then) -> str | None:
+        if d.verb != "choose" or d.pos is None:
+            return f"{prompt}: answer 'choose P1:B1Z2' with a card's position"
+        if d.pos not in positions:
+            card = self.at(d.pos)
+            what = f"{card.name} at {d.pos}" if card else f"nothing is at {d.pos}; it"
+            return (f"{what} cannot be chosen ({prompt}); the choices are "
+                    + ", ".join(f"{c.name} at {pos}" for pos, c in positions.items()))
+        return None
 
-        self.ask(player, kind, prompt, options, check, lambda d: on_pick(positions[d.pos]))
+    def _card_take(self, d: Decision, player: int, prompt: str, positions: dict[Pos, CardInst],
+                   on_pick: Then) -> None:
+        assert d.pos is not None  # check() made sure
+        then(self, on_pick, positions[d.pos])
 
-    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Callable[[int], object]) -> None:
+    def ask_bf(self, player: int, prompt: str, bfs: list[int], on_pick: Then) -> None:
+        """Ask ``player`` to choose one of the battlefields ``bfs`` (0-based); ``on_pick`` gets its
+        index (``then``)."""
         if not bfs:
             return
+        self.ask(player, Kind.TARGET_BATTLEFIELD, prompt, _BF, (player, prompt, bfs, on_pick))
 
-        def options() -> Iterator[Decision]:
-            return (Decision(player, "choose", bf=b + 1) for b in bfs)
+    def _bf_options(self, player: int, prompt: str, bfs: list[int], on_pick: Then) -> Iterator[Decision]:
+        return (Decision(player, "choose", bf=b + 1) for b in bfs)
 
-        def check(d: Decision) -> str | None:
-            if d.verb != "choose" or d.bf is None or d.pos is not None:
-                return f"{prompt}: answer 'choose B2' with a battlefield number"
-            if d.bf - 1 not in bfs:
-                return (f"battlefield {d.bf} cannot be chosen ({prompt}); the choices are "
-                        + ", ".join(_bfname(b) for b in bfs))
-            return None
+    def _bf_check(self, d: Decision, player: int, prompt: str, bfs: list[int], on_pick: Then) -> str | None:
+        if d.verb != "choose" or d.bf is None or d.pos is not None:
+            return f"{prompt}: answer 'choose B2' with a battlefield number"
+        if d.bf - 1 not in bfs:
+            return (f"battlefield {d.bf} cannot be chosen ({prompt}); the choices are "
+                    + ", ".join(_bfname(b) for b in bfs))
+        return None
 
-        self.ask(player, Kind.TARGET_BATTLEFIELD, prompt, options, check,
-                 lambda d: on_pick(d.bf - 1))
+    def _bf_take(self, d: Decision, player: int, prompt: str, bfs: list[int], on_pick: Then) -> None:
+        assert d.bf is not None  # check() made sure
+        then(self, on_pick, d.bf - 1)
 
-    def ask_may(self, player: int, prompt: str, on_yes: Callable[[], None], *, pointless: bool = False) -> None:
-        """Ask yes or no; a ``pointless`` one (a yes would do nothing) may be left out of a log:
-        its default is no."""
-        def options() -> Iterator[Decision]:
-            return iter((Decision(player, "yes"), Decision(player, "no")))
-
-        def check(d: Decision) -> str | None:
-            return None if d.verb in ("yes", "no") else f"{prompt}: answer 'yes' or 'no'"
-
-        def take(d: Decision) -> None:
-            if d.verb == "yes":
-                on_yes()
-
-        self.ask(player, Kind.MAY, prompt, options, check, take, optional=True,
+    def ask_may(self, player: int, prompt: str, on_yes: tuple[Any, ...], *, pointless: bool = False) -> None:
+        """Ask yes or no; ``on_yes`` is a work-stack frame ``(function, *args)`` run on a yes. A
+        ``pointless`` one (a yes would do nothing) may be left out of a log: its default is no."""
+        self.ask(player, Kind.MAY, prompt, _MAY, (player, prompt, on_yes), optional=True,
                  default=Decision(player, "no") if pointless else None)
+
+    def _may_options(self, player: int, prompt: str, on_yes: tuple[Any, ...]) -> Iterator[Decision]:
+        return iter((Decision(player, "yes"), Decision(player, "no")))
+
+    def _may_check(self, d: Decision, player: int, prompt: str, on_yes: tuple[Any, ...]) -> str | None:
+        return None if d.verb in ("yes", "no") else f"{prompt}: answer 'yes' or 'no'"
+
+    def _may_take(self, d: Decision, player: int, prompt: str, on_yes: tuple[Any, ...]) -> None:
+        if d.verb == "yes":
+            on_yes[0](self, *on_yes[1:])
+
+
+class _Copier:
+    """The memo of one ``Game.clone``: every card, context and list of cards of the old game
+    mapped to its copy, so that what the old game shares (a context in several frames, a pile that
+    a pending question looks at) the copy shares too. ``dup`` copies the data of a frame or of a
+    decision point's arguments; anything it does not know is shared: numbers, names, decisions,
+    functions, and what the catalog compiled (none of it changes during a game)."""
+
+    __slots__ = ("cards", "ctxs", "lists")
+
+    def __init__(self) -> None:
+        self.cards: dict[CardInst, CardInst] = {}
+        self.ctxs: dict[Ctx, Ctx] = {}
+        self.lists: dict[int, list[Any]] = {}  # id(old list) -> its copy
+
+    def cards_of(self, old: list[CardInst]) -> list[CardInst]:
+        cards = self.cards
+        new = [cards[c] for c in old]
+        self.lists[id(old)] = new
+        return new
+
+    def player(self, ps: PlayerState) -> PlayerState:
+        n = PlayerState(ps.num, ps.deck_name, 0)
+        n.hand = self.cards_of(ps.hand)
+        deck = n.deck
+        deck.top = self.cards_of(ps.deck.top)
+        deck.unknown = self.cards_of(ps.deck.unknown)
+        deck.bottom = self.cards_of(ps.deck.bottom)
+        n.discard = self.cards_of(ps.discard)
+        n.destroyed = self.cards_of(ps.destroyed)
+        n.banished = self.cards_of(ps.banished)
+        n.essence = ps.essence
+        n.spent = ps.spent
+        n.next_adjust = ps.next_adjust
+        n.deploy_order = self.cards_of(ps.deploy_order)
+        n.stops = list(ps.stops)
+        n.first_deploy_done = set(ps.first_deploy_done)
+        n.cards = self.cards_of(ps.cards)
+        return n
+
+    def ctx(self, c: Ctx) -> Ctx:
+        n = self.ctxs.get(c)
+        if n is None:
+            cards = self.cards
+            n = Ctx(c.player, None if c.source is None else cards[c.source], c.bf,
+                    None if c.subject is None else cards[c.subject], c.from_bf)
+            if c.target is not None:
+                n.target = cards[c.target]
+            n.count = c.count
+            self.ctxs[c] = n
+        return n
+
+    def dup(self, x: Any) -> Any:
+        t = type(x)
+        if t is tuple:
+            return tuple([self.dup(v) for v in x])
+        if t is CardInst:
+            return self.cards[x]
+        if t is Ctx:
+            return self.ctx(x)
+        if t is list:
+            new = self.lists.get(id(x))
+            return new if new is not None else [self.dup(v) for v in x]
+        if t is dict:
+            return {k: self.dup(v) for k, v in x.items()}
+        if t is set:
+            return {self.dup(v) for v in x}
+        return x
 
 
 def battlefield_winners(might: list[list[int]], pool: list[int]) -> list[int | None]:
@@ -1076,12 +1265,39 @@ def _winner(might: list[list[int]], pool: list[int]) -> int | None:
     return leaders[0] + 1 if len(leaders) == 1 else None
 
 
-def _names(pend: DecisionPoint) -> int:
+def clone_by_replay(g: Game) -> Game:
+    """The slow reference for ``Game.clone``: the same starting position with every decision of
+    ``g``'s history replayed (what a clone was before decision points became data). Only for games
+    whose every answer is in the history (seeded self-play, no defaults taken, no concession)."""
+    h = Game(*g._init[0], **g._init[1])
+    for d in g.history:
+        h.apply(d)
+    return h
+
+
+def _names(g: Game, pend: DecisionPoint) -> int:
     """How many different cards a decision point allows (0 for points that are not about a card)."""
     if pend.kind not in PRIVATE_KINDS and pend.kind != Kind.CHOOSE_CARD:
         return 0
-    return len({d.card for d in pend.options() if d.card is not None and d.card != UNSEEN_NAME})
+    return len({d.card for d in pend.options(g) if d.card is not None and d.card != UNSEEN_NAME})
 
+
+def _draw_pool(deck: Deck, shuffled: bool) -> list[CardInst]:
+    """Where a player's next card comes from when the deck's order is not known: the shuffled part
+    (any of its cards), or else the first card put on the bottom since the last shuffle."""
+    return deck.unknown if shuffled else deck.bottom[:1]
+
+
+# The decision points' rules (made once; a point is one of these and its arguments).
+_FIRST = Rule(Game._first_options, Game._first_check, Game._first_take)
+_KEEP = Rule(Game._keep_options, Game._keep_check, Game._keep_take)
+_DRAW = Rule(Game._draw_options, Game._draw_check, Game._draw_take)
+_COMMAND = Rule(Game._command_options, Game._command_check, Game._command_take)
+_DEPLOY = Rule(Game._deploy_options, Game._deploy_check, Game._deploy_take)
+_PILE_CARD = Rule(Game._pile_options, Game._pile_check, Game._pile_take)
+_CARD = Rule(Game._card_options, Game._card_check, Game._card_take)
+_BF = Rule(Game._bf_options, Game._bf_check, Game._bf_take)
+_MAY = Rule(Game._may_options, Game._may_check, Game._may_take)
 
 # phase just ended -> (next phase, the per-player turn that runs it, extra arguments of the turn)
 _TURN_PHASES = {

@@ -76,6 +76,20 @@ class Knowledge:
         # answers of _unseen_could_be while the worlds and the cards left stay as they are
         self.memo: dict[tuple[int, frozenset[str] | None, str], bool] = {}
 
+    def copy(self, cards: dict[CardInst, CardInst]) -> Knowledge:
+        """The same knowledge about the cards ``cards`` maps these tokens to (a copy of the game:
+        ``Game.clone``); the deck list and the names are shared, what changes is copied."""
+        k = Knowledge(self.player, self.deck_name, [], [])
+        k.defs = self.defs
+        k.counts = self.counts
+        k.left = dict(self.left)
+        k.all_names = self.all_names
+        k.tokens = {uid: cards[t] for uid, t in self.tokens.items()}
+        k.worlds = [dict(w) for w in self.worlds]
+        k.silent_discards = self.silent_discards
+        k.memo = dict(self.memo)
+        return k
+
     def plain(self) -> bool:
         """One world and no restriction in it: every unseen token may be any card left."""
         return len(self.worlds) == 1 and not self.worlds[0]

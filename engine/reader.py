@@ -208,7 +208,8 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
         pend = g.pending
         if pend is None or pend.default is None:
             break
-        r.left_out.append(LeftOut(pend.player, pend.seat, pend.kind, pend.prompt, pend.default, list(pend.options())))
+        r.left_out.append(LeftOut(pend.player, pend.seat, pend.kind, pend.prompt, pend.default,
+                                  list(g.legal_decisions())))
         g.take_default()
     return r
 

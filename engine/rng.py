@@ -42,6 +42,12 @@ class SplitMix64:
         self.hi = value >> 32
         self.lo = value & _M32
 
+    def copy(self) -> SplitMix64:
+        """A generator in the same state: it draws the same numbers from here on."""
+        g = SplitMix64(0)
+        g.hi, g.lo = self.hi, self.lo
+        return g
+
     def _mix(self) -> tuple[int, int]:
         """Advance the state and return the next output as (high 32 bits, low 32 bits)."""
         lo = self.lo + 0x7F4A7C15

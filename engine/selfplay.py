@@ -40,9 +40,10 @@ def game_log(g: Game, *, catalog: str, decks: list[str], battlefields: list[str]
 
 
 def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[str] | None = None,
-              bot: str = "random", catalog: str = DEFAULT_VERSION, players: int = 2,
+              bot: str | Callable[[int], Bot] = "random", catalog: str = DEFAULT_VERSION, players: int = 2,
               checkpoints: bool = False, meta: dict | None = None) -> dict:
-    """Play one seeded game with bots; decks and battlefields are drawn from the seed if not given."""
+    """Play one seeded game with bots; decks and battlefields are drawn from the seed if not given.
+    ``bot``: a name in BOTS, or a function of a seed that makes a bot (each player's own)."""
     cat = load_catalog(catalog)
     pick = SplitMix64(seed ^ 0x5EED5EED)
     deck_names = sorted(cat.decks)
@@ -54,7 +55,8 @@ def self_play(seed: int, *, decks: list[str] | None = None, battlefields: list[s
         battlefields = pool[: BATTLEFIELDS[players]]
     g = Game(cat, [list(cat.decks[d]) for d in decks], [cat.battlefields[b] for b in battlefields],
              seed=seed, deck_names=decks, track_rounds=checkpoints)
-    bots = {p: BOTS[bot](seed * 7 + p) for p in range(1, players + 1)}
+    make = BOTS[bot] if isinstance(bot, str) else bot
+    bots = {p: make(seed * 7 + p) for p in range(1, players + 1)}
     play(g, bots)
     return game_log(g, catalog=cat.version, decks=decks, battlefields=battlefields, seed=seed,
                     meta=meta, checkpoints=checkpoints)

@@ -48,6 +48,29 @@ class BattlefieldDef:
     destroy_to_hand: tuple[Callable, ...] = field(repr=False, default=())
 
 
+class CardFilter:
+    """Which cards a choice accepts, as values: a name among ``names``, a type among ``types``, a
+    printed cost of at most ``max_cost``, not named ``exclude`` (None: any). Immutable, so a
+    pending choice shares it with the game's clones."""
+
+    __slots__ = ("names", "types", "max_cost", "exclude")
+
+    def __init__(self, names: frozenset[str] | None = None, types: frozenset[str] | None = None,
+                 max_cost: int | None = None, exclude: str | None = None) -> None:
+        self.names = names
+        self.types = types
+        self.max_cost = max_cost
+        self.exclude = exclude
+
+    def __call__(self, cd: CardDef) -> bool:
+        return ((self.names is None or cd.name in self.names) and (self.types is None or cd.type in self.types)
+                and (self.max_cost is None or cd.cost <= self.max_cost)
+                and (self.exclude is None or cd.name != self.exclude))
+
+    def excluding(self, name: str) -> CardFilter:
+        return CardFilter(self.names, self.types, self.max_cost, name)
+
+
 # What a card nobody at the recording seat saw is, as far as the rules go: a card with no name,
 # cost, might or ability. Such cards stay off the board (a card shows itself to get there); what
 # they may be is engine.hidden's business.
@@ -116,6 +139,20 @@ class CardInst:
     @property
     def name(self) -> str:
         return self.cdef.name
+
+    def copy(self) -> CardInst:
+        """This card as it is now, for a copy of its game (``Game.clone``), which rebinds ``under``."""
+        c = CardInst(self.uid, self.owner, self.cdef)
+        c.loc = self.loc
+        c.face_up = self.face_up
+        c.might = self.might
+        if self.tokens:
+            c.tokens = dict(self.tokens)
+        c.bf = self.bf
+        c.gained_round = self.gained_round
+        c.used_round = self.used_round
+        c.leaving = self.leaving
+        return c
 
     def has(self, token: str) -> bool:
         return self.tokens.get(token, 0) > 0

@@ -25,10 +25,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "build" / "native"
-# The modules a replay spends its time in. The rest (log parsing, replay driver, records, bots)
-# stay interpreted: they are cold or dominated by library code.
+# The modules a replay spends its time in, and the bots (self-play: the simulator, the balance
+# report, the demo data). The rest (log parsing, replay driver, positions) stay interpreted: they are
+# cold or dominated by library code.
 NATIVE_MODULES = ["state", "decisions", "rng", "observe", "board", "game", "effects", "catalog", "record", "hidden",
-                  "reader"]
+                  "reader", "bots"]
 
 
 def source_hash(engine_dir: Path = ROOT / "engine") -> str:

@@ -8,6 +8,7 @@ import gzip
 import json
 from collections import Counter, defaultdict
 
+import pytest
 from click.testing import CliRunner
 
 from engine.replay import replay
@@ -162,19 +163,57 @@ def test_every_game_is_the_bot_asked_for_playing_the_players_decks():
     assert [g["decisions"] for g in bundle.uploads] != [g["decisions"] for g in other]
 
 
-def test_the_demo_leagues_deck_shares_are_its_players_decks():
-    from services.cli.demo import PLAYERS, ROUNDS, demo_games
+@pytest.fixture(scope="module")
+def demo_divisions():
+    from services.cli.demo import demo_games
 
-    games = demo_games()
+    return demo_games()
+
+
+def test_the_demo_leagues_deck_shares_are_its_players_decks(demo_divisions):
+    from services.cli.demo import DIVISIONS, PLAYERS, ROUNDS, division_event
+
+    assert [{log["meta"]["event"] for log in games} for games in demo_divisions] == \
+        [{division_event(d)} for d in DIVISIONS]
+    games = [log for division in demo_divisions for log in division]
     decks = _decks_by_player(games)
-    assert len(decks) == PLAYERS and all(len(held) == 1 for held in decks.values())
+    # every player is in one division and keeps one deck; no name is in two divisions
+    assert len(decks) == len(DIVISIONS) * PLAYERS and all(len(held) == 1 for held in decks.values())
+    assert len({name for _, name in decks}) == len(decks)
     players_per_deck = Counter(next(iter(held)) for held in decks.values())
     seats_per_deck = Counter(deck for log in games for deck in log["setup"]["decks"])
     # an even league has no byes: every player sits once in every round, so a deck's share of the
     # seats is its share of the players
-    assert len(games) == PLAYERS // 2 * ROUNDS
+    assert len(games) == len(DIVISIONS) * PLAYERS // 2 * ROUNDS
     assert {d: n / (2 * len(games)) for d, n in seats_per_deck.items()} == \
-        {d: n / PLAYERS for d, n in players_per_deck.items()}
+        {d: n / len(decks) for d, n in players_per_deck.items()}
+
+
+def test_the_demo_league_colours_the_meta_page_at_its_default_minimum(demo_divisions):
+    """What /meta draws for the demo data (services.stats.queries.deck_stats over every counted
+    game): one bar per deck that has games, grey when its seat-games (a game counts once for each
+    seat: a mirror twice) are fewer than the default minimum. The games that count are the
+    simulated ones but the disputed match's (an open dispute counts neither upload); the illegal
+    game and the wrong claim never count. At least 2,000 games and 80% of the decks in colour."""
+    from services.cli.demo import flawed_games
+    from services.stats.filters import DEFAULT_MIN_GAMES
+
+    first = demo_divisions[0]
+    illegal, wrong = flawed_games(first)
+    disputed = first[1]
+    assert wrong["meta"] == disputed["meta"]  # the same match: a dispute
+    assert illegal["meta"]["players"] != first[0]["meta"]["players"]  # a match of its own, judged alone
+    counted = [log for games in demo_divisions for log in games if log is not disputed]
+    assert len(counted) >= 2000
+    seat_games = Counter(deck for log in counted for deck in log["setup"]["decks"])
+    coloured = [deck for deck, n in seat_games.items() if n >= DEFAULT_MIN_GAMES]
+    assert len(coloured) >= 0.8 * len(seat_games), seat_games
+
+
+def test_the_demo_league_is_the_same_at_every_up(demo_divisions):
+    from services.cli.demo import demo_division
+
+    assert demo_division(3) == demo_divisions[3]  # played here, in one process: the same games
 
 
 def test_progress_wraps_the_matches_and_sees_each_one_played():

@@ -1,38 +1,66 @@
-"""Demo data for ``empyrean up``: a small simulated tournament (services.simulation.simulate),
-uploaded through the real API as a bundle (services.cli.upload_client), so it is stored, replayed
-by the workers and counted exactly like real uploads, with a few deliberately flawed games so that
+"""Demo data for ``empyrean up``: a simulated league (services.simulation.simulate), uploaded
+through the real API as a bundle (services.cli.upload_client), so it is stored, replayed by the
+workers and counted exactly like real uploads, with a few deliberately flawed games so that
 verification and disputes have something to show:
 
 - an illegal game (one decision replaced by one the rules forbid at that point),
 - a game whose log claims the wrong winner (``mismatch``),
 - that same match uploaded a second time, as the loser tells it (a dispute).
 
-The league plays one round a week, so that trends show. Loading is skipped when the demo event
-already has games (a restart of ``up`` on the same data).
+The league plays one round a week, so that trends show, in four divisions of 128 players (each
+division an event of its own, with its own standings), 2,048 games in all: enough that the dashboards
+draw every deck in colour at their default minimum sample (services.stats.filters: DEFAULT_MIN_GAMES;
+tests/test_simulate.py checks it), where one league of a dozen players left every bar grey.
+Divisions rather than one field of 512: the Swiss pairing's matching grows with the cube of the field
+(a 512-player round takes seconds), and divisions play in processes side by side (the compiled engine
+when it is built), so ``up`` is ready well within a minute and a half (docs/performance.md). Loading is
+skipped when the first division already has games (a restart of ``up`` on the same data).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 
 from engine.rng import SplitMix64
 from services.cli.upload_client import ApiClient
+from services.simulation.processes import process_map
 from services.simulation.simulate import SimConfig, make_illegal, simulate, wrong_result
 
-DEMO_EVENT = "Demo League (simulated games)"
-PLAYERS = 12
+LEAGUE = "Demo League"
+DIVISIONS = "ABCD"
+PLAYERS = 128  # a division's
 ROUNDS = 8  # one round a week
 FIRST_DAY = dt.date(2026, 9, 5)
 SEED = 2026  # the same league at every `up`
+JOBS = min(len(DIVISIONS), os.cpu_count() or 1)  # processes playing the divisions (the games do not depend on it)
 
 
-def demo_games() -> list[dict]:
-    """A weekly Swiss league of 12 players, each with a deck of their own (services.simulation.simulate)."""
-    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=SEED,
-                       start=FIRST_DAY, name=DEMO_EVENT)
-    return simulate(league).uploads
+def division_event(division: str) -> str:
+    return f"{LEAGUE} {division} (simulated games)"
+
+
+DEMO_EVENT = division_event(DIVISIONS[0])  # the first division; its event also holds the flawed games
+
+
+def demo_division(i: int) -> list[dict]:
+    """Division ``i``: a weekly Swiss league of 128 players, each with a deck of their own
+    (services.simulation.simulate); its players are named for the division (Player A001 …)."""
+    division = DIVISIONS[i]
+    league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=SEED + i,
+                       start=FIRST_DAY, name=division_event(division))
+    games = simulate(league).uploads
+    for log in games:
+        meta = log["meta"]
+        meta["players"] = [name.replace("Player ", f"Player {division}", 1) for name in meta["players"]]
+    return games
+
+
+def demo_games(jobs: int = JOBS) -> list[list[dict]]:
+    """Every division's games, division by division."""
+    return list(process_map(demo_division, range(len(DIVISIONS)), jobs))
 
 
 def flawed_games(games: list[dict]) -> list[dict]:
@@ -45,17 +73,22 @@ def flawed_games(games: list[dict]) -> list[dict]:
     return [illegal, wrong_result(games[1])]
 
 
-def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | None = None) -> dict | None:
+def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | None = None) -> list[dict] | None:
     """Upload the demo league through the API at ``api_url`` (the service's base URL) with
-    ``token`` (an admin or organiser token: `empyrean up` makes one)."""
+    ``token`` (an admin or organiser token: `empyrean up` makes one): each division as a bundle
+    to its event, the flawed games with the first."""
     client = ApiClient(api_url, uploader="demo data", token=token)
-    event = client.event(DEMO_EVENT)
-    if sum(event.get("games", {}).values()):
-        echo(f"demo data: already loaded ({DEMO_EVENT})")
+    first = client.event(DEMO_EVENT)
+    if sum(first.get("games", {}).values()):
+        echo(f"demo data: already loaded ({LEAGUE})")
         return None
-    games = demo_games()
-    bundle = games + flawed_games(games)
-    report = client.post_bundle(event["id"], (json.dumps(g).encode() for g in bundle))
-    echo(f"demo data: {report['accepted']} games of '{DEMO_EVENT}' uploaded "
-         f"({len(games)} simulated, plus an illegal game and a disputed result); the workers are replaying them")
-    return report
+    divisions = demo_games()
+    reports = []
+    for i, games in enumerate(divisions):
+        event = first if i == 0 else client.event(division_event(DIVISIONS[i]))
+        bundle = games + flawed_games(games) if i == 0 else games
+        reports.append(client.post_bundle(event["id"], (json.dumps(g).encode() for g in bundle)))
+    simulated = sum(len(games) for games in divisions)
+    echo(f"demo data: {sum(r['accepted'] for r in reports)} games of '{LEAGUE}' uploaded ({simulated} simulated "
+         f"in {len(divisions)} divisions, plus an illegal game and a disputed result); the workers are replaying them")
+    return reports

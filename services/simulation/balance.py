@@ -10,13 +10,13 @@ a game not won; the 95% interval is Wilson's (services.stats.intervals, via stat
 from __future__ import annotations
 
 import datetime as dt
-import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from engine.catalog import DEFAULT_VERSION, load_catalog
 from engine.rng import SplitMix64
 from engine.selfplay import self_play
+from services.simulation.processes import process_map
 
 BAND = (0.35, 0.65)  # the balance target for every deck
 CHUNK = 50
@@ -65,7 +65,7 @@ def run(games: int, *, bot: str = "greedy", seed: int = 1, catalog: str = DEFAUL
     tallies = {d: DeckTally(d) for d in decks}
     tasks = [(s, min(s + CHUNK, games), seed, bot, cat.version, decks) for s in range(0, games, CHUNK)]
     bar = iter(progress(range(games)))
-    for chunk in _map(tasks, jobs):
+    for chunk in process_map(_play_chunk, tasks, jobs):
         for pair, first, winner in chunk:
             for seat, deck in enumerate(pair, 1):
                 t = tallies[deck]
@@ -83,17 +83,6 @@ def run(games: int, *, bot: str = "greedy", seed: int = 1, catalog: str = DEFAUL
     for _ in bar:  # run the progress iterator out, so a progress bar closes at 100%
         pass
     return tallies
-
-
-def _map(tasks: list, jobs: int) -> Iterator[list]:
-    if jobs <= 1:
-        yield from map(_play_chunk, tasks)
-        return
-    from services.platform.native import use_native_engine
-
-    # spawn, not fork: each worker starts clean and picks the compiled engine when it is built
-    with multiprocessing.get_context("spawn").Pool(jobs, initializer=use_native_engine) as pool:
-        yield from pool.imap(_play_chunk, tasks)
 
 
 def render(tallies: dict[str, DeckTally], *, games: int, bot: str, seed: int, catalog: str,

@@ -18,7 +18,7 @@ import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.selfplay import self_play
-from services.cli.demo import DEMO_EVENT
+from services.cli.demo import DEMO_EVENT, LEAGUE
 from services.platform.embedded import wait_until_gone
 from services.platform.launcher import WORKER_NICE
 
@@ -91,7 +91,7 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
             game_url = json.load(response)["status_url"]
         assert _poll(lambda: get_json(f"http://127.0.0.1:{port}{game_url}")[1]["status"] == "valid")
         # the demo league went through the same pipeline: verdicts, including the flawed games
-        assert "demo data:" in output.text and DEMO_EVENT in output.text
+        assert "demo data:" in output.text and LEAGUE in output.text
         events = get_json(f"{api}/events")[1]["events"]
         [demo] = [e for e in events if e["name"] == DEMO_EVENT]
         assert _poll(lambda: {"illegal", "mismatch", "valid"} <= set(get_json(demo["url"].replace(
