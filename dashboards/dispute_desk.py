@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from engine import words
-from engine.game import battlefield_winners
+from engine.bfe.game import battlefield_winners
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
-from engine.catalog import load_catalog
+from engine.bfe.catalog import load_catalog
 from engine.words import decision_number
 from services.api.access import current_token, may_read_game
 from services.games import views

@@ -19,7 +19,7 @@ sorted by path. Reading happens in this order:
    ordinary JSON text that the schema accepts, the strict decoder and the schema's own bounds
    already guarantee this outside ``meta``, so only ``meta`` is scanned);
 3. the JSON Schema (draft 2020-12, validated with ``jsonschema``; its errors become messages a
-   player understands) and the grammar of every decision line (``engine.decisions``);
+   player understands) and the grammar of every decision line (``engine.bfe.decisions``);
 4. the checks across fields that a schema cannot express well (number of decks and battlefields
    for the mode, first player, the shape of might tables, checkpoint order, decision actors).
 
@@ -51,14 +51,14 @@ from typing import Any, Callable, Mapping
 import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker, validators
 
-from .decisions import (
+from .bfe.decisions import (
     CHANCE,
     UNSEEN_NAME,
     DecisionSyntaxError,
     format_decision,
     parse_decision,
 )
-from .game import BATTLEFIELDS, ROUNDS
+from .bfe.game import BATTLEFIELDS, ROUNDS
 from .grammar import with_article
 
 FORMAT = "empyrean-log"

@@ -35,13 +35,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .catalog import Catalog
-from .decisions import CHANCE, Decision, Kind, format_decision
-from .game import Game, forced_choice
+from .bfe.catalog import Catalog
+from .bfe.decisions import CHANCE, Decision, Kind, format_decision
+from .bfe.game import Game, forced_choice
+from .bfe.state import PH_DEPLOY
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading
 from .replay import ReplayResult, Verdict, VerdictStatus, engine_error, malformed, replay
-from .state import PH_DEPLOY
 from .timeline import snapshot
 
 IN_PROGRESS = "in progress"  # the status of a position whose game goes on (else: the verdict's status)
@@ -64,7 +64,7 @@ class Pending:
     """The decision point the game waits at."""
 
     to_decide: int | str  # the player (1..3), or "C" for chance
-    kind: str  # engine.decisions.Kind's value, e.g. "deploy or pass", "chance: card drawn"
+    kind: str  # engine.bfe.decisions.Kind's value, e.g. "deploy or pass", "chance: card drawn"
     prompt: str
     legal: list[str]  # every legal answer, as log lines, in the engine's order
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .decisions import CHANCE, UNSEEN_NAME, Decision, Kind
-from .game import DecisionPoint, Game, forced_choice
+from .bfe.decisions import CHANCE, UNSEEN_NAME, Decision, Kind
+from .bfe.game import DecisionPoint, Game, forced_choice
 
 _BLOCK_VERBS = frozenset({"draw", "keep"})
 _CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})

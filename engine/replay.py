@@ -14,14 +14,14 @@ from enum import StrEnum
 from itertools import islice
 from typing import Any, Sequence
 
-from .board import describe
-from .catalog import Catalog, available_versions, load_catalog
-from .decisions import CHANCE, format_decision, parse_decision
-from .game import End, Game
+from .bfe.board import describe
+from .bfe.catalog import Catalog, available_versions, load_catalog
+from .bfe.decisions import CHANCE, format_decision, parse_decision
+from .bfe.game import End, Game
+from .bfe.observe import GameObserver
+from .bfe.record import GameRecord, RecordBuilder
 from .log import GameLog, LogFormatError, parse_log
-from .observe import GameObserver
 from .reader import Reading, Way, read_lines
-from .record import GameRecord, RecordBuilder
 from .words import decision_words, in_round, might_words, result_words, seat_names
 
 ENGINE_VERSION = "1.1.0"  # 1.1.0: choices that cannot change anything may be left out (docs/rules.md)

@@ -21,13 +21,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from .decisions import UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
-from .game import PRIVATE_KINDS, Answer, Game
+from .bfe.decisions import UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
+from .bfe.game import PRIVATE_KINDS, Answer, Game
+from .bfe.observe import GameObserver
+from .bfe.state import CardInst
 from .log import Chance, GameLog, LogFormatError, dump_log, parse_log
-from .observe import GameObserver
 from .reader import Way, read, read_lines
 from .replay import VerdictStatus, build_game, replay
-from .state import CardInst
 from .words import decision_words
 
 

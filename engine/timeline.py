@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decisions import CHANCE, parse_decision
-from .game import Game
+from .bfe.decisions import CHANCE, parse_decision
+from .bfe.game import Game
+from .bfe.state import AT_DRAWN, CardInst, PlayerState
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Way, read
 from .replay import Verdict, VerdictStatus, build_game, engine_error, replay
-from .state import AT_DRAWN, CardInst, PlayerState
 
 
 @dataclass

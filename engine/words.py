@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .game import End, Game, battlefield_winners
+from .bfe.game import End, Game, battlefield_winners
 
 DASH = "–"  # between the players' numbers: 12–11
 

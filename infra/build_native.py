@@ -2,7 +2,7 @@
 
     python infra/build_native.py [--out build/native] [--force]
 
-The engine is written as ordinary typed Python; mypyc compiles the modules named in NATIVE_MODULES
+The engine is written as ordinary typed Python; mypyc compiles the modules in NATIVE_MODULES
 to C with no change in behaviour (how much faster: docs/performance.md). The build goes to a
 separate folder — a complete copy of the ``engine`` package with the compiled modules beside
 their sources — so that editing ``engine/*.py`` can never leave a stale compiled module shadowing
@@ -28,8 +28,8 @@ DEFAULT_OUT = ROOT / "build" / "native"
 # The modules a replay spends its time in, and the bots (self-play: the simulator, the balance
 # report, the demo data). The rest (log parsing, replay driver, positions) stay interpreted: they are
 # cold or dominated by library code.
-NATIVE_MODULES = ["state", "decisions", "rng", "observe", "board", "game", "effects", "catalog", "record", "hidden",
-                  "reader", "bots"]
+NATIVE_MODULES = ["bfe/state", "bfe/decisions", "rng", "bfe/observe", "bfe/board", "bfe/game", "bfe/effects",
+                  "bfe/catalog", "bfe/record", "bfe/hidden", "reader", "bfe/bots"]
 
 
 def source_hash(engine_dir: Path = ROOT / "engine") -> str:

@@ -27,7 +27,7 @@ def pytest_configure(config):
     out = build_native.build()  # no-op when the stamp matches the sources
     assert "engine" not in sys.modules, "the engine was imported before --engine native took effect"
     sys.path.insert(0, str(out))
-    import engine.game
+    import engine.bfe.game
 
-    if not engine.game.__file__.endswith(".so"):
-        raise RuntimeError(f"--engine native imported {engine.game.__file__}, not the compiled module")
+    if not engine.bfe.game.__file__.endswith(".so"):
+        raise RuntimeError(f"--engine native imported {engine.bfe.game.__file__}, not the compiled module")

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from click.testing import CliRunner
 
-from engine.catalog import catalog_root, load_catalog
+from engine.bfe.catalog import catalog_root, load_catalog
 from services.cli import main as cli
 from services.cli.catalog_ref import render_markdown
 from services.simulation import balance

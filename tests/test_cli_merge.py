@@ -9,9 +9,9 @@ import re
 import subprocess
 import sys
 
+from engine.bfe.selfplay import self_play
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

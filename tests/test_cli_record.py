@@ -11,11 +11,11 @@ import sys
 
 import pytest
 
+from engine.bfe.selfplay import self_play
 from engine.log import canonical_hash, parse_log
 from engine.position import position
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 
 
 def run(*args: str, stdin: str) -> subprocess.CompletedProcess:
@@ -129,7 +129,7 @@ def test_time_called_stops_the_game_and_scores_the_tally(tmp_path):
 
 
 def test_a_mash_up_deck_file_and_a_refused_setup(tmp_path):
-    from engine.catalog import load_catalog
+    from engine.bfe.catalog import load_catalog
 
     cat = load_catalog()
     deck = [c.name for c in cat.decks["Cavalry of the Parthian Empire"]]

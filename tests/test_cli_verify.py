@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 
 
 def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

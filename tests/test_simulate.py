@@ -11,9 +11,9 @@ from collections import Counter, defaultdict
 import pytest
 from click.testing import CliRunner
 
+from engine.bfe.selfplay import self_play
 from engine.replay import replay
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 from services.cli import main as cli
 from services.simulation.simulate import SimConfig, make_illegal, simulate, swiss_pairs
 

@@ -3,7 +3,7 @@
 - ``GET /api/v1/catalog`` — the catalog versions this engine has, and the default (newest).
 - ``GET /api/v1/catalog/{version}`` — one version: premade decks (name and 24 cards), battlefields
   (name, zones, text), every card (name, deck, type, cost, might, ability, text) and the deck
-  template a mash-up must keep (engine.catalog.catalog_data).
+  template a mash-up must keep (engine.bfe.catalog.catalog_data).
 
 Public and cacheable: a catalog version never changes once published (errata go into a new one),
 so answers carry an ETag (a conditional GET is a 304) and Cache-Control.
@@ -15,7 +15,7 @@ import functools
 
 from flask import Blueprint, current_app, jsonify, request
 
-from engine.catalog import DEFAULT_VERSION, available_versions, catalog_data, load_catalog
+from engine.bfe.catalog import DEFAULT_VERSION, available_versions, catalog_data, load_catalog
 
 from .errors import error_response
 

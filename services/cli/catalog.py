@@ -14,7 +14,7 @@ CATALOG_DOC = ROOT / "docs" / "catalog.md"
 
 
 def load_catalog_option(version: str | None):
-    from engine.catalog import available_versions, load_catalog
+    from engine.bfe.catalog import available_versions, load_catalog
 
     try:
         return load_catalog(version) if version else load_catalog()
@@ -50,7 +50,7 @@ def catalog() -> None:
 def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
     """Validate a deck file, a battlefields file or a whole catalog version folder. Each problem
     names the file, the card and the field. Exit status 0 when every file is valid, 1 otherwise."""
-    from engine.catalog import CatalogError
+    from engine.bfe.catalog import CatalogError
     from services.cli.catalog_ref import check_file
 
     base = load_catalog_option(version)

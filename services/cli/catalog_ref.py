@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from engine.catalog import (
+from engine.bfe.catalog import (
     BattlefieldDef,
     CardDef,
     Catalog,
@@ -116,7 +116,7 @@ def render_markdown(cat: Catalog) -> str:
     lines = [
         f"# Catalog {cat.version}: {cat.title}",
         "",
-        "Generated from `engine/data/catalog/` by `empyrean catalog docs`; do not edit by hand (a test",
+        "Generated from `engine/bfe/data/catalog/` by `empyrean catalog docs`; do not edit by hand (a test",
         "fails when this file is stale).",
         "",
         f"> {' '.join(cat.notice.split())}",

@@ -254,7 +254,7 @@ class Recorder:
     def write_all(self, texts: list[str]) -> dict[str, Any] | None:
         """Add these decision lines together if the rules take them there (saved at once); else
         write none of them and say why."""
-        from engine.decisions import DecisionSyntaxError, format_decision, parse_decision
+        from engine.bfe.decisions import DecisionSyntaxError, format_decision, parse_decision
 
         try:
             lines = [format_decision(parse_decision(text)) for text in texts]
@@ -297,7 +297,7 @@ def record(out: Path | None, resume: Path | None, mode: str, decks: tuple[str, .
     """Record a game played with real cards: each decision asked with its legal answers, numbered;
     the log written to --out after every one. Exit status: 0 a valid game (or saved to go on
     later), 1 the finished log is not valid, 2 a setup the engine refuses."""
-    from engine.catalog import DEFAULT_VERSION, load_catalog
+    from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
     from engine.position import position
     from services.cli.verify import describe_verdict
 

@@ -19,8 +19,8 @@ from typing import Any, Sequence
 
 from psycopg import Connection
 
+from engine.bfe.record import GameRecord
 from engine.log import GameLog
-from engine.record import GameRecord
 from services.stats.aggregates import AGGREGATES
 
 # The contribution upserts, in the order they are applied: one per aggregate table, made from its

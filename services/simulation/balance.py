@@ -13,9 +13,9 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from engine.catalog import DEFAULT_VERSION, load_catalog
+from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
+from engine.bfe.selfplay import self_play
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 from services.simulation.processes import process_map
 
 BAND = (0.35, 0.65)  # the balance target for every deck

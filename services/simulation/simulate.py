@@ -3,7 +3,7 @@
 ``simulate(config)`` plays ``events`` Swiss tournaments, one a week, with the same ``players``
 players (each with a deck: chosen from a pool or at random). Between events some players switch
 to decks that did well, so the meta share moves over time the way a real one does. Each match is
-a seeded self-play game (engine.selfplay); its true result feeds the Swiss standings.
+a seeded self-play game (engine.bfe.selfplay); its true result feeds the Swiss standings.
 
 A chosen share of matches is uploaded with a deliberate flaw, for demonstrating verification:
 
@@ -27,13 +27,13 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from engine.catalog import DEFAULT_VERSION, load_catalog
-from engine.decisions import Decision, Kind, format_decision, parse_decision
-from engine.game import Game
+from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
+from engine.bfe.decisions import Decision, Kind, format_decision, parse_decision
+from engine.bfe.game import Game
+from engine.bfe.selfplay import self_play
 from engine.log import parse_log
 from engine.replay import build_game, replay
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 
 FLAWS = ("illegal", "wrong_result", "duplicate", "dispute")
 SWITCH_CHANCE = 3  # in 10: a player with a losing record tries a deck from the top half next event

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from functools import lru_cache
 
-from engine.catalog import available_versions, load_catalog
+from engine.bfe.catalog import available_versions, load_catalog
 from services.platform.sql import Where
 from services.platform.tokens import Reader
 from services.stats.filters import FilterError, Filters

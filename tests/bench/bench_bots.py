@@ -1,4 +1,4 @@
-"""Benchmark: games per second the bots play (engine.selfplay.self_play), in the pure and the compiled engine.
+"""Benchmark: games per second the bots play (engine.bfe.selfplay.self_play), in the pure and the compiled engine.
 
     .venv/bin/python tests/bench/bench_bots.py [--games 100] [--random-games 1000] [--engine both] [--before]
 
@@ -7,7 +7,7 @@ the default, runs this script once with ``--engine pure`` and once with ``--engi
 compiled engine is built first if it is missing or stale). Printed per engine: greedy self-play
 games/s (seeds 0..games-1, 2 players, the default catalog), random self-play games/s, and what a
 greedy game spends on clones (``Game.clone``, per clone and per game). ``--before`` also plays the
-same greedy games with the clone of before issue 26 (``engine.game.clone_by_replay``: the history
+same greedy games with the clone of before issue 26 (``engine.bfe.game.clone_by_replay``: the history
 replayed), checks that they are the same games, byte for byte, and prints the ratio. Times are
 the process's CPU time (``time.process_time``): on a machine shared with other work they move far
 less than wall-clock time does; pin the process to a core (``taskset -c 1``) all the same.
@@ -48,13 +48,13 @@ def main() -> None:
         import build_native
 
         sys.path.insert(0, str(build_native.build()))
-    import engine.game
-    from engine.bots import GreedyBot
-    from engine.catalog import DEFAULT_VERSION, load_catalog
-    from engine.selfplay import self_play
+    import engine.bfe.game
+    from engine.bfe.bots import GreedyBot
+    from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
+    from engine.bfe.selfplay import self_play
 
-    label = "native" if engine.game.__file__.endswith(".so") else "pure"
-    print(f"engine: {label} ({engine.game.__file__})")
+    label = "native" if engine.bfe.game.__file__.endswith(".so") else "pure"
+    print(f"engine: {label} ({engine.bfe.game.__file__})")
     load_catalog(DEFAULT_VERSION)  # once per process, before the clock starts (self_play's call, its cache key)
 
     def timed(bot, games: int) -> tuple[float, list[dict]]:
@@ -67,11 +67,11 @@ def main() -> None:
     print(f"{'greedy':22s}: {greedy:8.1f} games/s ({1000 / greedy:6.1f} ms/game, {decisions:.1f} decisions/game)")
     rand, _ = timed("random", args.random_games)
     print(f"{'random':22s}: {rand:8.1f} games/s ({1000 / rand:6.2f} ms/game)")
-    clone_by_replay = getattr(engine.game, "clone_by_replay", None)
+    clone_by_replay = getattr(engine.bfe.game, "clone_by_replay", None)
     if clone_by_replay is None:
         print("(this engine has no clone_by_replay: no before/after)")
         return
-    clones(GreedyBot, engine.game.Game.clone, clone_by_replay, min(args.games, 20))
+    clones(GreedyBot, engine.bfe.game.Game.clone, clone_by_replay, min(args.games, 20))
     if args.before:
         before, old_logs = timed(lambda seed: GreedyBot(seed, clone_by_replay), args.games)
         same = [json.dumps(a, sort_keys=True) for a in old_logs] == [json.dumps(b, sort_keys=True) for b in logs]
@@ -84,7 +84,7 @@ def main() -> None:
 def clones(bot_class, copy, replay, games: int) -> None:
     """What the greedy bot's clones cost: the positions it clones in ``games`` games, cloned again
     by each clone function."""
-    from engine.selfplay import self_play
+    from engine.bfe.selfplay import self_play
 
     positions = []
 

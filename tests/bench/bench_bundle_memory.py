@@ -40,7 +40,7 @@ import requests
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT)]
 
-from engine.selfplay import self_play  # noqa: E402
+from engine.bfe.selfplay import self_play  # noqa: E402
 from services.platform.config import Config  # noqa: E402
 from services.platform.launcher import ServiceLauncher  # noqa: E402
 

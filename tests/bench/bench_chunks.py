@@ -38,8 +38,8 @@ NATIVE = use_native_engine()
 
 from service_helpers import create_fresh_database  # noqa: E402
 
+from engine.bfe.selfplay import self_play  # noqa: E402
 from engine.replay import replay  # noqa: E402
-from engine.selfplay import self_play  # noqa: E402
 from services.games.dispatch import mark_reprocess  # noqa: E402
 from services.games.events import create_event  # noqa: E402
 from services.games.records import AGGREGATE_TABLES, fold_pending  # noqa: E402

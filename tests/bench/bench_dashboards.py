@@ -10,7 +10,7 @@ Not part of the default test run (tests/bench holds no test_*.py). What it does:
    folder; ``--keep`` without ``--pgdata`` uses /tmp/empyrean-bench-pg so the data outlives the run).
    A scratch database migrated to head (``--reuse NAME``: that database, migrated to head, not
    refilled).
-2. A pool of real games: ``--pool`` seeded self-play games (engine.selfplay, greedy and random
+2. A pool of real games: ``--pool`` seeded self-play games (engine.bfe.selfplay, greedy and random
    bots) of the 2026.1 catalog (3 decks, 11 battlefields) and the 2026.2 catalog (10 decks, 27
    battlefields; a few 3-player tables), each replayed with the engine for its GameRecord. Cached
    in /tmp between runs.
@@ -58,9 +58,9 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "services")]
 
 from service_helpers import create_fresh_database, drop_database  # noqa: E402
 
-from engine.catalog import load_catalog  # noqa: E402
+from engine.bfe.catalog import load_catalog  # noqa: E402
+from engine.bfe.selfplay import self_play  # noqa: E402
 from engine.replay import ENGINE_VERSION, replay  # noqa: E402
-from engine.selfplay import self_play  # noqa: E402
 from services.games.records import RECORD_COLUMNS, apply_contribution, recount_differences, rollup_differences  # noqa: E402
 from services.platform import migrate  # noqa: E402
 from services.platform.config import Config  # noqa: E402

@@ -68,7 +68,7 @@ def fill(database_url: str, games: int) -> int:
     """The event's id, with ``games`` counted games."""
     import psycopg
 
-    from engine.selfplay import self_play
+    from engine.bfe.selfplay import self_play
     from services.games.replay import replay_stored_games
     from services.games.store import parse_upload, store_batch
     from services.platform.pool import create_pool

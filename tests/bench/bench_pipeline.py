@@ -55,7 +55,7 @@ NATIVE = use_native_engine()
 
 from bench_dashboards import fill, percentiles, pick_filters, time_queries  # noqa: E402
 
-from engine.selfplay import self_play  # noqa: E402
+from engine.bfe.selfplay import self_play  # noqa: E402
 from services.platform.config import Config  # noqa: E402
 from services.platform.launcher import ServiceLauncher  # noqa: E402
 

@@ -45,8 +45,8 @@ def prefixes(log: dict) -> list[dict]:
 
 
 def make_logs(games: int) -> dict[str, list[dict]]:
+    from engine.bfe.selfplay import self_play
     from engine.seats import as_recorded, seat_view
-    from engine.selfplay import self_play
 
     full = [as_recorded(self_play(seed)) for seed in range(170_000, 170_000 + games)]
     return {"full": full, "seat view (P1)": [seat_view(log, 1) for log in full]}
@@ -66,11 +66,11 @@ def engine_part(build: str, games: int) -> None:
         import build_native
 
         sys.path.insert(0, str(build_native.build()))
-    import engine.game
+    import engine.bfe.game
     from engine.log import parse_log
     from engine.position import position
 
-    print(f"engine: {build} ({Path(engine.game.__file__).name})")
+    print(f"engine: {build} ({Path(engine.bfe.game.__file__).name})")
     for form, logs in make_logs(games).items():
         times, parse_times = [], []
         lines = [len(log["decisions"]) for log in logs]
@@ -109,8 +109,8 @@ class Client:
 def slowest_bodies(games: int) -> list[bytes]:
     """Among the slowest positions to work out: 3-player games seen from one seat (every unseen card
     of two opponents tracked), in their last third."""
+    from engine.bfe.selfplay import self_play
     from engine.seats import as_recorded, seat_view
-    from engine.selfplay import self_play
 
     bodies = []
     for seed in range(171_000, 171_000 + games):
@@ -125,7 +125,7 @@ def others_meanwhile(running, clients: int, seconds: float = 20) -> None:
     sys.path.insert(0, str(ROOT / "tests" / "fault"))
     from slow_clients import Probe, get_health, post_game
 
-    from engine.selfplay import self_play
+    from engine.bfe.selfplay import self_play
 
     bodies, stop = slowest_bodies(6), threading.Event()
     config = running.config

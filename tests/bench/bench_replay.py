@@ -47,14 +47,14 @@ def main() -> None:
         import build_native
 
         sys.path.insert(0, str(build_native.build()))
-    import engine.game
+    import engine.bfe.game
+    from engine.bfe.selfplay import self_play
     from engine.log import parse_log
     from engine.replay import replay
-    from engine.selfplay import self_play
 
-    print(f"engine: {args.engine} ({Path(engine.game.__file__).name})")
+    print(f"engine: {args.engine} ({Path(engine.bfe.game.__file__).name})")
 
-    from engine.catalog import DEFAULT_VERSION
+    from engine.bfe.catalog import DEFAULT_VERSION
 
     catalog = args.catalog or DEFAULT_VERSION
     print(f"catalog: {catalog}")
@@ -71,7 +71,7 @@ def main() -> None:
     t = time.perf_counter()
     parsed = [parse_log(x) for x in texts]
     t_parse = time.perf_counter() - t
-    from engine.catalog import load_catalog
+    from engine.bfe.catalog import load_catalog
 
     for version in {log.catalog for log in parsed}:  # loaded (once per process) before the clock starts
         load_catalog(version)
@@ -123,9 +123,9 @@ def seat_views(logs: list[dict], repeat: int) -> None:
 
 def fixed_cost(n: int) -> None:
     """The round structure's own cost: games where both players only keep and pass."""
-    from engine.catalog import load_catalog
-    from engine.decisions import Decision
-    from engine.game import Game
+    from engine.bfe.catalog import load_catalog
+    from engine.bfe.decisions import Decision
+    from engine.bfe.game import Game
 
     cat = load_catalog()
     decks = ["Spectres of the Necropolis", "Cavalry of the Parthian Empire"]

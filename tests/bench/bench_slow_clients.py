@@ -26,7 +26,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "fault")]
 
 from slow_clients import Probe, SlowClients, get_health, post_game  # noqa: E402
 
-from engine.selfplay import self_play  # noqa: E402
+from engine.bfe.selfplay import self_play  # noqa: E402
 from services.platform.config import Config  # noqa: E402
 from services.platform.launcher import ServiceLauncher, api_command  # noqa: E402
 

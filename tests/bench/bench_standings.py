@@ -45,7 +45,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "services")]
 
 from service_helpers import create_fresh_database, drop_database  # noqa: E402
 
-from engine.catalog import load_catalog  # noqa: E402
+from engine.bfe.catalog import load_catalog  # noqa: E402
 from services.games import standings, views  # noqa: E402
 from services.platform import migrate  # noqa: E402
 from services.platform.config import Config  # noqa: E402

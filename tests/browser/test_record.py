@@ -21,12 +21,12 @@ import pytest
 from browser_artifacts import SCREENSHOTS
 from service_helpers import as_admin, make_token, token_client
 
-from engine.catalog import load_catalog
+from engine.bfe.catalog import load_catalog
+from engine.bfe.selfplay import self_play
 from engine.log import parse_log, to_json
 from engine.position import position
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 from engine.timeline import timeline
 
 DESKTOP = {"viewport": {"width": 1400, "height": 900}}

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from service_helpers import as_admin, wait_final
 
+from engine.bfe.selfplay import self_play
 from engine.seats import as_recorded, hide, seat_view
-from engine.selfplay import self_play
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 SEAT_VIEW_SEED = 8  # a game whose seat view (P1's) has P2's unseen cards in hand and in the discard

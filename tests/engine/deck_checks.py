@@ -9,8 +9,8 @@ from types import ModuleType
 
 import scenario
 
-from engine.game import Game
-from engine.observe import GameObserver
+from engine.bfe.game import Game
+from engine.bfe.observe import GameObserver
 
 WORDS = {"bite": r"\bBites?\b", "banish": r"\bBanish", "shift": r"\bShift", "stack": r"\bStack",
          "swap": r"\bSwap", "move": r"\bMove", "return": r"\bReturn", "discard": r"\bdiscards?\b|\bDiscard",
@@ -47,10 +47,10 @@ def assert_texts_name_keywords(raw_deck: dict) -> None:
 def random_games(catalog, deck: str, n: int = 200, seed0: int = 0) -> None:
     """n seeded self-play games of ``deck`` against random opponents of ``catalog`` (seats
     alternating) on random battlefields, random bots; each finishes and its log replays valid."""
-    from engine.bots import RandomBot, play
+    from engine.bfe.bots import RandomBot, play
+    from engine.bfe.selfplay import game_log
     from engine.replay import replay
     from engine.rng import SplitMix64
-    from engine.selfplay import game_log
 
     pick = SplitMix64(seed0)
     names = sorted(catalog.decks)
@@ -135,7 +135,7 @@ class CardWatch(GameObserver):
                         eff.actions = tuple(self._recorder(name, a) for a in eff.actions)
 
     def game(self, catalog, *args, **kw):
-        """``engine.game.Game(...)``, observed, with the watched cards' effects wrapped."""
+        """``engine.bfe.game.Game(...)``, observed, with the watched cards' effects wrapped."""
         self._wrap(catalog)
         kw["observers"] = [*(kw.get("observers") or ()), self]
         return Game(catalog, *args, **kw)

@@ -22,13 +22,13 @@ from typing import Callable, Iterable
 
 import yaml
 
-import engine.catalog as _catalog_mod
-from engine import board
-from engine.catalog import BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card, load_deck_file
-from engine.decisions import CHANCE, Decision, Kind, Pos, parse_decision
-from engine.game import Game
-from engine.observe import GameObserver
-from engine.state import UNSEEN, CardInst, Loc, Phase
+import engine.bfe.catalog as _catalog_mod
+from engine.bfe import board
+from engine.bfe.catalog import BattlefieldDef, CardDef, Catalog, compile_battlefield, compile_card, load_deck_file
+from engine.bfe.decisions import CHANCE, Decision, Kind, Pos, parse_decision
+from engine.bfe.game import Game
+from engine.bfe.observe import GameObserver
+from engine.bfe.state import UNSEEN, CardInst, Loc, Phase
 
 # Only the files the rule tests use are loaded (the Spectres deck, and battlefields on demand), so
 # that other decks being written in parallel cannot break these tests.

@@ -1,6 +1,6 @@
 """Board-state helpers for the card and battlefield tests (test_cards.py, test_battlefields.py).
 
-Games are real ``engine.game.Game`` objects in recorded-chance mode (no seed: every draw with more
+Games are real ``engine.bfe.game.Game`` objects in recorded-chance mode (no seed: every draw with more
 than one possible card is a chance decision ``C draw P1 <card>``), driven with real decisions.
 Direct state changes are used only to reach a position quickly, and each helper says when it does:
 
@@ -26,12 +26,12 @@ from pathlib import Path
 
 import yaml
 
-import engine.catalog as _catalog_mod
-from engine.catalog import Catalog, compile_battlefield, load_deck_file
-from engine.decisions import CHANCE, Kind, Pos, parse_decision
-from engine.game import Game
-from engine.observe import GameObserver
-from engine.state import UNSEEN, CardInst, Loc, Phase
+import engine.bfe.catalog as _catalog_mod
+from engine.bfe.catalog import Catalog, compile_battlefield, load_deck_file
+from engine.bfe.decisions import CHANCE, Kind, Pos, parse_decision
+from engine.bfe.game import Game
+from engine.bfe.observe import GameObserver
+from engine.bfe.state import UNSEEN, CardInst, Loc, Phase
 
 # EMPYREAN_CARD_TEST_ROOT points the tests at a copy of the catalog (used to check that the tests
 # fail when a card's data is broken, without touching the shipped files).

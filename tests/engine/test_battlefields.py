@@ -27,7 +27,7 @@ from scenario import (
     side,
 )
 
-from engine.decisions import Kind, parse_decision
+from engine.bfe.decisions import Kind, parse_decision
 
 OASIS, WALLS, HALL = "Oasis of Plenty", "The Closing Walls", "Hall of Gifts"
 BARGAIN, BAZAAR, PRISON = "The Devil's Bargain", "The Grand Bazaar", "The Prison"

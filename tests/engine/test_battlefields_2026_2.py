@@ -1,4 +1,4 @@
-"""Catalog 2026.2's new battlefields (engine/data/catalog/2026.2/battlefields.yaml): each effect of
+"""Catalog 2026.2's new battlefields (engine/bfe/data/catalog/2026.2/battlefields.yaml): each effect of
 each one on a real game driven by real decisions (scenario.py), the battlefield phase triggers
 (begin_of_round, draft, command, stop), and a random-play smoke test over the whole 2026.2 catalog.
 Battlefield 1 is the one under test unless a test says otherwise."""
@@ -27,12 +27,12 @@ from scenario import (
     to_deploy,
 )
 
-from engine.catalog import Catalog, CatalogError, compile_battlefield, load_catalog
-from engine.decisions import Kind, parse_decision
-from engine.observe import GameObserver
+from engine.bfe.catalog import Catalog, CatalogError, compile_battlefield, load_catalog
+from engine.bfe.decisions import Kind, parse_decision
+from engine.bfe.observe import GameObserver
+from engine.bfe.selfplay import self_play
+from engine.bfe.state import Phase
 from engine.replay import replay
-from engine.selfplay import self_play
-from engine.state import Phase
 
 OASIS, WALLS = "Oasis of Plenty", "The Closing Walls"
 FORGE, LAURELS, TOWER = "The Waning Forge", "The Victor's Laurels", "The Tower of Ascent"

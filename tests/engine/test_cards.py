@@ -30,10 +30,10 @@ from scenario import (
     to_deploy,
 )
 
-from engine.catalog import compile_card
-from engine.decisions import Kind
-from engine.game import Game
-from engine.state import Loc
+from engine.bfe.catalog import compile_card
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
+from engine.bfe.state import Loc
 
 
 def tokens(g, where, tok):
@@ -722,8 +722,8 @@ def test_every_yaml_example_in_the_effect_language_reference_compiles():
     effects, a list of actions, or lines of 'key: value' (selectors, amounts, conditions, actions)."""
     import yaml
 
-    from engine.catalog import compile_battlefield
-    from engine.effects import (
+    from engine.bfe.catalog import compile_battlefield
+    from engine.bfe.effects import (
         BF_TRIGGERS,
         CARD_TRIGGERS,
         compile_actions,
@@ -763,7 +763,7 @@ def test_every_yaml_example_in_the_effect_language_reference_compiles():
                 else:
                     raise AssertionError(f"unexpected example line {line!r}")
     # Every verb of the language is documented with its name in bold.
-    from engine.effects import VERBS
+    from engine.bfe.effects import VERBS
     for v in VERBS:
         assert f"**`{v}:" in doc, f"verb {v} is not in the reference"
 

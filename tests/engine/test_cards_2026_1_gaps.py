@@ -13,7 +13,7 @@ from pathlib import Path
 
 from scenario import CAV, SPE, at, deploy_round, kind, might, new_game, play, raw_deck, settle, side
 
-from engine.decisions import Kind
+from engine.bfe.decisions import Kind
 
 
 def piles(g, p):

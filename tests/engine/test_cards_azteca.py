@@ -23,8 +23,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 AZC = catalog_with("azteca.yaml")
 AZ = "Azteca & Mexica of Tenochtitlan"

@@ -22,7 +22,7 @@ from scenario import (
     tokens,
 )
 
-from engine.game import Game
+from engine.bfe.game import Game
 
 G = catalog_with("bastion.yaml")
 BAS = "Defenders of the Bastion"

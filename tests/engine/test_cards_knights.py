@@ -23,8 +23,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 KNI = "Knights of the Round Table"
 CAT = catalog_with("knights.yaml")

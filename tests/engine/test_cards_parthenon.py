@@ -25,8 +25,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 G = catalog_with("parthenon.yaml")
 PAR = "Legends of the Parthenon"

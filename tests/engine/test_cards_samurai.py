@@ -24,8 +24,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 G = catalog_with("samurai.yaml")
 SAM = "Samurai of the Sengoku"

@@ -23,8 +23,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 VIK = "Vikings of Valhalla"
 CAT = catalog_with("vikings.yaml")
@@ -274,7 +274,7 @@ def test_viking_jarl_has_ten_might_and_raids_two_when_moved():
 def test_raid_verb_is_checked_at_load():
     import pytest
 
-    from engine.catalog import CatalogError, compile_card
+    from engine.bfe.catalog import CatalogError, compile_card
     card = {"name": "Test Raider", "type": "Viking", "cost": 1, "might": 1, "ability": "conditional",
             "text": "x", "effects": [{"when": "moved", "do": [{"raid": "two"}]}]}
     with pytest.raises(CatalogError) as e:

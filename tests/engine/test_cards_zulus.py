@@ -24,8 +24,8 @@ from scenario import (
     tokens,
 )
 
-from engine.decisions import Kind
-from engine.game import Game
+from engine.bfe.decisions import Kind
+from engine.bfe.game import Game
 
 ZUL = "Zulus of the Mfecane"
 CAT = catalog_with("zulus.yaml")
@@ -232,7 +232,7 @@ def test_shaka_zulu_gains_one_might_for_each_ally_regiment_at_most_five():
 def test_same_name_and_same_cost_selector_keys_are_checked_at_load():
     import pytest
 
-    from engine.catalog import CatalogError, compile_card
+    from engine.bfe.catalog import CatalogError, compile_card
     card = {"name": "Test Regiment", "type": "Regiment", "cost": 1, "might": 1, "ability": "instant",
             "text": "x", "effects": [{"when": "reveal", "do": [
                 {"gain": {"count": {"side": "ally", "where": "adjacent", "same_cost": "yes", "pick": "all"}}}]}]}
@@ -246,8 +246,8 @@ def test_same_name_and_same_cost_selector_keys_are_checked_at_load():
 
 
 def test_same_cost_finds_nothing_for_a_battlefield_effect():
-    from engine.catalog import compile_battlefield
-    from engine.game import Ctx
+    from engine.bfe.catalog import compile_battlefield
+    from engine.bfe.game import Ctx
     bf = compile_battlefield({"name": "Test Field", "text": ["a", "b"], "effects": [
         {"when": "reveal", "if": {"count": {"of": {"side": "ally", "same_cost": True}, "gte": 1}},
          "do": [{"essence": {"add": 1}}]}]}, "test.yaml", 0)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from engine.catalog import TEMPLATE, CatalogError, catalog_root, load_catalog, load_catalog_dir
+from engine.bfe.catalog import TEMPLATE, CatalogError, catalog_root, load_catalog, load_catalog_dir
 
 VERSION = "2026.1"
 
@@ -152,8 +152,8 @@ def test_a_version_extends_another_and_inherits_its_decks_and_battlefields():
 
 
 def test_errata_change_a_card_in_the_new_version_only_and_old_logs_replay_as_before(tmp_path):
+    from engine.bfe.selfplay import self_play
     from engine.replay import replay
-    from engine.selfplay import self_play
 
     shutil.copytree(catalog_root() / VERSION, tmp_path / VERSION)
     spectres = yaml.safe_load((catalog_root() / VERSION / "decks" / "spectres.yaml").read_text())

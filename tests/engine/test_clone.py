@@ -3,7 +3,7 @@
 For many seeded and recorded games played by the random and the greedy bots, at many points: a clone
 continued with the same decisions as the original ends in exactly the same state, outcome and trace;
 playing on either one never changes the other; and a clone is the same state as the slow reference
-(engine.game.clone_by_replay: the starting position with the history replayed). A state is compared
+(engine.bfe.game.clone_by_replay: the starting position with the history replayed). A state is compared
 whole (``fingerprint``): every card, pile, the board, the work stack's frames and the pending decision
 point with their arguments (contexts and lists numbered by identity, so what the original shares the
 clone must share too), the generator's state, what is known of unseen cards, the history and trace.
@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from engine.bots import GreedyBot, RandomBot
-from engine.catalog import load_catalog
-from engine.game import BATTLEFIELDS, DecisionPoint, Game, clone_by_replay
-from engine.hidden import Knowledge
+from engine.bfe.bots import GreedyBot, RandomBot
+from engine.bfe.catalog import load_catalog
+from engine.bfe.game import BATTLEFIELDS, DecisionPoint, Game, clone_by_replay
+from engine.bfe.hidden import Knowledge
+from engine.bfe.state import CardFilter, CardInst, Ctx, PlayerState
 from engine.rng import SplitMix64
-from engine.state import CardFilter, CardInst, Ctx, PlayerState
 
 
 def new_game(seed: int, *, players: int = 2, catalog: str = "2026.2", seeded: bool = True,
@@ -166,7 +166,7 @@ def test_clone_of_a_greedy_game_plays_on_alike(seed):
 @pytest.mark.parametrize("seed", range(6))
 def test_clone_of_a_recorded_game_plays_on_alike(seed):
     """Recorded chance: chance draws and first player as decision points, unseen cards, what is known
-    of them (engine.hidden), defaults in a seat view."""
+    of them (engine.bfe.hidden), defaults in a seat view."""
     g = new_game(seed, seeded=False, view=1 if seed % 2 else None, trace=True, players=3 if seed == 5 else 2)
     bots = {p: RandomBot(seed * 11 + p) for p in (0, 1, 2, 3)}
     assert _check_game(g, bots, 13, reference=False) >= 4

@@ -21,8 +21,8 @@ from deck_checks import (
 )
 from scenario import CATALOG, NEXT_ROOT, catalog_with
 
-from engine.catalog import Catalog
-from engine.game import Game
+from engine.bfe.catalog import Catalog
+from engine.bfe.game import Game
 
 # deck -> the first seed of its random games
 DECKS = {"azteca": 0, "bastion": 8200, "knights": 0, "parthenon": 9300, "samurai": 7100, "vikings": 0, "zulus": 0}

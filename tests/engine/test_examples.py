@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import RandomBot
-from engine.catalog import load_catalog
-from engine.decisions import parse_decision
-from engine.game import Game
+from engine.bfe.bots import RandomBot
+from engine.bfe.catalog import load_catalog
+from engine.bfe.decisions import parse_decision
+from engine.bfe.game import Game
+from engine.bfe.selfplay import game_log, self_play
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import game_log, self_play
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 EXPECTED = {

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 from mutations import mutated_bytes  # noqa: E402
 
+from engine.bfe.selfplay import self_play  # noqa: E402
 from engine.replay import replay  # noqa: E402
-from engine.selfplay import self_play  # noqa: E402
 from engine.timeline import timeline  # noqa: E402
 
 VERDICTS = {"valid", "illegal", "mismatch", "malformed"}

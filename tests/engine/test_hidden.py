@@ -1,4 +1,4 @@
-"""engine.hidden: what is known of cards nobody saw. The check is exact: a card may show itself
+"""engine.bfe.hidden: what is known of cards nobody saw. The check is exact: a card may show itself
 only if some arrangement of every unseen card is consistent with everything seen, and hidden
 choices between different cards keep each way they may have gone."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from rules_helpers import card
 
-from engine.hidden import Knowledge
-from engine.state import UNSEEN, CardInst
+from engine.bfe.hidden import Knowledge
+from engine.bfe.state import UNSEEN, CardInst
 
 A, B, C = card("Card A"), card("Card B"), card("Card C")
 

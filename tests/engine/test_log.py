@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from engine import log as L
-from engine.decisions import Decision, Pos, format_decision
+from engine.bfe.decisions import Decision, Pos, format_decision
 from engine.log import (
     Chance,
     Checkpoint,
@@ -862,9 +862,9 @@ def test_the_ways_a_game_ends_and_a_seat_view_are_checked_by_the_schema():
 
 
 def test_the_longest_names_are_the_schemas_and_each_is_taken_at_its_limit():
+    from engine.bfe.selfplay import self_play
     from engine.log import longest_name
     from engine.replay import replay
-    from engine.selfplay import self_play
 
     assert (longest_name("event"), longest_name("player"), longest_name("deck")) == (200, 100, 100)
     with pytest.raises(ValueError, match="no name called 'table'"):

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from scenario import SPE, VAM, catalog_with, deploy_round, give, new_game, side
 
-from engine.decisions import Decision, Kind, parse_decision
+from engine.bfe.decisions import Decision, Kind, parse_decision
+from engine.bfe.state import Loc
 from engine.reader import read
-from engine.state import Loc
 
 SAM = "Samurai of the Sengoku"
 SAMURAI = catalog_with("samurai.yaml")

@@ -19,14 +19,14 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from engine.catalog import load_catalog
-from engine.decisions import CHANCE, format_decision, parse_decision
-from engine.game import Game, forced_choice
+from engine.bfe.catalog import load_catalog
+from engine.bfe.decisions import CHANCE, format_decision, parse_decision
+from engine.bfe.game import Game, forced_choice
+from engine.bfe.selfplay import self_play
 from engine.log import parse_log
 from engine.position import IN_PROGRESS, position
 from engine.replay import build_game, replay
 from engine.seats import as_recorded, hide, seat_view
-from engine.selfplay import self_play
 from engine.timeline import timeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.catalog import load_catalog
+from engine.bfe.catalog import load_catalog
+from engine.bfe.selfplay import self_play
 from engine.log import parse_log
 from engine.replay import replay
-from engine.selfplay import self_play
 
 SPECTRES = "Spectres of the Necropolis"
 BFS = ["The Fountain of Janus", "River of Rebirth", "The Throne"]
@@ -192,9 +192,9 @@ def test_seeded_first_player_contradiction_is_illegal(sample_logs):
 
 def test_recorded_chance_game_replays_and_checks_draws():
     """A recorded-chance log states each draw; an impossible draw is illegal."""
-    from engine.bots import RandomBot
-    from engine.game import Game
-    from engine.selfplay import game_log
+    from engine.bfe.bots import RandomBot
+    from engine.bfe.game import Game
+    from engine.bfe.selfplay import game_log
 
     cat = load_catalog()
     deck = list(cat.decks[SPECTRES])
@@ -265,8 +265,8 @@ def test_greedy_bot_games_are_legal_and_deterministic():
 
 
 def test_recorded_game_without_a_first_player_asks_chance():
-    from engine.decisions import CHANCE, Kind, parse_decision
-    from engine.game import Game
+    from engine.bfe.decisions import CHANCE, Kind, parse_decision
+    from engine.bfe.game import Game
 
     cat = load_catalog()
     deck = list(cat.decks[SPECTRES])
@@ -281,8 +281,8 @@ def test_recorded_game_without_a_first_player_asks_chance():
 
 def test_the_greedy_bot_beats_the_random_bot():
     """Looking ahead on projected might must be worth something: 20 seeded games, seats alternating."""
-    from engine.bots import GreedyBot, RandomBot, play
-    from engine.game import Game
+    from engine.bfe.bots import GreedyBot, RandomBot, play
+    from engine.bfe.game import Game
     from engine.rng import SplitMix64
 
     cat = load_catalog()

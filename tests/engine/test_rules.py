@@ -35,13 +35,13 @@ from rules_helpers import (
     to_deploy,
 )
 
-from engine import board
-from engine.catalog import CatalogError
-from engine.decisions import CHANCE, Decision
-from engine.game import forced_choice
-from engine.observe import GameObserver
+from engine.bfe import board
+from engine.bfe.catalog import CatalogError
+from engine.bfe.decisions import CHANCE, Decision
+from engine.bfe.game import forced_choice
+from engine.bfe.observe import GameObserver
+from engine.bfe.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
 from engine.rng import SplitMix64
-from engine.state import ANCHOR, CAPTIVE, MOVE, SHIELD, STUN, Ctx
 
 F1, F2, F3, F4 = (filler(f"Filler {i}") for i in range(1, 5))
 FILL = [F1, F2, F3, F4]

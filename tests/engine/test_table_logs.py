@@ -15,8 +15,9 @@ import pytest
 from rules_helpers import Kind, Loc, advance, card, deal, filler, play
 from rules_helpers import game as rules_game
 
-from engine.catalog import load_catalog
-from engine.decisions import parse_decision
+from engine.bfe.catalog import load_catalog
+from engine.bfe.decisions import parse_decision
+from engine.bfe.selfplay import self_play
 from engine.log import canonical_hash, parse_log
 from engine.replay import replay
 from engine.seats import (
@@ -27,7 +28,6 @@ from engine.seats import (
     merge_logs,
     seat_view,
 )
-from engine.selfplay import self_play
 from engine.timeline import timeline
 
 CAV, SPE = "Cavalry of the Parthian Empire", "Spectres of the Necropolis"
@@ -224,7 +224,7 @@ def test_merging_two_of_three_seats_leaves_the_third_players_cards_unseen():
 def _every_answer(log: dict) -> list[str]:
     """Every answer of the game, forced ones too, in order (what a scorer who writes everything
     would write)."""
-    from engine.decisions import format_decision
+    from engine.bfe.decisions import format_decision
     return [format_decision(e.decision) for e in _entries(parse_log(log))
             if hasattr(e, "how") and e.decision.verb != "first"]
 

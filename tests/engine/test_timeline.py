@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from engine.bots import RandomBot
-from engine.catalog import load_catalog
-from engine.game import Game
+from engine.bfe.bots import RandomBot
+from engine.bfe.catalog import load_catalog
+from engine.bfe.game import Game
+from engine.bfe.selfplay import game_log, self_play
 from engine.replay import replay
 from engine.rng import SplitMix64
-from engine.selfplay import game_log, self_play
 from engine.timeline import timeline
 
 SPECTRES = "Spectres of the Necropolis"

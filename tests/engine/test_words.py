@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 
-from engine.game import battlefield_winners
+from engine.bfe.game import battlefield_winners
+from engine.bfe.selfplay import self_play
 from engine.replay import replay
 from engine.seats import as_recorded
-from engine.selfplay import self_play
 from engine.timeline import timeline
 from engine.words import decision_number, decision_words, game_title, result_words, seat_names
 

@@ -19,7 +19,7 @@ import time
 import pytest
 from fault_rig import FINAL, upload
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 
 pytestmark = pytest.mark.slow
 

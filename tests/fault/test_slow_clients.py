@@ -28,7 +28,7 @@ from service_helpers import child_env, free_port, stop_process
 from slow_clients import Probe, SlowClients, get_health, post_game
 from test_faults import make_logs
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.games.events import create_event
 from services.games.replay import replay_stored_games
 from services.games.store import parse_upload, store_upload

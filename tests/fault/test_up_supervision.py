@@ -18,7 +18,7 @@ import pytest
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 from test_up import Output
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.platform.embedded import wait_until_gone
 
 pytestmark = pytest.mark.slow

@@ -16,8 +16,8 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
+from engine.bfe.selfplay import self_play
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 
 WORDS = ["P1", "P2", "P3", "C", "keep", "deploy", "pass", "to", "B1", "B2", "B3", "B4", "Z1", "Z9", "choose",
          "move", "swap", "discard", "draw", "Lich", "Soul of the Living", "Horse Archers", "", " ", "P0",

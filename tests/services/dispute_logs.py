@@ -15,8 +15,8 @@ import secrets
 from service_helpers import make_token, token_client
 from test_match_counting import finished
 
+from engine.bfe.selfplay import self_play
 from engine.position import position
-from engine.selfplay import self_play
 
 PLAYERS = ["Ana", "Bo"]
 

@@ -116,8 +116,8 @@ def ended_early(seed: int, meta: dict, rnd: int, result: dict, concede: str | No
     """A self-played game written as a table writes it (every card named), stopped in round ``rnd``
     (at the first line written while that round is played) by a concession (``concede``: the line,
     e.g. 'P2 concede') or by time, claiming ``result``."""
+    from engine.bfe.selfplay import self_play
     from engine.seats import as_recorded
-    from engine.selfplay import self_play
     from engine.timeline import timeline
 
     log = as_recorded(self_play(seed, meta=meta))

@@ -14,7 +14,7 @@ import psycopg
 import pytest
 from service_helpers import anonymous_client, make_token, running_app, token_client
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.api.access import TOKEN_MEMORY_S, forget_checked_tokens
 from services.platform.tokens import create_token, revoke_token
 

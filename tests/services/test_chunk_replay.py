@@ -14,8 +14,8 @@ import psycopg
 import pytest
 from test_ingest import aggregates
 
+from engine.bfe.selfplay import self_play
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 from services.games.dispatch import (
     MAX_CHUNK,
     MIN_CHUNK,

@@ -18,7 +18,7 @@ import urllib.request
 import pytest
 from service_helpers import anonymous_client, child_env, free_port, make_token, stop_process, token_client
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.platform.launcher import api_command
 
 

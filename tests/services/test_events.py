@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from tournament import wait_event_done
 from werkzeug.serving import make_server
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.cli import main as cli
 from services.games.dispatch import reprocess
 from services.games.records import FOLD_LOCK, recount_differences

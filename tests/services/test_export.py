@@ -27,9 +27,9 @@ from test_match_counting import finished, new_event, upload
 from tournament import load_tournament
 from werkzeug.serving import make_server
 
-from engine.catalog import load_catalog
+from engine.bfe.catalog import load_catalog
+from engine.bfe.selfplay import self_play
 from engine.replay import replay
-from engine.selfplay import self_play
 from services.api.export import MAX_RANGE_DAYS
 from services.cli import main as cli
 from services.games import export

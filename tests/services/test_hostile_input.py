@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.platform.storable import storable
 
 DEEP = 1000

@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 import pytest
 from service_helpers import as_admin, wait_final
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.api import create_app
 from services.games.dispatch import mark_reprocess
 from services.games.replay import replay_stored_games

@@ -14,9 +14,9 @@ from collections import Counter
 from jsonschema import Draft202012Validator
 from service_helpers import ended_early, wait_final
 
+from engine.bfe.selfplay import self_play
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 from services.api.openapi import document
 from services.games.dispatch import mark_reprocess
 from services.games.records import recount_differences

@@ -15,7 +15,7 @@ from collections import Counter
 
 from service_helpers import make_token, token_client
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.games.records import COUNTING_RULE, recount_differences
 from services.games.status import PENDING
 

@@ -10,8 +10,8 @@ import psycopg
 from prometheus_client.parser import text_string_to_metric_families
 from service_helpers import anonymous_client, wait_final
 
+from engine.bfe.selfplay import self_play
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 from services.simulation.simulate import make_illegal
 
 

@@ -13,10 +13,10 @@ import pytest
 from alembic.script import ScriptDirectory
 from service_helpers import as_admin, child_env, ended_early, running_app
 
+from engine.bfe.selfplay import self_play
 from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
 from engine.seats import as_recorded
-from engine.selfplay import self_play
 from services.games.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
 from services.platform import migrate
 from services.platform.config import Config

@@ -26,7 +26,7 @@ PROBES = {
 
 def engine_file(entry: str, choice: str) -> str:
     env = {**os.environ, **SERVERS, "EMPYREAN_ENGINE": choice, "PYTHONPATH": str(ROOT)}
-    probe = f"{PROBES[entry]}\nimport engine.game; print(engine.game.__file__)"
+    probe = f"{PROBES[entry]}\nimport engine.bfe.game; print(engine.bfe.game.__file__)"
     out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
     return out.stdout.strip().splitlines()[-1]
 

@@ -15,7 +15,7 @@ from service_helpers import wait_final
 from test_chunk_replay import pool  # noqa: F401  (a fixture)
 
 import engine.log
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.games.dispatch import mark_reprocess
 from services.games.replay import replay_stored_games
 

@@ -11,9 +11,9 @@ import secrets
 import pytest
 from service_helpers import anonymous_client, make_token, running_app, token_client
 
+from engine.bfe.selfplay import self_play
 from engine.position import position
 from engine.seats import as_recorded, seat_view
-from engine.selfplay import self_play
 
 URL = "/api/v1/positions"
 

@@ -11,9 +11,9 @@ import pytest
 from markupsafe import escape
 from service_helpers import as_admin, wait_final
 
-from engine.catalog import load_catalog
+from engine.bfe.catalog import load_catalog
+from engine.bfe.selfplay import self_play
 from engine.rng import SplitMix64
-from engine.selfplay import self_play
 from services.games.store import claim_of
 from services.simulation.simulate import make_illegal
 

@@ -12,7 +12,7 @@ import secrets
 import pytest
 from service_helpers import anonymous_client, as_admin, running_app, token_client
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.api.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 
 HTML = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}

@@ -16,7 +16,7 @@ import pytest
 from service_helpers import make_token, token_client
 from test_match_counting import event_games_counted, finished, logs_won_by, quiet_recount, upload
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.games.store import parse_upload, store_upload
 from services.platform.tokens import create_token
 

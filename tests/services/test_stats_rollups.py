@@ -18,8 +18,8 @@ import secrets
 import psycopg
 import pytest
 
+from engine.bfe.selfplay import self_play
 from engine.replay import ENGINE_VERSION, replay
-from engine.selfplay import self_play
 from services.games.records import (
     AGGREGATE_TABLES,
     FinishedGame,

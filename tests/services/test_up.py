@@ -17,7 +17,7 @@ import psutil
 import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
-from engine.selfplay import self_play
+from engine.bfe.selfplay import self_play
 from services.cli.demo import DEMO_EVENT, LEAGUE
 from services.platform.embedded import wait_until_gone
 from services.platform.launcher import WORKER_NICE

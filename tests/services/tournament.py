@@ -8,8 +8,8 @@ import gzip
 import json
 import time
 
-from engine.catalog import load_catalog
-from engine.selfplay import self_play
+from engine.bfe.catalog import load_catalog
+from engine.bfe.selfplay import self_play
 from services.games.status import PENDING
 from services.simulation.simulate import SimConfig, simulate
 

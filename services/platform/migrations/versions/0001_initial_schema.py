@@ -142,7 +142,7 @@ CREATE TABLE game_records (
     engine_version   text NOT NULL,
     catalog_version  text NOT NULL
 );
-COMMENT ON TABLE game_records IS 'Per game: what statistics need (engine.record.GameRecord)';
+COMMENT ON TABLE game_records IS 'Per game: what statistics need (engine.bfe.record.GameRecord)';
 
 CREATE TABLE game_players (
     game_id           bigint NOT NULL REFERENCES game_records (game_id) ON DELETE CASCADE,

@@ -7,7 +7,7 @@ Create Date: 2026-11-25
 
 Why (logs as people write them at a table): the engine now reads games that end early — a
 concession (``P2 concede``) or time being called — and logs written from one seat, where some cards
-are never seen ('?'). engine.record.GameRecord says how the game ended (``end``, ``conceded_by``)
+are never seen ('?'). engine.bfe.record.GameRecord says how the game ended (``end``, ``conceded_by``)
 and how many of each player's cards left the deck unseen and stayed so (``unseen``); the verdict
 carries the same per-player counts.
 

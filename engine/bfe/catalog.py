@@ -1,6 +1,6 @@
 """The card catalog: decks and battlefields as data files, compiled once at load.
 
-Layout of one catalog version (``engine/data/catalog/<version>/``)::
+Layout of one catalog version (``engine/bfe/data/catalog/<version>/``)::
 
     catalog.yaml        version, title, notice (the catalog is unofficial)
     decks/*.yaml        one premade deck per file: deck name, complexity, cards

@@ -7,7 +7,7 @@ answer and runs on to the next decision point. A decision point with exactly one
 taken by the engine itself and never asked (so it never appears in a log).
 
 The mutation points (deploy, reveal, gain/lose might, destroy, move, return, shift, stack, swap,
-discard, acquire, banish, tokens, essence) and the triggers they fire are engine.board's functions
+discard, acquire, banish, tokens, essence) and the triggers they fire are engine.bfe.board's functions
 of the game; compiled card effects change the game only through those and ``Game.draw``.
 """
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
+from ..rng import SplitMix64
 from . import board
 from .decisions import CHANCE, NOTHING, UNSEEN_NAME, Decision, Kind, Pos
 from .hidden import Knowledge
 from .observe import GameObserver
-from .rng import SplitMix64
 from .state import (
     ANCHOR,
     AT_BOARD,
@@ -182,7 +182,7 @@ class Game:
         """``decks``: per player, the list of CardDefs in deck-list order; ``battlefields``: the
         BattlefieldDefs. Seeded chance when ``seed`` is given, recorded chance otherwise; ``view``:
         recorded from that player's seat (the others' draws, keeps and discards are unseen).
-        ``observers`` are told of every event (engine.observe). (``_copy_of``: see ``clone``.)"""
+        ``observers`` are told of every event (engine.bfe.observe). (``_copy_of``: see ``clone``.)"""
         if _copy_of is not None:
             self._copy(_copy_of)
             return

@@ -1,6 +1,6 @@
 """What a game tells its observers: ``GameObserver``, one method per event, each doing nothing.
 
-An observer subclasses it and overrides the events it needs (engine.record's ``RecordBuilder``,
+An observer subclasses it and overrides the events it needs (engine.bfe.record's ``RecordBuilder``,
 replay's checkpoint check, engine.seats' draw list); a game given ``observers=[...]`` calls
 ``observer.on_<event>(game, ...)`` on each of them, in order, when the event happens, and calls
 nothing when it has none. Observers read the game; they never change it. Cards are the game's own

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..rng import ALGORITHM, SplitMix64
 from .bots import Bot, GreedyBot, RandomBot, play
 from .catalog import DEFAULT_VERSION, load_catalog
 from .decisions import format_decision
 from .game import BATTLEFIELDS, Game
-from .rng import ALGORITHM, SplitMix64
 
 BOTS: dict[str, Callable[[int], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
 

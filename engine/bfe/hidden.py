@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from .grammar import with_article
+from ..grammar import with_article
 from .state import UNSEEN, CardDef, CardInst
 
 World = dict[int, frozenset[str]]

@@ -3,7 +3,7 @@
 An effect is ``{when: TRIGGER, if: CONDITION, do: [ACTION, ...], once: game|player}`` (the key is
 ``when``, not ``on``: YAML reads a bare ``on`` as ``true``).
 Selectors pick revealed cards on the board, amounts compute numbers, conditions test the state,
-actions change it only through engine.board's mutation points (and ``Game.draw``). The full
+actions change it only through engine.bfe.board's mutation points (and ``Game.draw``). The full
 reference with examples is docs/effect-language.md; every verb below is listed in ``VERBS`` and an
 unknown one is an error naming the card and field.
 """
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import AbstractSet, Any, Callable
 
+from ..grammar import with_article
 from . import board
 from .decisions import Kind
 from .game import Ctx, Game, Then, then
-from .grammar import with_article
 from .state import AT_BOARD, CARD_TOKENS, OFF_BOARD, CardFilter, CardInst
 
 CARD_TRIGGERS = {

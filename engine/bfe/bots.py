@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
+from ..rng import SplitMix64
 from .decisions import Decision, Kind
 from .game import Game
-from .rng import SplitMix64
 
 
 class Bot(Protocol):
@@ -42,7 +42,7 @@ class GreedyBot:
 
     def __init__(self, seed: int, clone: Callable[[Game], Game] = Game.clone) -> None:
         self.rng = SplitMix64(seed)
-        # how a position is copied to try an answer on (engine.game.clone_by_replay: the slow reference)
+        # how a position is copied to try an answer on (engine.bfe.game.clone_by_replay: the slow reference)
         self.clone = clone
 
     @staticmethod

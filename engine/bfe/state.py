@@ -1,6 +1,6 @@
 """Mutable pieces of a game in progress: card instances, decks, players.
 
-Only engine.game and engine.board (and the compiled effects they run) mutate these; everything else
+Only engine.bfe.game and engine.bfe.board (and the compiled effects they run) mutate these; everything else
 reads them.
 """
 
@@ -19,7 +19,7 @@ CARD_TOKENS = (STUN, SHIELD, ANCHOR, MOVE, CAPTIVE)
 
 @dataclass(frozen=True, eq=False)
 class CardDef:
-    """A card as the catalog defines it (engine.catalog compiles these from the deck files)."""
+    """A card as the catalog defines it (engine.bfe.catalog compiles these from the deck files)."""
 
     name: str
     deck: str
@@ -73,7 +73,7 @@ class CardFilter:
 
 # What a card nobody at the recording seat saw is, as far as the rules go: a card with no name,
 # cost, might or ability. Such cards stay off the board (a card shows itself to get there); what
-# they may be is engine.hidden's business.
+# they may be is engine.bfe.hidden's business.
 UNSEEN = CardDef(UNSEEN_NAME, "", "", 0, 0, None, "none", (), "a card nobody at the recording seat saw", {})
 
 

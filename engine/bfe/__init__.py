@@ -1,0 +1,1 @@
+"""Battle for Empyrean (key ``bfe``): its rules, line grammar, catalog and data."""
