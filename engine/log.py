@@ -59,6 +59,7 @@ from .bfe.decisions import (
     parse_decision,
 )
 from .bfe.game import BATTLEFIELDS, ROUNDS
+from .games import DEFAULT_GAME, is_known, unknown_game_words
 from .grammar import with_article
 
 FORMAT = "empyrean-log"
@@ -134,6 +135,7 @@ class GameLog:
     decisions: tuple[str, ...]  # canonical decision lines
     checkpoints: tuple[Checkpoint, ...] = ()
     result: Result | None = None
+    game: str = DEFAULT_GAME  # the key of the game (engine.games); a log without "game" is this one
 
     def __post_init__(self) -> None:
         if not isinstance(self.meta, MappingProxyType) or not _is_frozen(self.meta):
@@ -830,6 +832,10 @@ def _parse(source: Any) -> GameLog:
         valid = not problems
     if not isinstance(value, dict):
         raise _fail(problems or [([], "the log must be a JSON object")])
+    game = value.get("game", DEFAULT_GAME)
+    if not is_known(game):
+        problems = [(p, m) for p, m in problems if p[:1] != ["game"]]
+        raise _fail(problems + [(["game"], unknown_game_words(game))])
 
     decoded: list[tuple[int, Any]] = []  # (index, Decision) of every line that reads
     canonical: list[str] = []
@@ -874,7 +880,8 @@ def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:
     result = None if r is None else Result(r["winner"], _table(r["might"]) if "might" in r else None,
                                            r.get("reason"), r.get("time_rule"))
     meta = v.get("meta")
-    return GameLog(v["catalog"], _freeze(meta) if meta else _NO_META, setup, chance, decisions, checkpoints, result)
+    return GameLog(v["catalog"], _freeze(meta) if meta else _NO_META, setup, chance, decisions, checkpoints, result,
+                   v.get("game", DEFAULT_GAME))
 
 
 # --------------------------------------------------------------------------------------------
@@ -884,6 +891,8 @@ def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:
 def dump_log(log: GameLog) -> dict:
     """The log as a JSON-ready dict in normal form (parse_log(dump_log(x)) == x)."""
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "catalog": log.catalog}
+    if log.game != DEFAULT_GAME:  # a Battle for Empyrean log is written without it: its hash stays
+        out["game"] = log.game
     if log.meta:
         out["meta"] = _thaw(log.meta)
     setup: dict[str, Any] = {

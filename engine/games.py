@@ -1,0 +1,158 @@
+"""The games the engine knows: each game's description, and the registry keyed on a log's ``game``.
+
+A game is a package of its own (``engine/bfe/`` …) that declares its facts once, at the top of its
+rules module, as a ``GameInfo``, and offers one rules object (``engine.bfe.rules.RULES``) that the
+shared machinery — the log envelope, replay and verdicts, positions, the timeline, seat views —
+calls for everything particular to the game. What a rules object must offer, and how the later
+games' needs (dice, ranks and teams, reaction windows, late decisions, shared pools) fit, is
+written down in docs/adding-a-game.md.
+
+A log with no ``game`` field is Battle for Empyrean (``DEFAULT_GAME``): every log stored before
+games had keys keeps its meaning and its content hash. The games the engine ships are registered
+by key and imported when first asked for; ``register`` adds another (a test game, an organiser's
+own) for the life of the process — the engine itself reads no settings.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+DEFAULT_GAME = "bfe"  # what a log without a "game" field is
+KEY_PATTERN = "^[a-z][a-z0-9_]{0,15}$"  # how a game's key is written (the log's "game", URLs, the database)
+
+
+class OutcomeKind(StrEnum):
+    """What the end of a game says of each seat: one winner (or a draw), or a rank per seat (ties
+    share a rank) with a score."""
+
+    WINNER = "winner"
+    RANKS = "ranks"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game's facts, declared once at the top of its rules module.
+
+    ``chance_kinds``: the verbs of the chance player's lines ("draw", "roll", "deal");
+    ``any_order``: the verbs whose runs of lines may be written in any player order (simultaneous
+    choices); ``owner_only``: the verbs whose answer only the deciding seat sees (written '?' in
+    another seat's view); ``faction``: what a seat plays as, in words ("deck", "species", "hero",
+    "company")."""
+
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    chance_kinds: frozenset[str]
+    any_order: frozenset[str]
+    owner_only: frozenset[str]
+    outcome: OutcomeKind
+    faction: str
+    teams: bool = False
+
+    def players_words(self) -> str:
+        """"2–3 players", "2 players"."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} players"
+        return f"{self.min_players}–{self.max_players} players"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "min_players": self.min_players,
+                "max_players": self.max_players, "outcome": self.outcome.value, "faction": self.faction,
+                "teams": self.teams, "chance_kinds": sorted(self.chance_kinds),
+                "any_order": sorted(self.any_order), "owner_only": sorted(self.owner_only)}
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """One seat at the end of a game: its rank (1 is best; tied seats share one), its score in the
+    game's own terms (BfE: battlefields won), whether it won, and its team (None: no teams)."""
+
+    seat: int
+    rank: int
+    score: int | None
+    won: bool
+    team: int | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended (``how``: the game's own end, such as "score", "concession",
+    "time") and each seat's place; ``winner`` is the one winning seat, or None (a draw, or a game
+    decided by ranks with a tie at the top)."""
+
+    how: str
+    seats: tuple[SeatOutcome, ...]
+
+    @property
+    def winner(self) -> int | None:
+        won = [s.seat for s in self.seats if s.won]
+        return won[0] if len(won) == 1 else None
+
+
+# The games this engine ships, by key: the module holding each one's RULES (imported when first
+# asked for, so that reading a Battle for Empyrean log imports no other game).
+_SHIPPED = {"bfe": "engine.bfe.rules"}
+_rules: dict[str, Any] = {}
+
+
+def register(rules: Any) -> None:
+    """Add a game (its rules object, whose ``info.key`` names it) for the life of the process."""
+    key = rules.info.key
+    if key in _SHIPPED and _SHIPPED[key] != type(rules).__module__:
+        raise ValueError(f"{key!r} is the key of a game the engine ships")
+    _rules[key] = rules
+
+
+def unregister(key: str) -> None:
+    """Forget a game added by ``register`` (the shipped games stay)."""
+    if key not in _SHIPPED:
+        _rules.pop(key, None)
+
+
+def keys() -> list[str]:
+    """Every known game's key: the shipped ones first, in the order they were added, then the others."""
+    return list(_SHIPPED) + sorted(k for k in _rules if k not in _SHIPPED)
+
+
+def is_known(key: object) -> bool:
+    return isinstance(key, str) and (key in _SHIPPED or key in _rules)
+
+
+def rules_for(key: str) -> Any:
+    """The rules object of game ``key``; KeyError (saying which games there are) if unknown."""
+    found = _rules.get(key)
+    if found is not None:
+        return found
+    module = _SHIPPED.get(key)
+    if module is None:
+        raise KeyError(unknown_game_words(key))
+    found = importlib.import_module(module).RULES
+    _rules[key] = found
+    return found
+
+
+def info(key: str) -> GameInfo:
+    return rules_for(key).info  # type: ignore[no-any-return]
+
+
+def known() -> list[GameInfo]:
+    """Every known game's description, in the order of ``keys()``."""
+    return [info(k) for k in keys()]
+
+
+def unknown_game_words(key: object) -> str:
+    """"unknown game 'nope'; the games known here are bfe (Battle for Empyrean), …"."""
+    said = repr(key) if isinstance(key, str) else f"of type {type(key).__name__}"
+    named = ", ".join(f"{k} ({_name(k)})" for k in keys())
+    return f"unknown game {said}; the games known here are {named}"
+
+
+def _name(key: str) -> str:
+    try:
+        return info(key).name
+    except Exception:  # a game that fails to load still has its key said
+        return key
