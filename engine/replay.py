@@ -20,6 +20,7 @@ from .bfe.decisions import CHANCE, format_decision, parse_decision
 from .bfe.game import End, Game
 from .bfe.observe import GameObserver
 from .bfe.record import GameRecord, RecordBuilder
+from .games import Outcome, rules_for
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading, Way, read_lines
 from .words import decision_words, in_round, might_words, result_words, seat_names
@@ -77,6 +78,7 @@ class ReplayResult:
     # the reading itself (where the last line left the game, the points left out after it), when
     # the lines were read
     reading: Reading | None = None
+    outcome: Outcome | None = None  # how the game ended, seat by seat, once it is over
 
 
 def malformed(errors: list[dict]) -> ReplayResult:
@@ -297,4 +299,5 @@ def _result(log: GameLog, g: Game, attempt: _Attempt, keep_game: bool, verdict: 
     if rec is not None:
         rec.decisions = len(log.decisions)
         rec.unseen = verdict.unseen
-    return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way, attempt.reading)
+    return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way, attempt.reading,
+                        rules_for(log.game).outcome(g))

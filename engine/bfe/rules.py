@@ -4,8 +4,9 @@ this game."""
 
 from __future__ import annotations
 
-from ..games import GameInfo, OutcomeKind
-from .game import BATTLEFIELDS, ROUNDS
+from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..log import GameLog
+from .game import BATTLEFIELDS, ROUNDS, Game, battlefield_winners
 
 GAME_INFO = GameInfo(
     key="bfe",
@@ -23,6 +24,26 @@ GAME_INFO = GameInfo(
 class BfeRules:
     info = GAME_INFO
     battlefields = BATTLEFIELDS
+
+    def factions(self, log: GameLog) -> list[str]:
+        """What each seat plays as, in seat order: its deck's name."""
+        return [deck.name for deck in log.setup.decks]
+
+    def outcome(self, g: Game) -> Outcome | None:
+        """The finished game's outcome: the winner ranks first and every other seat second (a
+        draw: all first); a seat's score is the battlefields it held at the end (none when the
+        board was not tallied)."""
+        if not g.over or g.end is None:
+            return None
+        held = [0] * g.n
+        if g.final_might is not None:
+            for p in battlefield_winners(g.final_might, list(range(g.n))):
+                if p is not None:
+                    held[p] += 1
+        scored = g.final_might is not None
+        return Outcome(g.end.value, tuple(
+            SeatOutcome(seat, 1 if g.winner in (None, seat) else 2, held[seat - 1] if scored else None,
+                        g.winner == seat) for seat in range(1, g.n + 1)))
 
 
 RULES = BfeRules()
