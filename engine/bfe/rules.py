@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
 from ..log import GameLog
+from .decisions import Decision, format_decision, parse_decision
 from .game import BATTLEFIELDS, ROUNDS, Game, battlefield_winners
+from .selfplay import BOTS, self_play
 
 GAME_INFO = GameInfo(
     key="bfe",
@@ -24,6 +26,19 @@ GAME_INFO = GameInfo(
 class BfeRules:
     info = GAME_INFO
     battlefields = BATTLEFIELDS
+
+    bots = tuple(BOTS)  # the bots self_play knows, by name
+
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False) -> dict:
+        """One seeded game played by bots (``bot``: a name in ``bots``), its log as a JSON-ready dict."""
+        return self_play(seed, bot=bot, players=players, checkpoints=checkpoints)
+
+    def parse_line(self, text: str) -> Decision:
+        """One decision line read (DecisionSyntaxError, naming what is wrong, if it does not read)."""
+        return parse_decision(text)
+
+    def format_line(self, d: Decision) -> str:
+        return format_decision(d)
 
     def factions(self, log: GameLog) -> list[str]:
         """What each seat plays as, in seat order: its deck's name."""
