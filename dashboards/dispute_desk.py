@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from engine import words
+from engine.bfe import words
 from engine.bfe.game import battlefield_winners
 
 
@@ -68,7 +68,7 @@ def outcome_words(names: Sequence[str | None], winner: int | None) -> str:
 
 def might_words(names: Sequence[str | None], battlefields: Sequence[str], might: Sequence[Sequence[int]],
                 winner: int | None) -> str:
-    """engine.words.might_words, with a seat whose name is not known called P<seat>."""
+    """engine.bfe.words.might_words, with a seat whose name is not known called P<seat>."""
     return words.might_words([name_of(names, p + 1) for p in range(len(might))], battlefields, might, winner)
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+CHANCE = 0  # the actor number of the chance player, in every game
 DEFAULT_GAME = "bfe"  # what a log without a "game" field is
 KEY_PATTERN = "^[a-z][a-z0-9_]{0,15}$"  # how a game's key is written (the log's "game", URLs, the database)
 

@@ -51,15 +51,7 @@ from typing import Any, Callable, Mapping
 import fastjsonschema
 from jsonschema import Draft202012Validator, FormatChecker, validators
 
-from .bfe.decisions import (
-    CHANCE,
-    UNSEEN_NAME,
-    DecisionSyntaxError,
-    format_decision,
-    parse_decision,
-)
-from .bfe.game import BATTLEFIELDS, ROUNDS
-from .games import DEFAULT_GAME, is_known, unknown_game_words
+from .games import DEFAULT_GAME, is_known, rules_for, unknown_game_words
 from .grammar import with_article
 
 FORMAT = "empyrean-log"
@@ -70,32 +62,10 @@ MAX_DEPTH = 64  # nesting of arrays/objects; a valid log needs 5
 MAX_VALUES = 20_000  # JSON values in one log; a valid log has at most about 5,300 plus extensions
 MAX_INT = 2**128  # integers must lie strictly between -MAX_INT and MAX_INT
 MAX_ERRORS = 200  # problems listed in one LogFormatError; a last entry counts the rest
-PLAYERS = {f"{n}p": n for n in ROUNDS}  # setup.mode -> number of players
 
 
 # --------------------------------------------------------------------------------------------
 # The value types
-
-
-@dataclass(frozen=True)
-class DeckRef:
-    """A player's deck: a premade deck by name (``cards`` is None) or a mash-up deck's 24 cards."""
-
-    name: str
-    cards: tuple[str, ...] | None = None
-
-    @property
-    def premade(self) -> bool:
-        return self.cards is None
-
-
-@dataclass(frozen=True)
-class Setup:
-    mode: str  # "2p" or "3p"
-    players: int  # 2 or 3, from the mode
-    decks: tuple[DeckRef, ...]  # one per player, seat order
-    battlefields: tuple[str, ...]  # B1, B2, ... in order
-    first_player: int | None = None  # None: seeded chance decides
 
 
 @dataclass(frozen=True)
@@ -105,19 +75,6 @@ class Chance:
     seed: int | None = None  # seeded only
     view: int | None = None  # recorded only: written from this player's seat
 
-
-@dataclass(frozen=True)
-class Checkpoint:
-    round: int
-    might: tuple[tuple[int, ...], ...]  # [player][battlefield]
-
-
-@dataclass(frozen=True)
-class Result:
-    winner: int | None  # None: a draw
-    might: tuple[tuple[int, ...], ...] | None = None
-    reason: str | None = None  # "score", "concession" or "time"; None: not stated
-    time_rule: str | None = None  # with reason "time": how the stopped game is scored
 
 
 _NO_META: Mapping[str, Any] = MappingProxyType({})
@@ -130,11 +87,11 @@ class GameLog:
 
     catalog: str
     meta: Mapping[str, Any] = field(hash=False)
-    setup: Setup
+    setup: Any  # the game's own setup (engine.bfe.logformat.Setup …)
     chance: Chance
     decisions: tuple[str, ...]  # canonical decision lines
-    checkpoints: tuple[Checkpoint, ...] = ()
-    result: Result | None = None
+    checkpoints: tuple[Any, ...] = ()  # the game's own checkpoints
+    result: Any = None  # the game's own claimed result, or None
     game: str = DEFAULT_GAME  # the key of the game (engine.games); a log without "game" is this one
 
     def __post_init__(self) -> None:
@@ -182,7 +139,7 @@ class LogFormatError(ValueError):
 # Schema and validators, built once on first use
 
 
-def _is_int(x: Any) -> bool:
+def is_whole(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
@@ -193,31 +150,47 @@ def _is_number(x: Any) -> bool:
 # Whole numbers are ints: 3.0 is not accepted where a whole number is expected (jsonschema's
 # default would accept it, and a seed written as a float may not be the seed that was meant).
 _TYPE_CHECKER = Draft202012Validator.TYPE_CHECKER.redefine_many(
-    {"integer": lambda _c, x: _is_int(x), "number": lambda _c, x: _is_number(x)})
+    {"integer": lambda _c, x: is_whole(x), "number": lambda _c, x: _is_number(x)})
 _Validator = validators.extend(Draft202012Validator, type_checker=_TYPE_CHECKER)
 
 
-def _schema_text() -> str:
+def read_schema_file(package: str, name: str = SCHEMA_FILE) -> dict[str, Any]:
+    """A JSON Schema file in ``data/`` beside the modules of ``package`` ("engine", "engine.bfe" …)."""
     try:
-        return (resources.files("engine") / "data" / SCHEMA_FILE).read_text(encoding="utf-8")
+        text = (resources.files(package) / "data" / name).read_text(encoding="utf-8")
     except (OSError, TypeError, ValueError, ModuleNotFoundError):
-        # engine is a namespace package in some installs, where importlib.resources cannot
-        # list it; the schema sits next to this module either way.
-        return (Path(__file__).resolve().parent / "data" / SCHEMA_FILE).read_text(encoding="utf-8")
+        # a namespace package in some installs, where importlib.resources cannot list it; the
+        # file sits beside the package's modules either way.
+        import importlib
+
+        folder = Path(importlib.import_module(package).__file__ or "").resolve().parent
+        text = (folder / "data" / name).read_text(encoding="utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
 
 
 @lru_cache(maxsize=None)
-def schema() -> Mapping[str, Any]:
-    """The JSON Schema of log format version 1 (a fresh decode is cached; do not modify it)."""
-    return json.loads(_schema_text())
+def schema(game: str = DEFAULT_GAME) -> Mapping[str, Any]:
+    """The JSON Schema of a log of ``game``, format version 1: the envelope every game shares
+    (``data/log-v1.schema.json``) with the game's own parts in place (its ``log_schema_part()``:
+    setup, lines, checkpoints, result, and their definitions). Cached; do not modify it."""
+    envelope = read_schema_file("engine")
+    part = rules_for(game).log_schema_part()
+    out = dict(envelope)
+    out["properties"] = {**envelope["properties"], **part.get("properties", {})}
+    out["required"] = envelope["required"] + [r for r in part.get("required", []) if r not in envelope["required"]]
+    for key in ("$defs", "if", "then", "allOf"):
+        if key in part:
+            out[key] = part[key]
+    return out
 
 
 @lru_cache(maxsize=None)
-def longest_name(what: str) -> int:
+def longest_name(what: str, game: str = DEFAULT_GAME) -> int:
     """The most characters the log format takes in a name of ``what``: "event" (meta.event),
-    "player" (each of meta.players) or "deck" (a mash-up deck's name), as the schema declares it,
-    so that whatever else bounds such a name (an event created by the API, a filter) reads it here."""
-    s = schema()
+    "player" (each of meta.players) or, in Battle for Empyrean, "deck" (a mash-up deck's name), as
+    the schema declares it, so that whatever else bounds such a name (an event created by the API, a
+    filter) reads it here."""
+    s = schema(game)
     if what == "event":
         return int(s["properties"]["meta"]["properties"]["event"]["maxLength"])
     if what == "player":
@@ -229,8 +202,8 @@ def longest_name(what: str) -> int:
 
 
 @lru_cache(maxsize=None)
-def _machinery() -> tuple[Any, Callable[[Any], bool] | None]:
-    s = schema()
+def _machinery(game: str = DEFAULT_GAME) -> tuple[Any, Callable[[Any], bool] | None]:
+    s = schema(game)
     checker = FormatChecker(["date"])
     validator = _Validator(s, format_checker=checker)
     return validator, _fast_check(s)
@@ -240,7 +213,7 @@ _TYPES: dict[str, Callable[[Any], bool]] = {  # JSON types as this format unders
     "object": lambda x: isinstance(x, dict),
     "array": lambda x: isinstance(x, list),
     "string": lambda x: isinstance(x, str),
-    "integer": _is_int,
+    "integer": is_whole,
     "number": _is_number,
     "boolean": lambda x: isinstance(x, bool),
     "null": lambda x: x is None,
@@ -413,7 +386,7 @@ def _scan(root: Any, ptr: str = "", depth: int = 1) -> list[dict]:
         if isinstance(node, dict):
             if type(node) is _DupDict:
                 for k in node.dups:
-                    errors.append({"path": _ptr(ptr, k), "message": f"the field {_q(k)} appears more than once in "
+                    errors.append({"path": _ptr(ptr, k), "message": f"the field {quoted(k)} appears more than once in "
                                    "the same object; keep only one"})
             for k in node:
                 if not isinstance(k, str):
@@ -454,7 +427,7 @@ def _clip(s: str, n: int = 80) -> str:
     return s if len(s) <= n else s[: n - 1] + "…"
 
 
-def _q(s: str) -> str:
+def quoted(s: str) -> str:
     return _clip(json.dumps(s, ensure_ascii=False))
 
 
@@ -468,11 +441,11 @@ def _describe(v: Any) -> str:
     if isinstance(v, float):
         return f"the number {_clip(repr(v), 40)}"
     if isinstance(v, str):
-        return f"the text {_q(v)}" if v else "empty text"
+        return f"the text {quoted(v)}" if v else "empty text"
     if isinstance(v, list):
         return f"a list of {len(v)} item{'' if len(v) == 1 else 's'}" if v else "an empty list"
     if isinstance(v, dict):
-        keys = ", ".join(_q(k) if isinstance(k, str) else repr(k) for k in list(v)[:8])
+        keys = ", ".join(quoted(k) if isinstance(k, str) else repr(k) for k in list(v)[:8])
         return _clip(f"an object with {keys}") if v else "an empty object"
     return with_article(type(v).__name__)
 
@@ -494,21 +467,21 @@ _CONDITIONAL = {
 }
 
 
-def _resolve(s: Any) -> Any:
+def _resolve(root: Any, s: Any) -> Any:
     while isinstance(s, dict) and "$ref" in s and s["$ref"].startswith("#/"):
-        target: Any = schema()
+        target: Any = root
         for part in s["$ref"][2:].split("/"):
             target = target[part]
         s = target
     return s
 
 
-def _schema_at(path: list) -> dict:
+def _schema_at(root: Any, path: list) -> dict:
     """The subschema describing the value at ``path`` (following properties, items, $ref and the
     branches of oneOf), used for titles; {} if there is none."""
-    s: Any = schema()
+    s: Any = root
     for seg in path:
-        s = _resolve(s)
+        s = _resolve(root, s)
         if not isinstance(s, dict):
             return {}
         if isinstance(seg, int):
@@ -522,7 +495,7 @@ def _schema_at(path: list) -> dict:
                         break
         if nxt is None:
             for branch in s.get("oneOf", []) + s.get("anyOf", []):
-                branch = _resolve(branch)
+                branch = _resolve(root, branch)
                 cand = branch.get("items") if isinstance(seg, int) else branch.get("properties", {}).get(seg)
                 if cand is not None:
                     nxt = cand
@@ -530,36 +503,36 @@ def _schema_at(path: list) -> dict:
         if nxt is None:
             return {}
         s = nxt
-    s = _resolve(s)
+    s = _resolve(root, s)
     return s if isinstance(s, dict) else {}
 
 
-def _the(path: list, sub: dict | None = None) -> str:
-    sub = _schema_at(path) if sub is None else sub
+def _the(root: Any, path: list, sub: dict | None = None) -> str:
+    sub = _schema_at(root, path) if sub is None else sub
     title = sub.get("title")
     if title:
         return f"the {title}"
     if path and isinstance(path[-1], str):
-        return f"the field {_q(path[-1])}"
+        return f"the field {quoted(path[-1])}"
     if path:
         return f"item {path[-1]}"
     return "the log"
 
 
-def _noun(sub: dict) -> str:
-    items = _resolve(sub.get("items"))
+def _noun(root: Any, sub: dict) -> str:
+    items = _resolve(root, sub.get("items"))
     title = items.get("title") if isinstance(items, dict) else None
     return f"{title}s" if title else "items"
 
 
-def _explain(err: Any) -> list[tuple[list, str]]:
+def _explain(root: Any, err: Any) -> list[tuple[list, str]]:
     """One jsonschema ValidationError -> [(path, message)]."""
     path = list(err.absolute_path)
     kw = err.validator
     inst = err.instance
     val = err.validator_value
-    sub = _schema_at(path)
-    what = _the(path, sub)
+    sub = _schema_at(root, path)
+    what = _the(root, path, sub)
     found = _describe(inst)
     in_then = "then" in err.absolute_schema_path
 
@@ -577,15 +550,15 @@ def _explain(err: Any) -> list[tuple[list, str]]:
                 if in_then and (where, name) in _CONDITIONAL:
                     out.append((path + [name], _CONDITIONAL[(where, name)]))
                 else:
-                    title = _schema_at(path + [name]).get("title")
+                    title = _schema_at(root, path + [name]).get("title")
                     label = f" ({title})" if title and title != name else ""
-                    out.append((path + [name], f"the field {_q(name)}{label} is missing"))
+                    out.append((path + [name], f"the field {quoted(name)}{label} is missing"))
         return out
     if kw == "additionalProperties":
         schema_here = err.schema if isinstance(err.schema, dict) else {}
         known = list(schema_here.get("properties", {}))
         pats = list(schema_here.get("patternProperties", {}))
-        allowed = ", ".join(_q(k) for k in known)
+        allowed = ", ".join(quoted(k) for k in known)
         if "^x-" in pats:
             allowed += ' and names starting with "x-"'
         out = []
@@ -593,13 +566,13 @@ def _explain(err: Any) -> list[tuple[list, str]]:
             if k in known or any(re.search(p, k) for p in pats):
                 continue
             where = "in the log" if not path else f"in {what}"
-            out.append((path + [k], f"unknown field {_q(k)} {where}; the fields allowed are {allowed}"))
+            out.append((path + [k], f"unknown field {quoted(k)} {where}; the fields allowed are {allowed}"))
         return out
     if kw == "not" and path[-2:] == ["chance", "view"]:
         return [(path, "only a log with recorded chance is written from one seat (\"view\"); in a seeded "
                  "game every card is known: remove it")]
     if kw == "not" and len(path) >= 2 and path[-2] == "chance":
-        return [(path, f"a log with recorded chance has no {_q(path[-1])} (its draws are written in the "
+        return [(path, f"a log with recorded chance has no {quoted(path[-1])} (its draws are written in the "
                  "decisions); remove it, or set the chance type to \"seeded\"")]
     if kw == "not" and path[-2:] == ["result", "time_rule"]:
         return [(path, "\"time_rule\" says how a game stopped by time is scored: it goes only with "
@@ -607,7 +580,7 @@ def _explain(err: Any) -> list[tuple[list, str]]:
     if kw == "not" or kw is None:
         return [(path, f"{what} is not allowed here" if path else "this value is not allowed here")]
     if kw == "const":
-        if path == ["version"] and _is_int(inst):
+        if path == ["version"] and is_whole(inst):
             return [(path, f"this engine reads log format version {val}; this log is version {inst}")]
         return [(path, f"{what} must be {json.dumps(val)}; found {found}")]
     if kw == "enum":
@@ -630,7 +603,7 @@ def _explain(err: Any) -> list[tuple[list, str]]:
         return [(path, f"{what} must be at most {val}; found {_clip(str(inst), 40)}")]
     if kw in ("minItems", "maxItems"):
         lo, hi = sub.get("minItems"), sub.get("maxItems")
-        noun = _noun(sub)
+        noun = _noun(root, sub)
         if lo is not None and lo == hi:
             return [(path, f"wrong number of {noun}: expected exactly {lo}, found {len(inst)}")]
         if lo is not None and hi is not None:
@@ -643,20 +616,20 @@ def _explain(err: Any) -> list[tuple[list, str]]:
         for j, item in enumerate(inst):
             key = json.dumps(item, sort_keys=True)
             if key in seen:
-                shown = _q(item) if isinstance(item, str) else _describe(item)
+                shown = quoted(item) if isinstance(item, str) else _describe(item)
                 return [(path + [j], f"{shown} appears more than once in {what}; "
                          "each may appear only once")]
             seen.add(key)
         return [(path, f"{what} must not contain the same item twice")]
     if kw in ("oneOf", "anyOf"):
-        branches = [_resolve(b) for b in val]
+        branches = [_resolve(root, b) for b in val]
         fitting = [i for i, b in enumerate(branches) if isinstance(b, dict) and "type" in b
                    and any(_TYPES[t](inst) for t in ([b["type"]] if isinstance(b["type"], str) else b["type"]))]
         if len(fitting) == 1:
             out = []
             for e in err.context:
                 if e.relative_schema_path and e.relative_schema_path[0] == fitting[0]:
-                    out.extend(_explain(e))
+                    out.extend(_explain(root, e))
             if out:
                 return out
         titles = [b.get("title", "") for b in branches if isinstance(b, dict)]
@@ -667,7 +640,7 @@ def _explain(err: Any) -> list[tuple[list, str]]:
 def _schema_errors(validator: Any, instance: Any) -> list[tuple[list, str]]:
     out: list[tuple[list, str]] = []
     for err in validator.iter_errors(instance):
-        out.extend(_explain(err))
+        out.extend(_explain(validator.schema, err))
     return out
 
 
@@ -675,7 +648,7 @@ def _schema_errors(validator: Any, instance: Any) -> list[tuple[list, str]]:
 # Checks across fields
 
 
-def _get(d: Any, *keys: Any) -> Any:
+def field_at(d: Any, *keys: Any) -> Any:
     for k in keys:
         if isinstance(d, dict) and isinstance(k, str):
             d = d.get(k)
@@ -686,87 +659,22 @@ def _get(d: Any, *keys: Any) -> Any:
     return d
 
 
-def _might_shape(table: Any, path: list, players: int | None, bfs: int | None, label: str) -> list:
-    out: list[tuple[list, str]] = []
-    if not isinstance(table, list):
-        return out
-    if players is not None and len(table) != players:
-        out.append((path, f"{label} must have one row per player ({players}); found {len(table)} rows"))
-    if bfs is not None:
-        for j, row in enumerate(table):
-            if isinstance(row, list) and len(row) != bfs:
-                out.append((path + [j], f"each row of {label} must have one number per battlefield ({bfs}); "
-                            f"found {len(row)}"))
-    return out
-
-
-def _consistency(log: dict, decoded: list, texts: list[str]) -> list[tuple[list, str]]:
-    out: list[tuple[list, str]] = []
-    mode = _get(log, "setup", "mode")
-    players = PLAYERS.get(mode) if isinstance(mode, str) else None
-    bfs_list = _get(log, "setup", "battlefields")
-    nbf = BATTLEFIELDS[players] if players else None
-    decks = _get(log, "setup", "decks")
-    if players and isinstance(decks, list) and len(decks) != players:
-        out.append((["setup", "decks"], f"a {players}-player game ({_q(mode)}) has exactly {players} decks, one per "
-                    f"player; found {len(decks)}"))
-    if players and isinstance(bfs_list, list) and len(bfs_list) != nbf:
-        out.append((["setup", "battlefields"], f"a {players}-player game ({_q(mode)}) is played on {nbf} "
-                    f"battlefields; found {len(bfs_list)}"))
-    first = _get(log, "setup", "first_player")
-    if players and _is_int(first) and first > players:
-        out.append((["setup", "first_player"], f"there is no player {first} in a {players}-player game"))
-    names = _get(log, "meta", "players")
-    if players and isinstance(names, list) and len(names) != players:
-        out.append((["meta", "players"], f"a {players}-player game needs {players} player names; "
-                    f"found {len(names)}"))
-    checkpoints = _get(log, "checkpoints")
-    if isinstance(checkpoints, list):
-        last = 0
-        for i, cp in enumerate(checkpoints):
-            r = _get(cp, "round")
-            if _is_int(r):
-                if players and r > ROUNDS[players]:
-                    out.append((["checkpoints", i, "round"], f"a {players}-player game has {ROUNDS[players]} "
-                                f"rounds; there is no round {r}"))
-                elif r <= last:
-                    out.append((["checkpoints", i, "round"], f"the checkpoint for round {r} comes after the one "
-                                f"for round {last}; list checkpoints in round order, each round once"))
-                last = max(last, r)
-            out += _might_shape(_get(cp, "might"), ["checkpoints", i, "might"], players, nbf, "the might table")
-    winner = _get(log, "result", "winner")
-    if players and _is_int(winner) and winner > players:
-        out.append((["result", "winner"], f"there is no player {winner} in a {players}-player game"))
-    out += _might_shape(_get(log, "result", "might"), ["result", "might"], players, nbf, "the might table")
-    seeded = _get(log, "chance", "type") == "seeded"
-    view = _get(log, "chance", "view")
-    if players and _is_int(view) and view > players:
-        out.append((["chance", "view"], f"there is no player {view} in a {players}-player game to write the log "
-                    "from"))
-    actors = {d[1].actor for d in decoded}
-    unseen = seeded and "?" in "".join(texts)  # (one string search: most logs are seeded and have none)
-    if CHANCE in actors or players == 2 and 3 in actors or unseen:  # else nothing to look at closely
-        for i, d in decoded:
-            who = max(d.actor, d.player or 0)
-            if d.actor == CHANCE and seeded:
-                out.append((["decisions", i], "in a log with seeded chance the draws come from the seed and are "
-                            "not written; \"C draw\" lines belong in logs with recorded chance"))
-            elif seeded and d.card == UNSEEN_NAME:
-                out.append((["decisions", i], "in a log with seeded chance every card is known; '?' (a card "
-                            "nobody saw) belongs in logs with recorded chance"))
-            elif players and who > players:
-                out.append((["decisions", i], f"there is no player {who} in a {players}-player game"))
-    return out
-
 
 # --------------------------------------------------------------------------------------------
 # Parsing
 
 
-@lru_cache(maxsize=65536)
-def _canonical(line: str) -> tuple[Any, str]:
-    d = parse_decision(line)
-    return d, format_decision(d)
+@lru_cache(maxsize=None)
+def _canonical_for(game: str) -> Callable[[str], tuple[Any, str]]:
+    """``game``'s reading of one line into (its decision, its canonical text), remembered: the same
+    lines recur across logs. Raises ValueError (the game's syntax error, in words) if it does not read."""
+    rules = rules_for(game)
+
+    @lru_cache(maxsize=65536)
+    def canonical(line: str) -> tuple[Any, str]:
+        d = rules.parse_line(line)
+        return d, rules.format_line(d)
+    return canonical
 
 
 def _sort_key(path: list) -> tuple:
@@ -814,9 +722,20 @@ def parse_log(source: Any) -> GameLog:
                                "this is a bug in the log reader, please report it"}]) from exc
 
 
+def _game_of(value: Any) -> Any:
+    """The log's "game" as written (DEFAULT_GAME when it has none)."""
+    return value.get("game", DEFAULT_GAME) if isinstance(value, dict) else DEFAULT_GAME
+
+
 def _parse(source: Any) -> GameLog:
     value, needs_scan = _decode(source)
-    validator, fast = _machinery()
+    game = _game_of(value)
+    if not is_known(game):
+        scan = _scan(value)
+        if scan:
+            raise _fail([(_from_pointer(e["path"]), e["message"]) for e in scan])
+        raise _fail([(["game"], unknown_game_words(game))])
+    validator, fast = _machinery(game)
     valid = False
     if not needs_scan and fast is not None and fast(value):
         # Ordinary text the schema accepts: everything but meta's extension fields is shallow, small
@@ -832,18 +751,16 @@ def _parse(source: Any) -> GameLog:
         valid = not problems
     if not isinstance(value, dict):
         raise _fail(problems or [([], "the log must be a JSON object")])
-    game = value.get("game", DEFAULT_GAME)
-    if not is_known(game):
-        problems = [(p, m) for p, m in problems if p[:1] != ["game"]]
-        raise _fail(problems + [(["game"], unknown_game_words(game))])
+    rules = rules_for(game)
+    read_line = _canonical_for(game)
 
     decoded: list[tuple[int, Any]] = []  # (index, Decision) of every line that reads
     canonical: list[str] = []
     lines = value.get("decisions")
     if valid:  # every line is text of at most 200 characters: read them all at once
         try:
-            pairs = list(map(_canonical, lines))
-        except DecisionSyntaxError:
+            pairs = list(map(read_line, lines))
+        except ValueError:
             valid = False
         else:
             decoded = list(enumerate(p[0] for p in pairs))
@@ -852,36 +769,23 @@ def _parse(source: Any) -> GameLog:
         for i, line in enumerate(lines):
             if isinstance(line, str) and len(line) <= 200:
                 try:
-                    d, text = _canonical(line)
-                except DecisionSyntaxError as e:
+                    d, text = read_line(line)
+                except ValueError as e:
                     problems.append((["decisions", i], str(e)))
                     continue
                 decoded.append((i, d))
                 canonical.append(text)
     bad = {tuple(p) for p, _ in problems}
-    problems += [(p, m) for p, m in _consistency(value, decoded, canonical) if tuple(p) not in bad]
+    problems += [(p, m) for p, m in rules.line_problems(value, decoded, canonical) if tuple(p) not in bad]
     if problems:
         raise _fail(problems)
-    return _build(value, tuple(canonical))
+    setup, checkpoints, result = rules.read_log_parts(value)
+    c = value["chance"]
+    meta = value.get("meta")
+    return GameLog(value["catalog"], _freeze(meta) if meta else _NO_META, setup,
+                   Chance(c["type"], c.get("algorithm"), c.get("seed"), c.get("view")), tuple(canonical),
+                   checkpoints, result, game)
 
-
-def _table(rows: list) -> tuple[tuple[int, ...], ...]:
-    return tuple(map(tuple, rows))
-
-
-def _build(v: dict, decisions: tuple[str, ...]) -> GameLog:
-    s = v["setup"]
-    decks = tuple(DeckRef(d) if isinstance(d, str) else DeckRef(d["name"], tuple(d["cards"])) for d in s["decks"])
-    setup = Setup(s["mode"], PLAYERS[s["mode"]], decks, tuple(s["battlefields"]), s.get("first_player"))
-    c = v["chance"]
-    chance = Chance(c["type"], c.get("algorithm"), c.get("seed"), c.get("view"))
-    checkpoints = tuple(Checkpoint(cp["round"], _table(cp["might"])) for cp in v.get("checkpoints", ()))
-    r = v.get("result")
-    result = None if r is None else Result(r["winner"], _table(r["might"]) if "might" in r else None,
-                                           r.get("reason"), r.get("time_rule"))
-    meta = v.get("meta")
-    return GameLog(v["catalog"], _freeze(meta) if meta else _NO_META, setup, chance, decisions, checkpoints, result,
-                   v.get("game", DEFAULT_GAME))
 
 
 # --------------------------------------------------------------------------------------------
@@ -895,14 +799,8 @@ def dump_log(log: GameLog) -> dict:
         out["game"] = log.game
     if log.meta:
         out["meta"] = _thaw(log.meta)
-    setup: dict[str, Any] = {
-        "mode": log.setup.mode,
-        "decks": [d.name if d.cards is None else {"name": d.name, "cards": list(d.cards)} for d in log.setup.decks],
-        "battlefields": list(log.setup.battlefields),
-    }
-    if log.setup.first_player is not None:
-        setup["first_player"] = log.setup.first_player
-    out["setup"] = setup
+    rules = rules_for(log.game)
+    out["setup"] = rules.dump_setup(log.setup)
     if log.chance.type == "seeded":
         out["chance"] = {"type": "seeded", "algorithm": log.chance.algorithm, "seed": log.chance.seed}
     else:
@@ -911,16 +809,9 @@ def dump_log(log: GameLog) -> dict:
             out["chance"]["view"] = log.chance.view
     out["decisions"] = list(log.decisions)
     if log.checkpoints:
-        out["checkpoints"] = [{"round": c.round, "might": [list(r) for r in c.might]} for c in log.checkpoints]
+        out["checkpoints"] = [rules.dump_checkpoint(c) for c in log.checkpoints]
     if log.result is not None:
-        res: dict[str, Any] = {"winner": log.result.winner}
-        if log.result.might is not None:
-            res["might"] = [list(r) for r in log.result.might]
-        if log.result.reason is not None:
-            res["reason"] = log.result.reason
-        if log.result.time_rule is not None:
-            res["time_rule"] = log.result.time_rule
-        out["result"] = res
+        out["result"] = rules.dump_result(log.result)
     return out
 
 
@@ -928,32 +819,16 @@ def to_json(log: GameLog) -> str:
     """Canonical JSON text: sorted keys, no spaces, non-ASCII characters as themselves (UTF-8), and
     each run of draws and keeps listed player by player (``canonical_decisions``)."""
     out = dump_log(log)
-    out["decisions"] = canonical_decisions(log.decisions)
+    out["decisions"] = canonical_decisions(log.decisions, log.game)
     return json.dumps(out, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def canonical_decisions(lines: tuple[str, ...] | list[str]) -> list[str]:
-    """The decision lines with each run of consecutive draws and keeps put in player order, each
-    player's own lines keeping theirs. Draws and keeps in a row may be written in any player order
-    (the draft is simultaneous), so every such writing of one game has the same canonical form."""
-    out = list(lines)
-    i, n = 0, len(out)
-    while i < n:
-        j = i
-        while j < n and _is_draw_or_keep(out[j]):
-            j += 1
-        if j - i > 1:
-            out[i:j] = sorted(out[i:j], key=_seat)  # sorted() is stable: each player's order stays
-        i = max(j, i + 1)
-    return out
 
-
-def _is_draw_or_keep(line: str) -> bool:
-    return line.startswith("C draw ") or line[2:8] == " keep "
-
-
-def _seat(line: str) -> str:
-    return line[7:9] if line.startswith("C draw ") else line[:2]
+def canonical_decisions(lines: tuple[str, ...] | list[str], game: str = DEFAULT_GAME) -> list[str]:
+    """The decision lines in ``game``'s canonical order: lines that may be written in any player
+    order (a simultaneous draft, say) put in one order, so that every writing of one game has the
+    same canonical form and hash."""
+    return rules_for(game).canonical_lines(lines)  # type: ignore[no-any-return]
 
 
 def canonical_hash(log: GameLog) -> str:

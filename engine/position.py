@@ -35,14 +35,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .bfe.catalog import Catalog
-from .bfe.decisions import CHANCE, Decision, Kind, format_decision
-from .bfe.game import Game, forced_choice
-from .bfe.state import PH_DEPLOY
+from .games import CHANCE, rules_for
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading
 from .replay import ReplayResult, Verdict, VerdictStatus, engine_error, malformed, replay
-from .timeline import snapshot
 
 IN_PROGRESS = "in progress"  # the status of a position whose game goes on (else: the verdict's status)
 
@@ -69,28 +65,6 @@ class Pending:
     legal: list[str]  # every legal answer, as log lines, in the engine's order
 
 
-@dataclass(frozen=True)
-class Tally:
-    """One player's counts, as the companion app keeps them."""
-
-    seat: int
-    essence: int  # essence left to spend this round
-    next_round_adjustment: int  # added to (or taken from) next round's essence by effects so far
-    spent: int  # essence spent this round
-    might: list[int]  # per battlefield, B1 first
-    total: int
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game came out."""
-
-    end: str  # score, concession or time
-    winner: int | None  # None: a draw
-    might: list[list[int]]  # final might, per player per battlefield
-    conceded_by: int | None
-
-
 @dataclass
 class Position:
     verdict: Verdict | None  # None while the game is in progress
@@ -106,9 +80,9 @@ class Position:
     # a seat view at another player's face-down deploy, the seat's own turn to come this round: the
     # players who deploy before the seat, the pending one first (else empty)
     deploys_before_seat: list[int] = field(default_factory=list)
-    tallies: list[Tally] = field(default_factory=list)
-    outcome: Outcome | None = None
-    board: dict[str, Any] | None = None  # engine.timeline.snapshot: the frame the replay viewer draws
+    tallies: list[Any] = field(default_factory=list)  # each seat's running counts (the game's Tally)
+    outcome: Any = None  # how the finished game came out (the game's Outcome)
+    board: dict[str, Any] | None = None  # the game's frame of the board, as the replay viewer draws it
 
     @property
     def in_progress(self) -> bool:
@@ -149,7 +123,7 @@ class Position:
         }
 
 
-def position(source: Any, *, catalog: Catalog | None = None) -> Position:
+def position(source: Any, *, catalog: Any = None) -> Position:
     """The position after the last line of a log (bytes, JSON text, a decoded dict, or a GameLog).
     ``catalog``: judge under this catalog instead of the one the log names. Never raises."""
     try:
@@ -174,8 +148,8 @@ def _who(player: int) -> int | str:
     return "C" if player == CHANCE else player
 
 
-def _lines(decisions: Any) -> list[str]:
-    return [format_decision(d) for d in decisions]
+def _lines(rules: Any, decisions: Any) -> list[str]:
+    return [rules.format_line(d) for d in decisions]
 
 
 def ends_early(verdict: Verdict, log: GameLog) -> bool:
@@ -190,47 +164,26 @@ def _position(log: GameLog, res: ReplayResult) -> Position:
     pos = Position(None if in_progress else res.verdict, decisions=len(log.decisions))
     if g is None:
         return pos  # no game could be set up (malformed, or an engine error)
-    pos.round, pos.phase = g.round, g.phase.label
-    pos.tallies = _tallies(g)
+    rules = rules_for(log.game)
+    pos.round, pos.phase = rules.where(g)
+    pos.tallies = rules.tallies(g)
     last = len(log.decisions) - 1
-    pos.board = snapshot(g, len(log.decisions), log.decisions[last] if last >= 0 else None,
-                         line=last if last >= 0 else None)
-    if g.over:
-        assert g.end is not None and g.final_might is not None
-        pos.outcome = Outcome(g.end.value, g.winner, [list(r) for r in g.final_might], g.conceded_by)
+    pos.board = rules.frame(g, len(log.decisions), log.decisions[last] if last >= 0 else None,
+                            line=last if last >= 0 else None)
+    pos.outcome = rules.game_outcome(g)
     if in_progress and g.pending is not None:
         pend = g.pending
-        pos.pending = Pending(_who(pend.player), pend.kind.value, pend.prompt, _lines(g.legal_decisions()))
-        pos.forced, pos.left_out = _since_last_line(g, res.reading)
-        pos.concede = [format_decision(Decision(p, "concede")) for p in range(1, g.n + 1)]
-        pos.deploys_before_seat = deploys_before_seat(g)
+        pos.pending = Pending(_who(pend.player), pend.kind.value, pend.prompt, _lines(rules, g.legal_decisions()))
+        pos.forced, pos.left_out = _since_last_line(rules, g, res.reading)
+        pos.concede = [rules.concede_line(p) for p in range(1, g.n + 1)]
+        pos.deploys_before_seat = rules.deploys_before_seat(g)
     return pos
 
 
-def deploys_before_seat(g: Game) -> list[int]:
-    """At another player's deploy turn in a seat view (their cards face down to the seat) with the
-    seat's own turn still to come this round: the players from the pending one up to the seat,
-    in deploy (first-player) order; else []."""
-    pend, seat = g.pending, g.view
-    if pend is None or seat is None or pend.kind is not Kind.DEPLOY or g.phase != PH_DEPLOY:
-        return []
-    if pend.player == seat or pend.player not in g.order or seat not in g.order:
-        return []
-    now, mine = g.order.index(pend.player), g.order.index(seat)
-    return g.order[now:mine] if now < mine else []
-
-
-def _since_last_line(g: Game, reading: Reading | None) -> tuple[list[str], list[LeftOutPoint]]:
+def _since_last_line(rules: Any, g: Any, reading: Reading | None) -> tuple[list[str], list[LeftOutPoint]]:
     if reading is None:
         return [], []
-    forced = [format_decision(forced_choice(entry)) for entry in g.auto[reading.after_last_line:]]
-    left = [LeftOutPoint(_who(p.player), p.kind.value, p.prompt, format_decision(p.default), _lines(p.answers))
-            for p in reading.left_out]
+    forced = [rules.format_line(rules.answer_of(entry)) for entry in g.auto[reading.after_last_line:]]
+    left = [LeftOutPoint(_who(p.player), p.kind.value, p.prompt, rules.format_line(p.default),
+                         _lines(rules, p.answers)) for p in reading.left_out]
     return forced, left
-
-
-def _tallies(g: Game) -> list[Tally]:
-    might = g.might_table()
-    return [Tally(ps.num, ps.essence, ps.next_adjust, ps.spent, might[i], sum(might[i]))
-            for i, ps in enumerate(g.players)]
-

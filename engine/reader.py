@@ -24,13 +24,10 @@ one needs; single lines just before the failure), and keeps the reading that get
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from .bfe.decisions import CHANCE, UNSEEN_NAME, Decision, Kind
-from .bfe.game import DecisionPoint, Game, forced_choice
+from .games import DEFAULT_GAME, rules_for
 
-_BLOCK_VERBS = frozenset({"draw", "keep"})
-_CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})
 # How far back from a failure an ambiguous line may have been misread, and how many re-readings
 # a log gets: a forced answer written where a real one was expected shows within a few lines.
 REREAD_WINDOW = 12
@@ -60,7 +57,7 @@ class Failure:
 
     index: int
     reason: str
-    forced: Decision | None = None
+    forced: Any = None  # the game's decision
 
 
 @dataclass
@@ -70,10 +67,10 @@ class LeftOut:
 
     player: int
     seat: int
-    kind: Kind
+    kind: Any  # the game's kind of decision point
     prompt: str
-    default: Decision
-    answers: list[Decision]
+    default: Any  # the game's decision
+    answers: list[Any]
 
 
 @dataclass
@@ -88,7 +85,7 @@ class Reading:
     conceded_at: int | None = None  # the index of a concession line
     way: Way = Way()  # how ambiguous lines were taken: read(..., way=way) reads the same again
     # lines before which ``belongs`` had a choice among unseen cards find nothing
-    nothing_before: list[tuple[int, Decision]] = field(default_factory=list)
+    nothing_before: list[tuple[int, Any]] = field(default_factory=list)
     # g.auto[after_last_line:] are the answers the engine took itself after the last line read
     # (forced ones, and the defaults of the points the log leaves out after its last line)
     after_last_line: int = 0
@@ -101,18 +98,25 @@ class Reading:
         return len(self.order) + len(self.written_forced) + (self.conceded_at is not None)
 
 
-def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
+def read(g: Any, lines: Sequence[Any], rules: Any = None, *, way: Way = Way(),
          on_line: Callable[[int], None] | None = None,
-         belongs: Callable[[int, DecisionPoint], bool] | None = None) -> Reading:
-    """Feed ``g`` the decision ``lines``, taking ambiguous lines the ``way`` given. ``on_line(i)``
+         belongs: Callable[[int, Any], bool] | None = None) -> Reading:
+    """Feed ``g`` (a state of the game of ``rules``) the decision ``lines``, taking ambiguous lines
+    the ``way`` given (``rules`` None: the default game's, as for a log that names none). ``on_line(i)``
     is called after line i is read (applied, or found to repeat a forced answer, or a concession).
     ``belongs(i, point)``: for tools that know which point each line answers (engine.seats): False
     takes the point's default first."""
+    if rules is None:
+        rules = rules_for(DEFAULT_GAME)
     r = Reading(way=way)
     n = len(lines)
     ahead: set[int] = set()  # lines read before their turn (draws and keeps of another player)
     block_end: list[int] | None = None  # worked out the first time a line is read ahead
     plain_way = not way.forced_first and not way.flips
+    any_order_verbs = rules.info.any_order
+    any_order_kinds = rules.any_order_kinds
+    seat_of = rules.seat_of
+    answer_of = rules.answer_of
     auto = g.auto
     spans = r.spans
     seen = 0  # g.auto[seen:] are the answers the engine took since the last line read
@@ -128,15 +132,15 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
         i = cursor
         d = lines[i]
         verb = d.verb
-        if (pend is not None and (verb == "draw" or verb == "keep")
-                and (pend.kind is Kind.CHANCE_DRAW or pend.kind is Kind.DRAFT_KEEP)
-                and _seat(d) != pend.seat and _repeats(auto, seen, d) < 0):
-            # draws and keeps in a row: the pending player's next one, wherever it is in the run
-            # (unless this line writes down an answer the engine just took itself)
+        if (pend is not None and verb in any_order_verbs and pend.kind in any_order_kinds
+                and seat_of(d) != pend.seat and _repeats(rules, auto, seen, d) < 0):
+            # lines that may come in any player order (draws and keeps in a row): the pending
+            # player's next one, wherever it is in the run (unless this line writes down an answer
+            # the engine just took itself)
             if block_end is None:
-                block_end = _block_ends(lines)
+                block_end = _block_ends(lines, any_order_verbs)
             for j in range(i + 1, block_end[i]):
-                if j not in ahead and _seat(lines[j]) == pend.seat:
+                if j not in ahead and seat_of(lines[j]) == pend.seat:
                     i, d = j, lines[j]
                     verb = d.verb
                     break
@@ -147,7 +151,7 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
             g.concede(d.actor)
             r.conceded_at = i
         elif pend is None:
-            k = _repeats(auto, seen, d)
+            k = _repeats(rules, auto, seen, d)
             if k < 0 or g.conceded_by is not None:
                 r.failure = Failure(i, _over(g))
                 return r
@@ -155,7 +159,7 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
             seen = k + 1
         elif belongs is not None and pend.default is not None and not belongs(i, pend):
             taken = g.take_default()
-            if taken.verb == "nothing":
+            if rules.found_nothing(taken):
                 r.nothing_before.append((i, taken))
             continue
         else:
@@ -169,7 +173,7 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                     spans.append(len(auto))
                 answer = True
             else:
-                k = _repeats(auto, seen, d)
+                k = _repeats(rules, auto, seen, d)
                 if k >= 0 and (reason is not None or way.as_forced(i)):
                     if reason is None:
                         r.ambiguous.append(i)
@@ -178,13 +182,13 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
                     answer = False
                 elif reason is not None:
                     if pend.default is None:
-                        forced = next((q for q in map(forced_choice, reversed(auto[seen:]))
-                                       if q.seat == d.seat and q.verb in _verbs_like(d)), None)
+                        forced = next((q for q in map(answer_of, reversed(auto[seen:]))
+                                       if q.seat == d.seat and q.verb in rules.verbs_like(d)), None)
                         r.failure = Failure(i, tried[1] if tried is not None and tried[0] == i else reason, forced)
                         return r
                     # the log leaves this point out and the line is for a later one; if it fits
                     # nowhere, the reason given is the one at the first point it was written for
-                    if tried is None and _aims(d, pend):
+                    if tried is None and rules.aims(d, pend):
                         tried = (i, reason)
                     g.take_default()
                     continue
@@ -214,42 +218,39 @@ def read(g: Game, lines: Sequence[Decision], *, way: Way = Way(),
     return r
 
 
-def _ambiguous(r: Reading, g: Game, lines: Sequence[Decision]) -> list[int]:
+def _ambiguous(r: Reading, g: Any, lines: Sequence[Any], rules: Any) -> list[int]:
     """Every line read as an answer that also repeats an answer the engine took itself before it,
     or read the other way: the lines a re-reading may take differently."""
     s = r.spans
-    found = [s[k] for k in range(0, len(s), 3) if _repeats(g.auto[:s[k + 2]], s[k + 1], lines[s[k]]) >= 0]
+    found = [s[k] for k in range(0, len(s), 3) if _repeats(rules, g.auto[:s[k + 2]], s[k + 1], lines[s[k]]) >= 0]
     return sorted(found + r.ambiguous)
 
 
-def _seat(d: Decision) -> int:
-    """Decision.seat, without the property (this runs for every draw and keep)."""
-    return d.player if d.actor == CHANCE and d.player is not None else d.actor
-
-
-def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision], first: Game | None = None
-               ) -> tuple[Game, Reading]:
+def read_lines(new_game: Callable[[], Any], lines: Sequence[Any], rules: Any = None, first: Any = None
+               ) -> tuple[Any, Reading]:
     """Read ``lines`` into a fresh game from ``new_game``, ambiguous lines as answers. If that
     fails, try the other ways (each on a fresh game): every ambiguous line as a written forced
     answer (a log that writes them all), then single lines the other way, shortly before the
     failure. Returns the game and reading that got furthest; ``Reading.way`` says how it took the
     ambiguous lines. ``first``: a fresh game from ``new_game`` already made, for the first reading."""
+    if rules is None:
+        rules = rules_for(DEFAULT_GAME)
     g = first or new_game()
-    r = read(g, lines)
-    if r.failure is None or not (_ambiguous(r, g, lines) or r.written_forced):
+    r = read(g, lines, rules)
+    if r.failure is None or not (_ambiguous(r, g, lines, rules) or r.written_forced):
         return g, r
     g2 = new_game()
-    r2 = read(g2, lines, way=Way(forced_first=True))
+    r2 = read(g2, lines, rules, way=Way(forced_first=True))
     if r2.failure is None or r2.consumed > r.consumed:
         g, r = g2, r2
     tries = 0
     while r.failure is not None and tries < MAX_REREADS:
         lo = r.failure.index - REREAD_WINDOW
         better = None
-        for c in [i for i in reversed(_ambiguous(r, g, lines)) if i >= lo][:MAX_REREADS - tries]:
+        for c in [i for i in reversed(_ambiguous(r, g, lines, rules)) if i >= lo][:MAX_REREADS - tries]:
             tries += 1
             g2 = new_game()
-            r2 = read(g2, lines, way=r.way.flipped(c))
+            r2 = read(g2, lines, rules, way=r.way.flipped(c))
             if r2.failure is None or r2.consumed > r.consumed:
                 better = (g2, r2)
                 break
@@ -259,50 +260,31 @@ def read_lines(new_game: Callable[[], Game], lines: Sequence[Decision], first: G
     return g, r
 
 
-def _block_ends(lines: Sequence[Decision]) -> list[int]:
-    """For each draw/keep line, the end (exclusive) of the run of draw/keep lines it is in."""
+def _block_ends(lines: Sequence[Any], verbs: frozenset[str]) -> list[int]:
+    """For each line whose verb is one of ``verbs`` (those written in any player order), the end
+    (exclusive) of the run of such lines it is in."""
     ends = [0] * len(lines)
     end = len(lines)
     for i in range(len(lines) - 1, -1, -1):
-        if lines[i].verb in _BLOCK_VERBS:
+        if lines[i].verb in verbs:
             ends[i] = end
         else:
             ends[i] = end = i
     return ends
 
 
-def _repeats(auto: list, seen: int, d: Decision) -> int:
-    """The index in ``auto`` (from ``seen``) of the answer the engine took that ``d`` writes down:
-    the same line, or '?' for a card it named; -1 if none."""
+def _repeats(rules: Any, auto: list, seen: int, d: Any) -> int:
+    """The index in ``auto`` (from ``seen``) of the answer the engine took that ``d`` writes down
+    (the same line, or the game's unseen form of it); -1 if none."""
+    answer_of = rules.answer_of
+    writes = rules.writes_down
     for k in range(seen, len(auto)):
-        q = forced_choice(auto[k])
-        if q == d or (d.card == UNSEEN_NAME and q.card is not None and q.verb == d.verb
-                      and q.actor == d.actor and q.player == d.player):
+        if writes(d, answer_of(auto[k])):
             return k
     return -1
 
 
-def _aims(d: Decision, pend) -> bool:
-    """Whether ``d`` is written as an answer to ``pend``: the same player, a fitting verb, and for
-    a choice the same kind of thing chosen (a card, a position, a battlefield)."""
-    if d.seat != pend.seat or d.verb not in pend.kind.verbs:
-        return False
-    if d.verb != "choose":
-        return True
-    if pend.kind in _CARD_KINDS:
-        return d.card is not None
-    return d.card is None
-
-
-def _verbs_like(d: Decision) -> frozenset[str]:
-    """Verbs of answers to the same kind of point as ``d`` (a pass and a deploy, say)."""
-    for kind in Kind:
-        if d.verb in kind.verbs:
-            return kind.verbs
-    return frozenset({d.verb})
-
-
-def _over(g: Game) -> str:
+def _over(g: Any) -> str:
     if g.conceded_by is not None:
         return f"the game is over: P{g.conceded_by} conceded"
     return "the game is already over; no more decisions can be made"

@@ -12,18 +12,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from itertools import islice
-from typing import Any, Sequence
+from typing import Any
 
-from .bfe.board import describe
-from .bfe.catalog import Catalog, available_versions, load_catalog
-from .bfe.decisions import CHANCE, format_decision, parse_decision
-from .bfe.game import End, Game
-from .bfe.observe import GameObserver
-from .bfe.record import GameRecord, RecordBuilder
-from .games import Outcome, rules_for
+from .games import CHANCE, Outcome, rules_for
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading, Way, read_lines
-from .words import decision_words, in_round, might_words, result_words, seat_names
+from .words import decision_words, seat_names
 
 ENGINE_VERSION = "1.1.0"  # 1.1.0: choices that cannot change anything may be left out (docs/rules.md)
 MAX_ALTERNATIVES = 24
@@ -69,9 +63,9 @@ class Verdict:
 @dataclass
 class ReplayResult:
     verdict: Verdict
-    record: GameRecord | None = None
+    record: Any = None  # the game's record (engine.bfe.record.GameRecord …), when one was asked for
     log: GameLog | None = None
-    game: Game | None = None
+    game: Any = None  # the game's state at the end of the reading, when kept
     # how the reading took lines that could be read two ways (engine.reader.read_lines): a second
     # pass over the same lines this way gives the same reading
     way: Way = field(default_factory=Way)
@@ -91,58 +85,11 @@ def malformed(errors: list[dict]) -> ReplayResult:
                                 errors=errors))
 
 
-def build_game(log: GameLog, catalog: Catalog | None = None,
-               observers: Sequence[GameObserver] | None = None, *, trace: bool = False) -> Game:
-    """A Game set up as the log says, told to ``observers``; raises LogFormatError naming the
-    field at fault. ``trace``: keep every answer (Game.trace)."""
-    errors = []
-    if catalog is None:
-        try:
-            catalog = load_catalog(log.catalog)
-        except KeyError:
-            raise LogFormatError([{"path": "/catalog", "message": f"unknown catalog version {log.catalog!r}; "
-                                   f"this engine has {', '.join(available_versions())}"}]) from None
-    decks, names = [], []
-    for i, ref in enumerate(log.setup.decks):
-        if ref.cards is None:
-            cards = catalog.decks.get(ref.name)
-            if cards is None:
-                errors.append({"path": f"/setup/decks/{i}", "message": f"unknown premade deck {ref.name!r}; "
-                               f"catalog {catalog.version} has {', '.join(sorted(catalog.decks))}"})
-                continue
-            decks.append(list(cards))
-        else:
-            problems = catalog.deck_problems(list(ref.cards))
-            if problems:
-                errors.append({"path": f"/setup/decks/{i}/cards",
-                               "message": f"mash-up deck {ref.name!r}: " + "; ".join(problems)})
-                continue
-            decks.append([catalog.cards[n] for n in ref.cards])
-        names.append(ref.name)
-    bfs = []
-    for i, name in enumerate(log.setup.battlefields):
-        bf = catalog.battlefields.get(name)
-        if bf is None:
-            errors.append({"path": f"/setup/battlefields/{i}", "message": f"unknown battlefield {name!r}"})
-        bfs.append(bf)
-    if errors:
-        raise LogFormatError(errors)
-    seed = log.chance.seed if log.chance.type == "seeded" else None
-    first = None if seed is not None else log.setup.first_player
-    return Game(catalog, decks, bfs, seed=seed, first_player=first, deck_names=names, observers=observers,
-                view=log.chance.view, trace=trace)
+def _alternatives(rules: Any, g: Any) -> list[str]:
+    return [rules.format_line(d) for d in islice(g.legal_decisions(), MAX_ALTERNATIVES)]
 
 
-def _point(g: Game) -> dict:
-    pend = g.pending
-    return {"round": g.round, "phase": g.phase.label, "player": pend.player if pend else None}
-
-
-def _alternatives(g: Game) -> list[str]:
-    return [format_decision(d) for d in islice(g.legal_decisions(), MAX_ALTERNATIVES)]
-
-
-def replay(source: Any, *, record: bool = True, catalog: Catalog | None = None,
+def replay(source: Any, *, record: bool = True, catalog: Any = None,
            keep_game: bool = False) -> ReplayResult:
     """Replay a log (bytes, JSON text, a decoded dict, or a GameLog). Never raises."""
     try:
@@ -157,132 +104,92 @@ def engine_error(exc: Exception) -> Verdict:
                    "this is a bug in the engine, not in the log")
 
 
-class _Attempt(GameObserver):
-    """One reading of a log: the game, its record builder and the checkpoints it checked (as each
-    round ends: it observes the game when the log has checkpoints)."""
+class _Attempt:
+    """One reading of a log: a fresh game each time it is asked, with the record builder (when a
+    record is wanted) and the game's check of the log's checkpoints watching it."""
 
-    def __init__(self, log: GameLog, catalog: Catalog | None, want_record: bool) -> None:
+    def __init__(self, log: GameLog, rules: Any, catalog: Any, want_record: bool) -> None:
         self.log = log
+        self.rules = rules
         self.catalog = catalog
         self.want_record = want_record
-        self.builder: RecordBuilder | None = None
-        self.mismatches: list[dict] = []
-        self.checked: set[int] = set()
-        self.checkpoints = {c.round: (i, c) for i, c in enumerate(log.checkpoints)}
+        self.builder: Any = None
+        self.check: Any = None
         self.way = Way()
         self.reading: Reading | None = None
 
-    def new_game(self) -> Game:
-        self.builder = RecordBuilder() if self.want_record else None
-        self.mismatches = []
-        self.checked = set()
-        observers: list[GameObserver] = [self.builder] if self.builder else []
-        if self.checkpoints:
-            observers.append(self)
-        return build_game(self.log, self.catalog, observers)
-
-    def on_round_end(self, g: Game) -> None:
-        if g.round in self.checkpoints:
-            i, cp = self.checkpoints[g.round]
-            self.checked.add(g.round)
-            got = g.might_table()
-            want = [list(r) for r in cp.might]
-            if got != want:
-                self.mismatches.append({"path": f"/checkpoints/{i}", "message": f"after round {g.round} the log "
-                                        f"says might per battlefield {want} but the rules give {got}"})
+    def new_game(self) -> Any:
+        rules = self.rules
+        self.builder = rules.record_builder() if self.want_record else None
+        self.check = rules.checkpoint_check(self.log)
+        observers = [o for o in (self.builder, self.check) if o is not None]
+        return rules.new_game(self.log, self.catalog, observers)
 
 
-def _replay(source, want_record, catalog, keep_game) -> ReplayResult:
+def _replay(source: Any, want_record: bool, catalog: Any, keep_game: bool) -> ReplayResult:
     try:
         log = source if isinstance(source, GameLog) else parse_log(source)
     except LogFormatError as e:
         return malformed(e.errors)
-    attempt = _Attempt(log, catalog, want_record)
+    rules = rules_for(log.game)
+    attempt = _Attempt(log, rules, catalog, want_record)
     try:
         g = attempt.new_game()
     except LogFormatError as e:
         return malformed(e.errors)
-    if log.chance.type == "seeded" and log.setup.first_player and log.setup.first_player != g.first:
-        # A setup-level illegality: no decision is at fault, so it has no decision index.
-        return _result(log, g, attempt, keep_game, Verdict(
-            VerdictStatus.ILLEGAL, f"the log says player {log.setup.first_player} goes first, but seed "
-            f"{log.chance.seed} gives player {g.first}", index=None, round=0, phase="setup", player=CHANCE,
-            rule="in seeded chance the first player is drawn from the seed", board=None,
-            errors=[{"path": "/setup/first_player", "message": "the seed decides who goes first"}]))
+    bad_setup = rules.setup_illegality(log, g)
+    if bad_setup is not None:  # no decision is at fault, so the verdict has no decision index
+        return _result(log, g, attempt, keep_game, Verdict(VerdictStatus.ILLEGAL, index=None, board=None, **bad_setup))
 
-    lines = [parse_decision(text) for text in log.decisions]
-    g, reading = read_lines(attempt.new_game, lines, first=g)
+    lines = [rules.parse_line(text) for text in log.decisions]
+    g, reading = read_lines(attempt.new_game, lines, rules, first=g)
     attempt.way = reading.way
     attempt.reading = reading
     if reading.failure is not None:
         f = reading.failure
-        pt = _point(g)
+        pt = _point(rules, g)
         rule = f.reason
         if f.forced is not None and (g.pending is None or f.forced.seat != g.pending.seat or
                                      g.pending.kind.verbs.isdisjoint({lines[f.index].verb})):
-            rule = (f"player {f.forced.seat} had only one legal answer there, '{format_decision(f.forced)}', "
+            rule = (f"player {f.forced.seat} had only one legal answer there, '{rules.format_line(f.forced)}', "
                     f"which may be left out or written, but not otherwise ({f.reason})")
         verdict = Verdict(
-            VerdictStatus.ILLEGAL, f"{decision_words(f.index)} ({log.decisions[f.index]!r}) in round {pt['round']}, "
-            f"{pt['phase']} phase is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
-            legal=_alternatives(g), board=describe(g), **pt)
+            VerdictStatus.ILLEGAL, f"{decision_words(f.index)} ({log.decisions[f.index]!r}) {rules.where_words(g)} "
+            f"is not allowed: {rule}", index=f.index, decision=log.decisions[f.index], rule=rule,
+            legal=_alternatives(rules, g), board=rules.describe(g), **pt)
         return _result(log, g, attempt, keep_game, verdict)
 
-    result = log.result
-    time_called = result is not None and result.reason == End.TIME.value
-    if not g.over and time_called:
-        assert result is not None
-        g.call_time(result.time_rule or "tally")
+    rules.end_as_claimed(log, g)
     if not g.over:
-        pt = _point(g)
+        pt = _point(rules, g)
         pend = g.pending
         assert pend is not None  # a game that is not over is waiting for a decision
         who = "chance" if pend.player == CHANCE else f"player {pend.player}"
         rule = f"the log ends before the game is over: {who} still had to decide ({pend.kind.value}: {pend.prompt})"
         return _result(log, g, attempt, keep_game, Verdict(
             VerdictStatus.ILLEGAL, rule, index=len(log.decisions), decision=None, rule=rule,
-            legal=_alternatives(g), board=describe(g), **pt))
+            legal=_alternatives(rules, g), board=rules.describe(g), **pt))
 
     names = seat_names(log.meta, g.n)
-    mismatches = attempt.mismatches
-    for rnd, (i, _) in attempt.checkpoints.items():
-        if rnd not in attempt.checked and g.end is not End.SCORE:
-            mismatches.append({"path": f"/checkpoints/{i}", "message": f"the log has a checkpoint after round {rnd}, "
-                               f"but the game ended in round {g.round} ({_ended(g)})"})
-    if result is not None:
-        if result.reason is not None and result.reason != g.end.value:  # type: ignore[union-attr]
-            mismatches.append({"path": "/result/reason", "message": f"the log says the game ended by "
-                               f"{_REASONS[result.reason]}, but {_ended(g)}"})
-        if result.winner != g.winner:
-            said = f"{names[result.winner - 1]} (P{result.winner}) won" if result.winner else "a draw"
-            mismatches.append({"path": "/result/winner", "message": f"the log claims {said}, but by the rules "
-                               f"{result_words(g, names)}"})
-        if result.might is not None and [list(r) for r in result.might] != g.final_might:
-            bfs = [bf.name for bf in g.bfs]
-            mismatches.append({"path": "/result/might", "message": "the log claims the final might "
-                               + might_words(names, bfs, result.might, result.winner)
-                               + ", but the rules give " + might_words(names, bfs, g.final_might, g.winner)})
+    mismatches = rules.claim_mismatches(log, g, names, attempt.check)
+    where = _point(rules, g)
+    del where["player"]
     if mismatches:
         verdict = Verdict(VerdictStatus.MISMATCH, "the decisions are legal but the log's claims disagree with the "
-                          "rules: " + mismatches[0]["message"], errors=mismatches, round=g.round, phase=g.phase.label)
+                          "rules: " + mismatches[0]["message"], errors=mismatches, **where)
     else:
-        verdict = Verdict(VerdictStatus.VALID, result_words(g, names) + _unseen_words(g), round=g.round,
-                          phase=g.phase.label)
+        verdict = Verdict(VerdictStatus.VALID, rules.result_words(g, names) + _unseen_words(g), **where)
     return _result(log, g, attempt, keep_game, verdict)
 
 
-_REASONS = {"score": "the tally at the end of the game", "concession": "a concession", "time": "time being called"}
+def _point(rules: Any, g: Any) -> dict:
+    """Where the game is, for a verdict: round (or turn), phase and the player to decide."""
+    rnd, phase = rules.where(g)
+    pend = g.pending
+    return {"round": rnd, "phase": phase, "player": pend.player if pend else None}
 
 
-def _ended(g: Game) -> str:
-    if g.end is End.CONCESSION:
-        return f"P{g.conceded_by} conceded {in_round(g.round)}"
-    if g.end is End.TIME:
-        return f"time was called {in_round(g.round)}"
-    return "it was played to the end and tallied"
-
-
-def _unseen_words(g: Game) -> str:
+def _unseen_words(g: Any) -> str:
     """"; 14 of P2's cards were not seen, and every card P2 showed was possible" (or nothing)."""
     unseen = [(p + 1, n) for p, n in enumerate(g.unseen()) if n]
     if not unseen:
@@ -292,7 +199,7 @@ def _unseen_words(g: Game) -> str:
     return f"; {counts} cards were not seen, and every card {who} showed was possible"
 
 
-def _result(log: GameLog, g: Game, attempt: _Attempt, keep_game: bool, verdict: Verdict) -> ReplayResult:
+def _result(log: GameLog, g: Any, attempt: _Attempt, keep_game: bool, verdict: Verdict) -> ReplayResult:
     verdict.unseen = g.unseen()
     builder = attempt.builder
     rec = builder.record if builder else None
@@ -300,4 +207,4 @@ def _result(log: GameLog, g: Game, attempt: _Attempt, keep_game: bool, verdict: 
         rec.decisions = len(log.decisions)
         rec.unseen = verdict.unseen
     return ReplayResult(verdict, rec, log, g if keep_game else None, attempt.way, attempt.reading,
-                        rules_for(log.game).outcome(g))
+                        attempt.rules.outcome(g))

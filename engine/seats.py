@@ -21,13 +21,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-from .bfe.decisions import UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
-from .bfe.game import PRIVATE_KINDS, Answer, Game
-from .bfe.observe import GameObserver
-from .bfe.state import CardInst
+from .games import rules_for
 from .log import Chance, GameLog, LogFormatError, dump_log, parse_log
 from .reader import Way, read, read_lines
-from .replay import VerdictStatus, build_game, replay
+from .replay import VerdictStatus, replay
 from .words import decision_words
 
 
@@ -40,23 +37,11 @@ class MergeConflict(ValueError):
         self.versions = list(versions)
 
 
-@dataclasses.dataclass(frozen=True)
-class _Drawn:
-    """A card drawn, put in the answer list where it happened (Game.trace plus these)."""
-
-    seat: int
-    name: str
-    round: int
-
-    @property
-    def decision(self) -> Decision:
-        return Decision(0, "draw", card=self.name, player=self.seat)
-
-
 def as_recorded(source: Any) -> dict:
     """The game of ``source`` written with recorded chance and every card named (JSON-ready)."""
     log = parse_log(source)
-    entries = [e for e in _entries(log) if isinstance(e, _Drawn) or e.decision.verb != "first"]
+    rules = rules_for(log.game)
+    entries = [e for e in _entries(log) if rules.is_drawn(e) or e.decision.verb != "first"]
     return _written(log, None, entries)
 
 
@@ -85,35 +70,17 @@ def _recorded(source: Any) -> GameLog:
     return log if log.chance.type == "recorded" else parse_log(as_recorded(log))
 
 
-def _seen_by(log: GameLog, unseen: set[int], *, omit: bool) -> list[tuple[Answer | _Drawn, Decision]]:
+def _seen_by(log: GameLog, unseen: set[int], *, omit: bool) -> list[tuple[Any, Any]]:
     """The game's answers as a writer who did not see the hidden cards of the players ``unseen``
-    would write them: their draws and keeps left out (``omit``) or '?', their discards '?' unless
-    the card's own discard ability showed it, their acquires '?' unless only one card could be
-    acquired. Answers the engine took itself are all kept (``_written`` drops the ones not needed)."""
-    catalog = build_game(log).catalog
-    out: list[tuple[Answer | _Drawn, Decision]] = []
+    would write them (the game's ``as_seen``: left out (``omit``) or '?', unless a card showed
+    itself). Answers the engine took itself are all kept (``_written`` drops the ones not needed)."""
+    rules = rules_for(log.game)
+    catalog = rules.new_game(log).catalog
+    out = []
     for e in _entries(log):
-        d = e.decision
-        if isinstance(e, _Drawn):
-            if e.seat not in unseen:
-                out.append((e, d))
-            elif not omit:
-                out.append((e, d._replace(card=UNSEEN_NAME)))
-            continue
-        if d.verb == "first" or (d.verb == "nothing" and e.how != "line"):
-            continue
-        if e.kind in PRIVATE_KINDS and e.seat in unseen:
-            if e.kind == Kind.DISCARD:
-                # a card whose own discard ability resolves shows itself to the table; the others
-                # are written '?' so that the order of the discards stays known
-                shown = d.card in catalog.cards and "discarded" in catalog.cards[d.card].effects
-                out.append((e, d if shown else d._replace(card=UNSEEN_NAME)))
-            elif e.kind == Kind.ACQUIRE:
-                out.append((e, d if e.names == 1 else d._replace(card=UNSEEN_NAME)))
-            elif not omit and d.card is not None:
-                out.append((e, d._replace(card=UNSEEN_NAME)))
-            continue
-        out.append((e, d))
+        d = rules.as_seen(e, e.seat in unseen, omit, catalog)
+        if d is not None:
+            out.append((e, d))
     return out
 
 
@@ -143,22 +110,23 @@ def merge_logs(sources: Sequence[Any], labels: Sequence[str] | None = None) -> d
         v = replay(log, record=False).verdict
         if v.status in (VerdictStatus.ILLEGAL, VerdictStatus.MALFORMED, VerdictStatus.ERROR):
             raise MergeConflict(f"{label} is not a legal game, so it cannot be merged: {v.message}")
-    entries = [[e for e in _entries(log) if not isinstance(e, _Drawn) and e.decision.verb not in ("first", "nothing")]
+    rules = rules_for(first.game)
+    entries = [[e for e in _entries(log) if not rules.is_drawn(e) and e.decision.verb not in ("first", "nothing")]
                for log in logs]
-    public = [[e for e in es if e.kind not in PRIVATE_KINDS] for es in entries]
+    public = [[e for e in es if not rules.is_private(e)] for es in entries]
     for k in range(max(len(p) for p in public)):
-        said = [(label, format_decision(p[k].decision) if k < len(p) else "(nothing: its game is over)")
+        said = [(label, rules.format_line(p[k].decision) if k < len(p) else "(nothing: its game is over)")
                 for label, p in zip(labels, public)]
         if len({text for _, text in said}) > 1:
             rnd = next(p[k].round for p in public if k < len(p))
             raise MergeConflict(f"the logs disagree about a decision both saw, in round {rnd}: "
                                 + "; ".join(f"{label} says {text!r}" for label, text in said), rnd, said)
-    private = _private_choices(logs, labels, entries)
+    private = _private_choices(rules, logs, labels, entries)
     taken = {q: 0 for q in private}
-    lines: list[tuple[Answer | _Drawn, Decision]] = []
+    lines: list[tuple[Any, Any]] = []
     for e in entries[0]:
         d = e.decision
-        if e.kind in PRIVATE_KINDS:
+        if rules.is_private(e):
             q = e.seat
             d = private[q][taken[q]]
             taken[q] += 1
@@ -170,54 +138,45 @@ def merge_logs(sources: Sequence[Any], labels: Sequence[str] | None = None) -> d
     return _written(merged, None, lines)
 
 
-def _private_choices(logs: list[GameLog], labels: list[str], entries: list[list]) -> dict[int, list[Decision]]:
+def _private_choices(rules: Any, logs: list[GameLog], labels: list[str], entries: list[list]) -> dict[int, list]:
     """For each player, their private answers (draws, keeps, discards, acquires) as the best
     informed log gave them: a named card over '?'; two logs naming different cards conflict."""
-    out: dict[int, list[Decision]] = {}
+    out: dict[int, list] = {}
     players = logs[0].setup.players
     for q in range(1, players + 1):
-        per_log = [[e for e in es if e.kind in PRIVATE_KINDS and e.seat == q] for es in entries]
+        per_log = [[e for e in es if rules.is_private(e) and e.seat == q] for es in entries]
         counts = {len(p) for p in per_log}
         if len(counts) > 1:
             raise MergeConflict(f"the logs disagree about how many cards P{q} drew, kept, discarded or acquired: "
                                 + "; ".join(f"{label}: {len(p)}" for label, p in zip(labels, per_log)))
         chosen = []
         for k in range(counts.pop() if counts else 0):
-            named = {(label, format_decision(p[k].decision)) for label, p in zip(labels, per_log)
-                     if p[k].decision.card != UNSEEN_NAME}
+            named = {(label, rules.format_line(p[k].decision)) for label, p in zip(labels, per_log)
+                     if not rules.is_unseen(p[k].decision)}
             texts = {text for _, text in named}
             if len(texts) > 1:
                 rnd = per_log[0][k].round
                 said = sorted(named)
                 raise MergeConflict(f"the logs disagree about a card P{q} showed, in round {rnd}: "
                                     + "; ".join(f"{label} says {text!r}" for label, text in said), rnd, said)
-            chosen.append(parse_decision(texts.pop()) if texts else per_log[0][k].decision)
+            chosen.append(rules.parse_line(texts.pop()) if texts else per_log[0][k].decision)
         out[q] = chosen
     return out
 
 
-def _entries(log: GameLog) -> list[Answer | _Drawn]:
+def _entries(log: GameLog) -> list[Any]:
     """Every answer of the game, forced or not, and every card drawn, in order (the log must be
     legal up to its end)."""
-    out: list[Answer | _Drawn] = []
+    rules = rules_for(log.game)
 
-    def new_game() -> Game:
-        return build_game(log, observers=[_DrawsInTrace()], trace=True)
+    def new_game() -> Any:
+        return rules.new_game(log, observers=[rules.trace_observer()], trace=True)
 
-    g, r = read_lines(new_game, [parse_decision(t) for t in log.decisions])
+    g, r = read_lines(new_game, [rules.parse_line(t) for t in log.decisions], rules)
     if r.failure is not None:
         raise ValueError(f"{decision_words(r.failure.index)} of the log is not legal: {r.failure.reason}")
     assert g.trace is not None
-    out.extend(g.trace)
-    return out
-
-
-class _DrawsInTrace(GameObserver):
-    """Puts the cards drawn in a seeded game, which are no decisions, in its answer list."""
-
-    def on_draw(self, g: Game, player: int, card: CardInst) -> None:
-        if g.trace is not None and g.rng is not None:
-            g.trace.append(_Drawn(player, card.name, g.round))
+    return list(g.trace)
 
 
 def _written(log: GameLog, view: int | None, entries: list) -> dict:
@@ -225,24 +184,25 @@ def _written(log: GameLog, view: int | None, entries: list) -> dict:
     game, or (answer, decision to write) pairs), keeping only the lines a game of that view needs
     (forced answers left out) and writing 'choose nothing' where a choice among cards nobody saw at
     that seat found nothing and the next line could be misread as its answer."""
-    pairs = [(e, e.decision) if isinstance(e, (Answer, _Drawn)) else e for e in entries]
-    lines = [format_decision(d) for _, d in pairs]
+    rules = rules_for(log.game)
+    pairs = [e if type(e) is tuple else (e, e.decision) for e in entries]  # an answer itself may be a NamedTuple
+    lines = [rules.format_line(d) for _, d in pairs]
     new = dataclasses.replace(log, chance=Chance("recorded", view=view), decisions=tuple(lines))
-    g = build_game(new)
+    g = rules.new_game(new)
 
     def belongs(i: int, pend: Any) -> bool:
         src = pairs[i][0]
-        return isinstance(src, _Drawn) or not src.prompt or (src.kind, src.prompt) == (pend.kind, pend.prompt)
+        return rules.is_drawn(src) or not src.prompt or (src.kind, src.prompt) == (pend.kind, pend.prompt)
 
-    r = read(g, [d for _, d in pairs], way=Way(forced_first=True), belongs=belongs)
+    r = read(g, [d for _, d in pairs], rules, way=Way(forced_first=True), belongs=belongs)
     if r.failure is not None:  # pragma: no cover - a bug here, not in the log
         raise RuntimeError(f"could not write the log: line {r.failure.index} ({lines[r.failure.index]!r}) "
                            f"does not fit: {r.failure.reason}")
     out: list[str] = []
-    nothing: dict[int, list[Decision]] = {}
+    nothing: dict[int, list] = {}
     for i, d in r.nothing_before:
         nothing.setdefault(i, []).append(d)
     for i in r.order + ([r.conceded_at] if r.conceded_at is not None else []):
-        out.extend(format_decision(d) for d in nothing.get(i, ()))
+        out.extend(rules.format_line(d) for d in nothing.get(i, ()))
         out.append(lines[i])
     return dump_log(dataclasses.replace(new, decisions=tuple(out)))

@@ -18,12 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bfe.decisions import CHANCE, parse_decision
-from .bfe.game import Game
-from .bfe.state import AT_DRAWN, CardInst, PlayerState
+from .games import rules_for
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Way, read
-from .replay import Verdict, VerdictStatus, build_game, engine_error, replay
+from .replay import Verdict, VerdictStatus, engine_error, replay
 
 
 @dataclass
@@ -34,8 +32,8 @@ class Timeline:
     # is the board just before it, its ``index`` equals the verdict's decision index).
     failing_frame: int | None = None
     failure: dict[str, Any] | None = None  # frame, index, reason, decision, legal, round, phase, player
-    players: list[dict[str, Any]] = field(default_factory=list)  # seat, deck, name (from meta)
-    battlefields: list[dict[str, Any]] = field(default_factory=list)  # label, name, zones, text
+    players: list[dict[str, Any]] = field(default_factory=list)  # the game's seats (BfE: seat, deck, name)
+    battlefields: list[dict[str, Any]] = field(default_factory=list)  # the game's board layout (BfE: battlefields)
     decisions: list[str] = field(default_factory=list)  # the log's decisions, as written
     lines: list[int] = field(default_factory=list)  # where each of ``decisions`` is in the log (0-based)
     catalog: str | None = None
@@ -64,51 +62,44 @@ def timeline(source: Any) -> Timeline:
         return Timeline([], engine_error(exc))
     res = replay(log, record=False)
     verdict = res.verdict
+    rules = rules_for(log.game)
     tl = Timeline([], verdict, decisions=list(log.decisions), lines=list(range(len(log.decisions))),
-                  catalog=log.catalog, players=_players(log))
+                  catalog=log.catalog, players=rules.seats(log))
     if verdict.status is VerdictStatus.MALFORMED:
         return tl  # no game can be set up (unknown deck, battlefield or catalog)
     try:
-        _fill(tl, log, res.way)
+        _fill(tl, log, rules, res.way)
     except Exception as exc:
         tl.verdict = engine_error(exc)
     return tl
 
 
-def _players(log: GameLog) -> list[dict[str, Any]]:
-    names = log.meta.get("players")  # seat order, when the log gives them
-    out = []
-    for i, ref in enumerate(log.setup.decks):
-        name = names[i] if names is not None and i < len(names) else None
-        out.append({"seat": i + 1, "deck": ref.name, "name": name, "mashup": ref.cards is not None})
-    return out
-
-
-def _fill(tl: Timeline, log: GameLog, way: Way) -> None:
+def _fill(tl: Timeline, log: GameLog, rules: Any, way: Way) -> None:
     """Frames in the order the rules took the log's lines (draws and keeps written in another
     player order are taken in the rules' order); ``tl.decisions`` lists the lines in that order,
     then the line that broke the rules and the ones after it, as written."""
-    g = build_game(log)
-    tl.battlefields = [{"label": f"B{b + 1}", "name": bf.name, "zones": bf.zones, "text": list(bf.text)}
-                       for b, bf in enumerate(g.bfs)]
+    g = rules.new_game(log)
+    tl.battlefields = rules.layout(g)
+    frame = rules.frame
     v = tl.verdict
     illegal = v.status is VerdictStatus.ILLEGAL
-    tl.frames.append(snapshot(g, 0, None))
+    tl.frames.append(frame(g, 0, None))
     taken: list[int] = []
     if not (illegal and v.index is None):  # a setup that breaks the rules: no line is read
 
         def after(i: int) -> None:
             taken.append(i)
-            tl.frames.append(snapshot(g, len(tl.frames), log.decisions[i], line=i))
+            tl.frames.append(frame(g, len(tl.frames), log.decisions[i], line=i))
 
-        lines = [parse_decision(text) for text in log.decisions]
-        r = read(g, lines, way=way, on_line=after)
+        lines = [rules.parse_line(text) for text in log.decisions]
+        r = read(g, lines, rules, way=way, on_line=after)
         expected = v.index if illegal and v.index is not None and v.index < len(lines) else None
         if (r.failure.index if r.failure else None) != expected:
             raise RuntimeError("the timeline's reading of the log disagrees with replay's")
-        if not g.over and log.result is not None and log.result.reason == "time" and not illegal:
-            g.call_time(log.result.time_rule or "tally")
-            tl.frames.append(snapshot(g, len(tl.frames), None))
+        if not g.over and not illegal:
+            rules.end_as_claimed(log, g)
+            if g.over:
+                tl.frames.append(frame(g, len(tl.frames), None))
     rest = sorted(set(range(len(log.decisions))) - set(taken))
     if illegal and v.index is not None and v.index in rest:
         rest.remove(v.index)  # the line that broke the rules comes right after the ones read
@@ -120,71 +111,3 @@ def _fill(tl: Timeline, log: GameLog, way: Way) -> None:
         tl.failure = {"frame": tl.failing_frame, "index": v.index, "reason": v.rule or v.message, "message": v.message,
                       "decision": v.decision, "legal": list(v.legal), "round": v.round, "phase": v.phase,
                       "player": v.player}
-
-
-# ---------------------------------------------------------------------------- snapshots
-def snapshot(g: Game, index: int, decision: str | None, line: int | None = None) -> dict[str, Any]:
-    """The board as a JSON-ready dict: who is to move and on what, every player's piles, every
-    battlefield's zones. Face-down cards are named (the log knows them) with ``face_up: false``;
-    a card nobody at the recording seat saw is named ``?``. ``line``: the index in the log of the
-    line just applied."""
-    pend = g.pending
-    return {
-        "index": index,
-        "decision": decision,
-        "line": line,
-        "round": g.round,
-        "phase": g.phase.label,
-        "first_player": g.first or None,
-        "to_move": pend.player if pend is not None else None,
-        "to_move_label": _who(pend.player) if pend is not None else None,
-        "kind": pend.kind.value if pend is not None else None,
-        "prompt": pend.prompt if pend is not None else None,
-        "over": g.over,
-        "winner": g.winner if g.over else None,
-        "players": [_player(ps) for ps in g.players],
-        "battlefields": [_battlefield(g, b) for b in range(g.nbf)],
-        "might": g.might_table(),
-    }
-
-
-def _who(player: int) -> str:
-    return "chance" if player == CHANCE else f"P{player}"
-
-
-def _player(ps: PlayerState) -> dict[str, Any]:
-    return {
-        "seat": ps.num,
-        "deck": ps.deck_name,
-        "essence": ps.essence,
-        "hand": [c.name for c in ps.hand],
-        # the two cards drawn in the draft, one to keep (also listed in hand)
-        "drafting": [c.name for c in ps.hand if c.loc is AT_DRAWN],
-        "deck_size": len(ps.deck),
-        "discard": [c.name for c in ps.discard],
-        "destroyed": [c.name for c in ps.destroyed],
-        "banished": [c.name for c in ps.banished],
-        "stops": list(ps.stops),
-    }
-
-
-def _battlefield(g: Game, b: int) -> dict[str, Any]:
-    return {
-        "label": f"B{b + 1}",
-        "name": g.bfs[b].name,
-        "sides": [{"seat": p + 1, "might": sum(c.might for c in side), "stops": g.players[p].stops[b],
-                   "zones": [_zone(z, c) for z, c in enumerate(side, 1)]}
-                  for p, side in enumerate(g.board[b])],
-    }
-
-
-def _zone(z: int, c: CardInst) -> dict[str, Any]:
-    return {
-        "zone": z,
-        "card": c.name,
-        "face_up": c.face_up,
-        "cost": c.cdef.cost,
-        "might": c.might,
-        "tokens": {k: v for k, v in c.tokens.items() if v},
-        "under": [u.name for u in c.under],
-    }

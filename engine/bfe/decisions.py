@@ -34,7 +34,7 @@ from enum import Enum
 from functools import lru_cache
 from typing import NamedTuple
 
-CHANCE = 0  # the actor number of the chance player
+from ..games import CHANCE  # noqa: F401  (the chance player's number, as every game has it)
 
 
 class Kind(str, Enum):

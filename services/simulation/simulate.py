@@ -31,8 +31,9 @@ from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
 from engine.bfe.decisions import Decision, Kind, format_decision, parse_decision
 from engine.bfe.game import Game
 from engine.bfe.selfplay import self_play
+from engine.bfe.verdicts import build_game
 from engine.log import parse_log
-from engine.replay import build_game, replay
+from engine.replay import replay
 from engine.rng import SplitMix64
 
 FLAWS = ("illegal", "wrong_result", "duplicate", "dispute")

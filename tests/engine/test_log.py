@@ -14,14 +14,11 @@ from jsonschema import Draft202012Validator
 
 from engine import log as L
 from engine.bfe.decisions import Decision, Pos, format_decision
+from engine.bfe.logformat import Checkpoint, DeckRef, Result, Setup
 from engine.log import (
     Chance,
-    Checkpoint,
-    DeckRef,
     GameLog,
     LogFormatError,
-    Result,
-    Setup,
     canonical_decisions,
     canonical_hash,
     dump_log,

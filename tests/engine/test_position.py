@@ -23,9 +23,10 @@ from engine.bfe.catalog import load_catalog
 from engine.bfe.decisions import CHANCE, format_decision, parse_decision
 from engine.bfe.game import Game, forced_choice
 from engine.bfe.selfplay import self_play
+from engine.bfe.verdicts import build_game
 from engine.log import parse_log
 from engine.position import IN_PROGRESS, position
-from engine.replay import build_game, replay
+from engine.replay import replay
 from engine.seats import as_recorded, hide, seat_view
 from engine.timeline import timeline
 

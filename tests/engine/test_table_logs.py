@@ -452,8 +452,8 @@ def test_a_card_that_shows_itself_cannot_be_chosen_unseen_and_an_unseen_discard_
 
 
 def test_a_reading_starts_on_the_game_it_is_given_and_makes_new_ones_only_to_read_again():
+    from engine.bfe.verdicts import build_game
     from engine.reader import read_lines
-    from engine.replay import build_game
 
     log = parse_log(self_play(1))
     lines = [parse_decision(t) for t in log.decisions]

@@ -6,10 +6,11 @@ import copy
 
 from engine.bfe.game import battlefield_winners
 from engine.bfe.selfplay import self_play
+from engine.bfe.words import result_words
 from engine.replay import replay
 from engine.seats import as_recorded
 from engine.timeline import timeline
-from engine.words import decision_number, decision_words, game_title, result_words, seat_names
+from engine.words import decision_number, decision_words, game_title, seat_names
 
 
 def test_a_game_is_named_by_its_round_table_and_players():
