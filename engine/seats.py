@@ -170,7 +170,7 @@ def _entries(log: GameLog) -> list[Any]:
     rules = rules_for(log.game)
 
     def new_game() -> Any:
-        return rules.new_game(log, observers=[rules.trace_observer()], trace=True)
+        return rules.new_game(log, observers=[o for o in [rules.trace_observer()] if o is not None], trace=True)
 
     g, r = read_lines(new_game, [rules.parse_line(t) for t in log.decisions], rules)
     if r.failure is not None:
