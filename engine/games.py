@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 CHANCE = 0  # the actor number of the chance player, in every game
 DEFAULT_GAME = "bfe"  # what a log without a "game" field is
@@ -94,14 +94,109 @@ class Outcome:
         return won[0] if len(won) == 1 else None
 
 
+@runtime_checkable
+class GameState(Protocol):
+    """What the shared machinery asks of a game in progress (engine.reader, engine.replay,
+    engine.position, engine.seats, the bots). A decision point (``pending``) has ``player`` (0:
+    chance), ``seat`` (whom it is about), ``kind`` (an enum whose ``value`` says it in words and
+    whose ``verbs`` are the verbs of its answers), ``prompt`` and ``default`` (the answer a log may
+    leave out, or None). A decision has ``actor``, ``verb`` and ``seat``."""
+
+    n: int  # players
+    pending: Any  # the decision point waited at; None once the game is over
+    auto: list  # the answers the engine took itself (one legal answer), in order
+    over: bool
+    conceded_by: int | None
+    trace: list | None  # with trace=True at set-up: every answer, forced or not (engine.seats)
+
+    def legal_decisions(self) -> Any: ...  # the legal answers at ``pending``
+    def check(self, d: Any) -> str | None: ...  # the rule ``d`` breaks there, in words; None: legal
+    def answer(self, d: Any) -> None: ...  # play ``d`` (checked) and run to the next decision point
+    def take_default(self) -> Any: ...  # take ``pending.default``, the answer a log may leave out
+    def concede(self, seat: int) -> None: ...
+    def unseen(self) -> list[int]: ...  # per seat: cards that left sight unseen and stayed so
+    def clone(self) -> GameState: ...  # a copy to try answers on (bots)
+
+
+@runtime_checkable
+class Rules(Protocol):
+    """One game behind the interface: its description and everything the shared machinery asks
+    of it. docs/adding-a-game.md says what each member is for, in the order a new game builds them,
+    with the test game (tests/games/pips.py) as the worked example."""
+
+    info: GameInfo
+    bots: tuple[str, ...]
+    any_order_kinds: frozenset  # the kinds of decision point whose lines may come in any player order
+
+    # the log: the game's parts of the schema, its lines, the checks across fields, its values
+    def log_schema_part(self) -> dict: ...
+    def parse_line(self, text: str) -> Any: ...  # ValueError, in words, for a line that does not read
+    def format_line(self, d: Any) -> str: ...
+    def line_problems(self, value: dict, decoded: list, texts: list[str]) -> list[tuple[list, str]]: ...
+    def read_log_parts(self, value: dict) -> tuple[Any, tuple, Any]: ...  # setup, checkpoints, result
+    def dump_setup(self, setup: Any) -> dict: ...
+    def dump_checkpoint(self, checkpoint: Any) -> dict: ...
+    def dump_result(self, result: Any) -> dict: ...
+    def canonical_lines(self, lines: Sequence[str]) -> list[str]: ...
+
+    # replay and the verdict
+    def new_game(self, log: Any, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> Any: ...
+    def record_builder(self) -> Any: ...  # an observer whose ``record`` the statistics read, or None
+    def checkpoint_check(self, log: Any) -> Any: ...  # an observer checking the log's checkpoints, or None
+    def setup_illegality(self, log: Any, g: Any) -> dict | None: ...
+    def end_as_claimed(self, log: Any, g: Any) -> None: ...  # time called, when the log's result says so
+    def claim_mismatches(self, log: Any, g: Any, names: list[str], check: Any) -> list[dict]: ...
+    def result_words(self, g: Any, names: list[str]) -> str: ...
+    def describe(self, g: Any) -> str: ...  # the board in words, for a verdict
+    def where(self, g: Any) -> tuple[int, str]: ...  # round (or turn) and phase
+    def where_words(self, g: Any) -> str: ...
+    def outcome(self, g: Any) -> Outcome | None: ...
+    def factions(self, log: Any) -> list[str]: ...
+
+    # reading lines (engine.reader)
+    def answer_of(self, entry: Any) -> Any: ...  # an entry of ``auto`` as a decision
+    def seat_of(self, d: Any) -> int: ...
+    def writes_down(self, d: Any, q: Any) -> bool: ...  # line ``d`` writes answer ``q`` (or its '?' form)
+    def aims(self, d: Any, pend: Any) -> bool: ...  # ``d`` is written as an answer to ``pend``
+    def verbs_like(self, d: Any) -> frozenset[str]: ...
+    def found_nothing(self, d: Any) -> bool: ...
+
+    # the board and counts (the viewer, the recorders)
+    def seats(self, log: Any) -> list[dict]: ...
+    def layout(self, g: Any) -> list[dict]: ...
+    def frame(self, g: Any, index: int, decision: str | None, line: int | None = None) -> dict: ...
+    def tallies(self, g: Any) -> list: ...
+    def game_outcome(self, g: Any) -> Any: ...
+    def deploys_before_seat(self, g: Any) -> list[int]: ...
+    def concede_line(self, seat: int) -> str: ...
+
+    # seat views (engine.seats)
+    def as_seen(self, entry: Any, hidden: bool, omit: bool, catalog: Any) -> Any: ...
+    def is_private(self, entry: Any) -> bool: ...
+    def is_unseen(self, d: Any) -> bool: ...
+    def is_drawn(self, entry: Any) -> bool: ...
+    def trace_observer(self) -> Any: ...
+
+    # self-play (bots, the simulator, the conformance suite)
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False) -> dict: ...
+
+
+def rules_members() -> list[str]:
+    """Every member a rules object must have (``Rules``'s attributes and methods)."""
+    return sorted(set(Rules.__annotations__) | {n for n in vars(Rules) if not n.startswith("_")})
+
+
 # The games this engine ships, by key: the module holding each one's RULES (imported when first
 # asked for, so that reading a Battle for Empyrean log imports no other game).
 _SHIPPED = {"bfe": "engine.bfe.rules"}
 _rules: dict[str, Any] = {}
 
 
-def register(rules: Any) -> None:
+def register(rules: Rules) -> None:
     """Add a game (its rules object, whose ``info.key`` names it) for the life of the process."""
+    if not isinstance(rules, Rules):
+        missing = sorted(name for name in rules_members() if not hasattr(rules, name))
+        raise TypeError(f"{type(rules).__name__} is not a game's rules object: it lacks {', '.join(missing)}")
     key = rules.info.key
     if key in _SHIPPED and _SHIPPED[key] != type(rules).__module__:
         raise ValueError(f"{key!r} is the key of a game the engine ships")

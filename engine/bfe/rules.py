@@ -12,7 +12,7 @@ from . import frames, logformat, verdicts, views
 from .board import describe
 from .catalog import Catalog
 from .decisions import NOTHING, UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
-from .game import BATTLEFIELDS, ROUNDS, DecisionPoint, Game, battlefield_winners, forced_choice
+from .game import ROUNDS, DecisionPoint, Game, battlefield_winners, forced_choice
 from .observe import GameObserver
 from .record import RecordBuilder
 from .selfplay import BOTS, self_play
@@ -36,7 +36,6 @@ _CARD_KINDS = frozenset({Kind.DISCARD, Kind.ACQUIRE, Kind.CHOOSE_CARD})
 
 class BfeRules:
     info = GAME_INFO
-    battlefields = BATTLEFIELDS
 
     # the log: its parts of the schema, the checks across fields, its values, its canonical order
     line_problems = staticmethod(logformat.line_problems)
