@@ -14,6 +14,8 @@ from __future__ import annotations
 from celery import Celery
 
 from services.platform.broker import make_celery
+from services.platform.config import Config
+from services.platform.games import register_extra_games
 from services.platform.native import use_native_engine
 
 TASK_MODULES = ("workers.tasks",)
@@ -26,6 +28,8 @@ def __getattr__(name: str):
     if name in ("app", "celery"):
         if _app is None:
             use_native_engine()  # replay is most of a chunk's CPU time
-            _app = make_celery(include=TASK_MODULES)
+            config = Config.from_env()
+            register_extra_games(config.extra_games)
+            _app = make_celery(config, include=TASK_MODULES)
         return _app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -20,6 +20,7 @@ from services.games.dispatch import ReplaySender
 from services.platform import metrics
 from services.platform.broker import make_celery
 from services.platform.config import Config
+from services.platform.games import register_extra_games
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
 
@@ -58,6 +59,7 @@ class Resources:
 
 def create_app(config: Config | None = None) -> Flask:
     config = config or Config.from_env()
+    register_extra_games(config.extra_games)
     app = Flask(__name__)
     app.json.sort_keys = False  # keep bodies in the order they are written (status first)
 

@@ -15,7 +15,19 @@ from services.cli import catalog, export, record, service, simulate, upload, ver
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
-    """Empyrean Replay: verify, store and analyse Battle for Empyrean game logs."""
+    """Empyrean Replay: verify, store and analyse game logs of the Empyrean family."""
+    from services.platform.config import Config, ConfigError
+
+    try:
+        spec = Config.from_env().extra_games
+        if spec:  # (only then is the engine imported here: its build is chosen first, as simulate does)
+            from services.platform.games import register_extra_games
+            from services.platform.native import use_native_engine
+
+            use_native_engine()
+            register_extra_games(spec)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
 
 
 for family in (verify, service, upload, export, simulate, catalog, record):

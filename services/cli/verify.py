@@ -52,7 +52,7 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
             result = replay(raw, record=False)
             v = result.verdict
             if result.log is not None:
-                title = game_title(result.log.meta, len(result.log.setup.decks))
+                title = game_title(result.log.meta, result.log.setup.players)
         counts[v.status] = counts.get(v.status, 0) + 1
         if as_json:
             click.echo(json.dumps({"source": label, "game": title, **v.to_dict()}))

@@ -248,7 +248,7 @@ def replay_of(game: GameView) -> ReplayView:
     except LogFormatError as exc:
         tl, meta = Timeline([], malformed(exc.errors).verdict), _json_meta(game.raw_log)
     else:
-        tl, meta, title = timeline(log), log.meta, game_title(log.meta, len(log.setup.decks))
+        tl, meta, title = timeline(log), log.meta, game_title(log.meta, log.setup.players)
     event = game.event or (meta.get("event") if isinstance(meta.get("event"), str) else None)
     date = game.played_on.isoformat() if game.played_on else (
         meta.get("date") if isinstance(meta.get("date"), str) else None)

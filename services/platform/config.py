@@ -106,6 +106,9 @@ class Config:
     sweep_after_s: int = setting("EMPYREAN_SWEEP_AFTER", 300, _whole(low=1))
     # ... and runs this often (Celery beat, inside `empyrean up`'s worker).
     sweep_interval_s: int = setting("EMPYREAN_SWEEP_INTERVAL", 60, _whole(low=1))
+    # Games beyond the ones the engine ships, as ``module:attribute`` of each one's rules object,
+    # joined by commas (services.platform.games); unset: only the shipped games.
+    extra_games: str | None = setting("EMPYREAN_EXTRA_GAMES", None)
     # Rate limits (docs/security.md, "Rate limits"), in the `limits` notation ("N/minute", several
     # joined by ";"), counted in Redis so every API process shares them. Requests with a valid
     # token are counted per token and kind; requests without one per client IP; requests with a bad
