@@ -32,7 +32,7 @@ lines that may are the ``forced`` answers written out, as a log may write them (
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
 from .games import CHANCE, rules_for
@@ -81,6 +81,8 @@ class Position:
     # players who deploy before the seat, the pending one first (else empty)
     deploys_before_seat: list[int] = field(default_factory=list)
     tallies: list[Any] = field(default_factory=list)  # each seat's running counts (the game's Tally)
+    # the game's tallies by kind, one list per count, seat by seat (BfE: essence, might, totals …)
+    columns: dict[str, list] = field(default_factory=dict)
     outcome: Any = None  # how the finished game came out (the game's Outcome)
     board: dict[str, Any] | None = None  # the game's frame of the board, as the replay viewer draws it
 
@@ -113,12 +115,9 @@ class Position:
             "left_out": [asdict(p) for p in self.left_out],
             "concede": list(self.concede),
             "deploys_before_seat": list(self.deploys_before_seat),
-            "essence": [t.essence for t in self.tallies],
-            "next_round_adjustment": [t.next_round_adjustment for t in self.tallies],
-            "might": [list(t.might) for t in self.tallies],
-            "totals": [t.total for t in self.tallies],
-            "players": [asdict(t) for t in self.tallies],
-            "outcome": asdict(self.outcome) if self.outcome is not None else None,
+            **self.columns,
+            "players": [_plain(t) for t in self.tallies],
+            "outcome": _plain(self.outcome),
             "board": self.board,
         }
 
@@ -144,6 +143,11 @@ def malformed_position(errors: list[dict]) -> Position:
     return Position(malformed(errors).verdict)
 
 
+def _plain(value: Any) -> Any:
+    """A game's tally or outcome, JSON-ready (a dataclass as a dict)."""
+    return asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
+
+
 def _who(player: int) -> int | str:
     return "C" if player == CHANCE else player
 
@@ -167,6 +171,7 @@ def _position(log: GameLog, res: ReplayResult) -> Position:
     rules = rules_for(log.game)
     pos.round, pos.phase = rules.where(g)
     pos.tallies = rules.tallies(g)
+    pos.columns = rules.tally_columns(pos.tallies)
     last = len(log.decisions) - 1
     pos.board = rules.frame(g, len(log.decisions), log.decisions[last] if last >= 0 else None,
                             line=last if last >= 0 else None)

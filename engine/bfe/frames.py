@@ -74,6 +74,14 @@ def deploys_before_seat(g: Game) -> list[int]:
     return g.order[now:mine] if now < mine else []
 
 
+def tally_columns(tallies: list[Tally]) -> dict[str, list]:
+    """The tallies by kind, seat by seat, as the positions API has always given them beside each
+    player's own: essence, next round's adjustment, might per battlefield, total might."""
+    return {"essence": [t.essence for t in tallies],
+            "next_round_adjustment": [t.next_round_adjustment for t in tallies],
+            "might": [list(t.might) for t in tallies], "totals": [t.total for t in tallies]}
+
+
 def tallies(g: Game) -> list[Tally]:
     might = g.might_table()
     return [Tally(ps.num, ps.essence, ps.next_adjust, ps.spent, might[i], sum(might[i]))

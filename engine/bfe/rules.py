@@ -77,6 +77,7 @@ class BfeRules:
     layout = staticmethod(frames.layout)
     frame = staticmethod(frames.frame)
     tallies = staticmethod(frames.tallies)
+    tally_columns = staticmethod(frames.tally_columns)
     game_outcome = staticmethod(frames.game_outcome)
     deploys_before_seat = staticmethod(frames.deploys_before_seat)
 

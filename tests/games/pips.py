@@ -432,6 +432,10 @@ class PipsRules:
         return [{"seat": s, "taken": g.taken[s - 1]} for s in (1, 2)]
 
     @staticmethod
+    def tally_columns(tallies: list) -> dict:
+        return {"taken": [t["taken"] for t in tallies]}
+
+    @staticmethod
     def game_outcome(g: State) -> dict | None:
         return {"end": g.end, "winner": g.winner, "taken": list(g.taken)} if g.over else None
 
