@@ -16,12 +16,10 @@ log with every forced answer written is made from the game's full answer list
 Shared helpers are reused: ``unfinished`` (tests/engine/test_position.py) and the hostile-log
 strategies (tests/fuzz/mutations.py, given each game's own logs).
 
-Which games: ``GAMES`` is ``engine.games.keys()`` as it stands when this module is collected, and
-every test takes the game's key as its first parameter id, so ``pytest -k "conformance and bfe"``
-runs one game's. A game registered before collection is tested like the shipped ones: put
-``engine.games.register(MyRules())`` at the top level of ``tests/engine/conftest.py`` (conftest
-files are imported before the modules beside them are collected). A fixture runs too late for
-that: parameters are fixed at collection.
+Which games: ``GAMES`` is every game the engine ships (``engine.games.keys()`` when this module
+is collected) and the test games of ``tests/games/`` (``TEST_GAMES``: Pips), each registered only
+while this module's tests run, so that no other test sees them. Every test takes the game's key as
+its first parameter id, so ``pytest -k "conformance and pips"`` runs one game's.
 
 Sizes: ``SEEDS`` seeds x each of the game's bots x each player count from min to max; the
 position check reads at most ``MAX_PREFIXES`` prefixes of each way of writing a game (a seeded
@@ -56,9 +54,12 @@ from engine.seats import _entries, as_recorded, merge_logs, seat_view
 from engine.timeline import timeline
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
+import pips  # noqa: E402
 from mutations import mutated_bytes  # noqa: E402
 
-GAMES = games.keys()  # read at collection: a game registered by then (tests/engine/conftest.py) is in
+TEST_GAMES = {pips.KEY: pips.RULES}  # registered while this module runs (``test_games_registered``)
+GAMES = [*games.keys(), *(key for key in TEST_GAMES if not games.is_known(key))]
 SEEDS = (1, 2, 3)
 MAX_PREFIXES = 30  # prefixes of one written game the position check reads (a seeded sample)
 FUZZ_EXAMPLES = 1_000  # mutated logs per game
@@ -69,7 +70,7 @@ def _cases() -> list:
     """(key, bot, players, seed) for every game, each of its bots and player counts, each seed."""
     out = []
     for key in GAMES:
-        rules = games.rules_for(key)
+        rules = TEST_GAMES.get(key) or games.rules_for(key)
         for bot in rules.bots:
             for players in range(rules.info.min_players, rules.info.max_players + 1):
                 for seed in SEEDS:
@@ -78,6 +79,17 @@ def _cases() -> list:
 
 
 CASES = _cases()
+
+
+@pytest.fixture(autouse=True, scope="module")
+def test_games_registered():
+    """The test games are known to the engine while this module's tests run, and only then."""
+    added = [key for key in TEST_GAMES if not games.is_known(key)]
+    for key in added:
+        games.register(TEST_GAMES[key])
+    yield
+    for key in added:
+        games.unregister(key)
 EACH_GAME = pytest.mark.parametrize("key", GAMES)
 EACH_CASE = pytest.mark.parametrize(("key", "bot", "players", "seed"), CASES)
 
@@ -188,7 +200,7 @@ def test_self_play_finishes_and_verifies_valid(key, bot, players, seed):
     Every other check here stands on these games."""
     log = json.loads(played(key, bot, players, seed))
     assert json.loads(json.dumps(log)) == log  # JSON-ready
-    assert parse_log(log).game == key and len(parse_log(log).setup.decks) == players
+    assert parse_log(log).game == key and parse_log(log).setup.players == players
     res = replay(log)
     assert res.verdict.status is VerdictStatus.VALID, res.verdict.message
     pos = position(log)
