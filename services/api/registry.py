@@ -13,7 +13,7 @@ from flask import Blueprint, jsonify
 
 from engine import games
 
-from .stats import statistics_url
+from .stats import described
 
 blueprint = Blueprint("registry", __name__)
 
@@ -22,10 +22,7 @@ REGISTRY_MAX_AGE_S = 300  # games are registered when a process starts: a few mi
 
 @blueprint.get("/games/registry")
 def game_registry():
-    response = jsonify({"default": games.DEFAULT_GAME,
-                        "games": [info.to_dict() | {"players": info.players_words(),
-                                                    "statistics_url": statistics_url(info.key)}
-                                  for info in games.known()]})
+    response = jsonify({"default": games.DEFAULT_GAME, "games": [described(info) for info in games.known()]})
     response.cache_control.public = True
     response.cache_control.max_age = REGISTRY_MAX_AGE_S
     return response

@@ -109,9 +109,15 @@ def statistics_url(game: str) -> str | None:
     return url_for("api_v1.stats.game_statistics", game=game) if game in GAME_STATISTICS else None
 
 
+def described(info: games.GameInfo) -> dict:
+    """A game as the API describes it (the registry, a game's statistics): its GameInfo, its players in
+    words and where its statistics are."""
+    return info.to_dict() | {"players": info.players_words(), "statistics_url": statistics_url(info.key)}
+
+
 def game_statistics(game: str):
-    """A game's statistics: its description (engine.games) and each statistic's name and URL."""
-    return jsonify({"game": games.info(game).to_dict(),
+    """A game's statistics: its description and each statistic's name and URL."""
+    return jsonify({"game": described(games.info(game)),
                     "statistics": [{"name": path, "url": url_for(f"api_v1.stats.{game}_{view.__name__}")}
                                    for path, view in GAME_STATISTICS[game].items()]})
 
