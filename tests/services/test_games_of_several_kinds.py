@@ -12,10 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
+from click.testing import CliRunner
 from second_game import of_game, second_game
-from service_helpers import make_token, token_client
+from service_helpers import make_token, served_at, token_client
 from tournament import wait_event_done
 
 from engine import games
@@ -23,6 +25,8 @@ from engine.bfe.selfplay import self_play
 from engine.log import canonical_hash, parse_log
 from engine.replay import replay
 from services.api.stats import GAME_STATISTICS
+from services.cli import main as cli
+from services.games.export import NAMES
 
 BFE = games.DEFAULT_GAME
 WORDS_BFE = "Battle for Empyrean (bfe)"
@@ -262,3 +266,55 @@ def test_an_events_standings_read_only_its_own_games_matches(admin_client, clien
                    (game_id,))
     after = client.get(event["standings_url"]).get_json()
     assert after == before
+
+
+def test_the_command_line_makes_events_of_a_game_and_says_each_games_game(app, admin_client, tmp_path, stand_in,
+                                                                          monkeypatch):
+    token = make_token(app, "admin", name="cli games")
+    runner = CliRunner()
+    with served_at(app) as url:
+        def empyrean(*args: str):
+            return runner.invoke(cli, [*args[:2], "--url" if args[0] == "event" else "--api", url, "--token", token,
+                                       *args[2:]])
+
+        made = empyrean("event", "create", "--game", stand_in.key, "--name", "CLI Stand-in Cup", "--date", "2026-11-07")
+        assert made.exit_code == 0, made.output
+        event_id = int(made.stdout)
+        assert f"event {event_id} (CLI Stand-in Cup), of {stand_in.name} ({stand_in.key}): created" in made.stderr
+        event = admin_client.get(f"/api/v1/events/{event_id}").get_json()
+        assert (event["game"], event["starts_on"]) == (stand_in.key, "2026-11-07")
+        again = empyrean("event", "create", "--name", "CLI Stand-in Cup")
+        assert again.exit_code == 0 and int(again.stdout) == event_id and "already there" in again.stderr
+        other = empyrean("event", "create", "--game", BFE, "--name", "CLI Stand-in Cup")
+        assert other.exit_code == 1 and f"for {stand_in.name} ({stand_in.key}), not {WORDS_BFE}" in other.stderr
+        unknown = empyrean("event", "create", "--game", "nope", "--name", "Nope Cup")
+        assert unknown.exit_code == 2 and "the games known here are bfe (Battle for Empyrean)" in unknown.output
+
+        own, foreign = tmp_path / "own.ndjson", tmp_path / "foreign.json"
+        own.write_text(json.dumps(of_game(self_play(8801), stand_in.key)) + "\n")
+        foreign.write_text(json.dumps(self_play(8802)))
+        sent = runner.invoke(cli, ["upload", "--api", url, "--token", token, "--event", "CLI Stand-in Cup", str(own)])
+        assert sent.exit_code == 0, sent.output
+        assert f"(CLI Stand-in Cup): accepted 1, duplicates 0, malformed 0, rejected 0 [{stand_in.name}]" in sent.output
+        refused = runner.invoke(cli, ["upload", "--api", url, "--token", token, "--event", "CLI Stand-in Cup",
+                                      str(foreign)])
+        assert refused.exit_code == 1 and "entry 0: REJECTED: this log is a game of Battle for Empyrean (bfe) but " \
+            "event 'CLI Stand-in Cup' is for" in refused.output
+        single = runner.invoke(cli, ["upload", "--api", url, "--token", token, str(foreign)])
+        assert single.exit_code == 0 and re.search(r"foreign\.json: game \d+ QUEUED \[Battle for Empyrean\]",
+                                                   single.output), single.output
+
+        out = tmp_path / "standin.csv"
+        exported = runner.invoke(cli, ["export", "--api", url, "--game", stand_in.key, "--from", "2026-01-01",
+                                       "--to", "2026-12-31", "-o", str(out)])
+        assert exported.exit_code == 0 and out.read_text().splitlines() == [",".join(NAMES)], exported.output
+        mismatched = runner.invoke(cli, ["export", "--api", url, "--game", BFE, "--event", str(event_id),
+                                         "-o", str(tmp_path / "x.csv")])
+        assert mismatched.exit_code == 1 and f"event {event_id} is of {stand_in.name}" in mismatched.output
+
+    # no service running and no token: it says how to give one, and sends nothing
+    monkeypatch.setenv("EMPYREAN_DATA_DIR", str(tmp_path / "var"))
+    monkeypatch.delenv("EMPYREAN_TOKEN", raising=False)
+    monkeypatch.delenv("EMPYREAN_API_URL", raising=False)
+    nobody = runner.invoke(cli, ["event", "create", "--name", "Nobody Cup"])
+    assert nobody.exit_code == 2 and "creating an event needs an organiser's API token" in nobody.output
