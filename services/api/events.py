@@ -55,10 +55,10 @@ from services.games.events import (
     NameTaken,
     event_name,
     event_owner,
-    game_words,
 )
 from services.games.events import create_event as store_event
 from services.games.events import edit_event as change_event
+from services.games.game_names import game_words
 from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
 from services.platform.tokens import MAX_TOKEN_TEXT_CHARS, Token

@@ -28,7 +28,8 @@ from psycopg_pool import PoolTimeout
 
 from engine.games import DEFAULT_GAME
 from services.games import export, views
-from services.games.events import event_owner, game_words
+from services.games.events import event_owner
+from services.games.game_names import game_words
 from services.platform.spool import sent, spool
 
 from .access import current_token, may_read_event, reader_of

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from services.cli.games import game_option, game_words
+from services.cli.games import game_option
 from services.cli.upload import DEFAULT_API, require_token, service_address
 
 
@@ -36,6 +36,7 @@ def create(name: str, game: str | None, starts_on: dt.datetime | None, api_url: 
     standard error. Exit status: 0 created or found, 1 the service refused (why is printed), 2 when
     the service cannot be used."""
     from services.cli.upload_client import ApiClient, UploadError
+    from services.games.game_names import game_words
 
     api_url, token = service_address(api_url, token)
     client = ApiClient(api_url, token=require_token(token, "creating an event needs an organiser's API token"))

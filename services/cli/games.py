@@ -30,13 +30,6 @@ class GameKey(click.ParamType):
 
         return "[" + "|".join(games.keys()) + "]"
 
-    def shell_complete(self, ctx, param, incomplete):
-        from click.shell_completion import CompletionItem
-
-        from engine import games
-
-        return [CompletionItem(key) for key in games.keys() if key.startswith(incomplete)]
-
 
 def game_option(help: str) -> Callable:
     """``--game KEY``: a registered game; left out, None (each command says what that means)."""
@@ -48,13 +41,6 @@ def default_game(game: str | None) -> str:
     from engine.games import DEFAULT_GAME
 
     return game or DEFAULT_GAME
-
-
-def game_words(key: str) -> str:
-    """"Battle for Empyrean (bfe)"; a key this engine does not know, as it is."""
-    from engine import games
-
-    return f"{games.info(key).name} ({key})" if games.is_known(key) else key
 
 
 def game_tag(key: str | None) -> str:
@@ -70,6 +56,7 @@ def play_only_what_is_written(command: str, game: str | None) -> str:
     games (simulate, balance, record, cards, catalog) are written against Battle for Empyrean's package
     (engine.bfe: its bots, simulator, catalog and prompt) and play that game only."""
     from engine.bfe.rules import GAME_INFO
+    from services.games.game_names import game_words
 
     chosen = default_game(game)
     if chosen != GAME_INFO.key:
@@ -83,6 +70,7 @@ def play_only_what_is_written(command: str, game: str | None) -> str:
 def list_games() -> None:
     """List the games this engine knows: key, name, players, and what a seat plays as."""
     from engine import games
+    from services.games.game_names import game_words
 
     known = games.known()
     rows = [("key", "game", "players", "a seat plays a")] + [

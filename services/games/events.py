@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from psycopg import Connection, errors
 
 from engine import games
+from services.games.game_names import game_words
 
 VISIBILITIES = ("public", "unlisted")
 EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")  # what an organiser may set
@@ -35,11 +36,6 @@ class Owner:
     organiser: str | None  # None: nobody owns the event (only an admin manages it)
     visibility: str = "public"
     game: str = games.DEFAULT_GAME  # the key of the game the event is of
-
-
-def game_words(key: str) -> str:
-    """"Battle for Empyrean (bfe)": a game as people know it, and its key as the API writes it."""
-    return f"{games.info(key).name} ({key})" if games.is_known(key) else repr(key)
 
 
 @dataclass(frozen=True)
