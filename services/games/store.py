@@ -51,7 +51,7 @@ class Stored:
     game: str | None = None  # the key of its game (games.game); None: refused
 
 
-REFUSED = "refused"  # Stored.status of an upload refused because its match is settled
+REFUSED = "refused"  # Stored.status of an upload refused: its match is settled, or its event is of another game
 
 
 @dataclass(frozen=True)
