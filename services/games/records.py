@@ -1,4 +1,9 @@
-"""A game's record rows (game_records, game_players, game_player_*) and its aggregate contribution.
+"""A game's record rows (game_records, game_players, game_player_*, game_seats) and its aggregate
+contribution.
+
+``game_seats`` (migration 0018) says how each seat finished in terms every game has — its faction
+(what it played as: BfE's deck), rank, score, won, team — from the replay's ``outcome`` and the
+game's rules' ``factions`` (engine.games); ``game_records.game`` is the log's game.
 
 The contribution to every agg_* table is computed *in SQL from the game_* rows* and applied with a
 sign: +1 after the rows are written, -1 before they are replaced, so what is taken out on a replay
@@ -20,6 +25,7 @@ from typing import Any, Sequence
 from psycopg import Connection
 
 from engine.bfe.record import GameRecord
+from engine.games import Outcome, rules_for
 from engine.log import GameLog
 from services.stats.aggregates import AGGREGATES
 
@@ -129,13 +135,15 @@ class FinishedGame:
     played_on: Any  # a date: meta.date, else the day the log was received
     event_id: int | None
     counted: bool  # a valid game: its contribution belongs in the aggregates
+    # how it ended, seat by seat (ReplayResult.outcome): its game_seats rows; None writes none
+    outcome: Outcome | None = None
 
 
 # Columns written by COPY, per table, in the order _record_rows yields their values (the one list of
 # them: tests/bench/bench_dashboards.py copies its rows by it too).
 RECORD_COLUMNS = {
     "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
-                    "counted, pending, engine_version, catalog_version, end_reason, conceded_by",
+                    "counted, pending, engine_version, catalog_version, end_reason, conceded_by, game",
     "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won, "
                     "unseen",
     "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
@@ -143,6 +151,8 @@ RECORD_COLUMNS = {
                          "might_gained, might_at_end, on_board_at_end",
     "game_player_rounds": "game_id, seat, round, is_first_player, essence_available, essence_spent, "
                           "essence_unspent, might",
+    # every game's: how each seat finished (migration 0018)
+    "game_seats": "game_id, seat, player_name, faction, rank, score, won, team",
 }
 
 
@@ -150,11 +160,18 @@ def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict
     rec, game_id = game.record, game.game_id
     seats = range(1, rec.players + 1)
     names = list(game.log.meta.get("players", ()))
+
+    def name(seat: int) -> str | None:
+        return names[seat - 1] if seat <= len(names) else None
+
+    outcome = game.outcome.seats if game.outcome is not None else ()
+    factions = rules_for(game.log.game).factions(game.log) if outcome else []
     return {
         "game_records": [(game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin,
                           rec.decisions, game.played_on, game.event_id, game.counted and not pending,
-                          game.counted and pending, engine_version, game.log.catalog, rec.end, rec.conceded_by)],
-        "game_players": [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
+                          game.counted and pending, engine_version, game.log.catalog, rec.end, rec.conceded_by,
+                          game.log.game)],
+        "game_players": [(game_id, seat, name(seat), rec.decks[seat - 1],
                           rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
                           sum(1 for w in rec.battlefield_winners if w == seat),
                           rec.unseen[seat - 1]) for seat in seats],
@@ -168,6 +185,8 @@ def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict
         "game_player_rounds": [(game_id, seat, rs.round, rs.first_player == seat, rs.essence[seat - 1]["available"],
                                 rs.essence[seat - 1]["spent"], rs.essence[seat - 1]["unspent"], rs.might[seat - 1])
                                for rs in rec.rounds for seat in seats],
+        "game_seats": [(game_id, s.seat, name(s.seat), factions[s.seat - 1], s.rank, s.score, s.won, s.team)
+                       for s in outcome],
     }
 
 

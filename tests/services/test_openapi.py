@@ -144,6 +144,15 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/stats/cards", "colour=blue", 400),
     ("/export/games.csv", "from=2026-09-02&to=2026-09-01", 400),
     ("/export/games.parquet", "event=abc", 400),
+    # games of several kinds (issue 27)
+    ("/games/registry", "", 200),
+    ("/games", "game=bfe", 200),
+    ("/games", "game=nope", 400),
+    ("/events", "game=bfe", 200),
+    ("/export/games.csv", "game=nope&from=2026-09-01&to=2026-09-02", 400),
+    ("/stats/bfe", "", 200),
+    *[(f"/stats/bfe/{name}", "deck=Vikings+of+Valhalla", 200)
+      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
 ])
 def test_answers_match_their_documented_schemas(client, path, query, status):
     url = API_PREFIX + re.sub(r"{[^}]+}", "999999999", path) + (f"?{query}" if query else "")
