@@ -440,7 +440,7 @@ class PipsRules:
         if not g.over or g.end is None:
             return None
         return Outcome(g.end, tuple(SeatOutcome(s, 1 if g.winner in (None, s) else 2, g.taken[s - 1], g.winner == s)
-                                    for s in (1, 2)))
+                                    for s in (1, 2)), g.conceded_by)
 
     def factions(self, log: GameLog) -> list[str]:
         return list(log.setup.colours)

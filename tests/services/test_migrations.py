@@ -19,17 +19,15 @@ from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
 from engine.seats import as_recorded
 from services.games.records import (
-    AGGREGATE_SQL,
-    AGGREGATE_TABLES,
     RECORD_COLUMNS,
     FinishedGame,
     _record_rows,
-    apply_contribution,
     recount_differences,
     write_records,
 )
 from services.platform import migrate
 from services.platform.config import Config
+from services.stats.aggregates import AGGREGATES, BFE
 
 TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",
@@ -40,7 +38,7 @@ TABLES = {
 } | {f"{t}_weekly" for t in (  # migration 0004: the weekly roll-ups
     "agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
     "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
-    "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats"}  # migrations 0005: access control; 0018
+    "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats", "agg_faction_results"}  # 0005: access; 0018, 0019
 
 
 def schema_snapshot(url: str) -> dict:
@@ -75,8 +73,12 @@ def write_records_at(conn: psycopg.Connection, games: list[FinishedGame]) -> Non
                 for row in rows:
                     copy.write_row([row[i] for i in kept])
     counted = sorted(game.game_id for game in games if game.counted)
-    if counted:
-        apply_contribution(conn, counted, 1)
+    if counted:  # the aggregates that revision has, as it counted them (no game column before 0018)
+        for aggregate in AGGREGATES:
+            if (aggregate.table, "played_on") in have:
+                before_games = ("game_records", "game") not in have
+                statement = aggregate.contribution_sql_at("0017") if before_games else aggregate.contribution_sql
+                conn.execute(statement, {"games": counted, "sign": 1})
 
 
 def tables(url: str) -> set[str]:
@@ -221,14 +223,18 @@ def test_downgrading_0009_leaves_the_counts_the_code_before_it_takes_out(fresh_d
         conn.commit()
 
     migrate.downgrade(url, "0008")
-    before_0009 = [statement.replace(" AND r.end_reason = 'score'", "") for statement in AGGREGATE_SQL]
-    assert sum(a != b for a, b in zip(AGGREGATE_SQL, before_0009)) == 2  # margins and might by round
+    # the statements of that revision: Battle for Empyrean's aggregates, before games had keys (0018,
+    # 0019: the game filter, agg_faction_results) and before 0009's condition
+    bfe = [a for a in AGGREGATES if a.game == BFE]
+    at_0008 = [a.contribution_sql_at("0008") for a in bfe]
+    before_0009 = [statement.replace(" AND r.end_reason = 'score'", "") for statement in at_0008]
+    assert sum(a != b for a, b in zip(at_0008, before_0009)) == 2  # margins and might by round
     with psycopg.connect(url) as conn, conn.transaction(force_rollback=True):
         assert conn.execute("SELECT sum(games) FROM agg_game_margins WHERE battlefield = '*'").fetchone()[0] == 3
         ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted")]
         for statement in before_0009:
             conn.execute(statement, {"games": ids, "sign": -1})
-        for table in AGGREGATE_TABLES:
+        for table in (a.table for a in bfe):
             values = [c.name for c in conn.execute(f"SELECT * FROM {table} LIMIT 0").description
                       if c.name not in ("played_on", "event_id", "players", "deck", "opponent_deck", "battlefield",
                                         "card", "margin", "round")]
