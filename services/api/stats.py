@@ -96,7 +96,16 @@ def rounds():
     return _answer(lambda conn, f: {"battlefield_applied": False, "rows": queries.round_stats(conn, f)})
 
 
-# Each game's statistics, by game key: the path of each under /stats/<game>/ and the view answering it.
+def factions(game: str):
+    if not games.is_known(game):
+        return _not_found()
+    return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)})
+
+
+# The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
+EVERY_GAME_STATISTICS: dict[str, Callable] = {"factions": factions}
+
+# Each game's own statistics, by game key: the path of each under /stats/<game>/ and the view answering it.
 GAME_STATISTICS: dict[str, dict[str, Callable]] = {
     BATTLE_FOR_EMPYREAN.key: {"decks": decks, "matchups": matchups, "battlefields": battlefields,
                               "first-player": first_player, "cards": cards, "trends": trends,
@@ -104,9 +113,13 @@ GAME_STATISTICS: dict[str, dict[str, Callable]] = {
 }
 
 
-def statistics_url(game: str) -> str | None:
-    """Where a game's statistics are listed (GET /api/v1/stats/<game>); None: it has none yet."""
-    return url_for("api_v1.stats.game_statistics", game=game) if game in GAME_STATISTICS else None
+def statistics_url(game: str) -> str:
+    """Where a game's statistics are listed (GET /api/v1/stats/<game>)."""
+    return url_for("api_v1.stats.game_statistics", game=game)
+
+
+def _statistics_of(game: str) -> list[str]:
+    return [*GAME_STATISTICS.get(game, {}), *EVERY_GAME_STATISTICS]
 
 
 def described(info: games.GameInfo) -> dict:
@@ -117,13 +130,38 @@ def described(info: games.GameInfo) -> dict:
 
 def game_statistics(game: str):
     """A game's statistics: its description and each statistic's name and URL."""
+    if not games.is_known(game):
+        return _not_found()
+    own = [(path, url_for(f"api_v1.stats.{game}_{view.__name__}"))
+           for path, view in GAME_STATISTICS.get(game, {}).items()]
+    every = [(path, url_for(f"api_v1.stats.{view.__name__}", game=game))
+             for path, view in EVERY_GAME_STATISTICS.items()]
     return jsonify({"game": described(games.info(game)),
-                    "statistics": [{"name": path, "url": url_for(f"api_v1.stats.{game}_{view.__name__}")}
-                                   for path, view in GAME_STATISTICS[game].items()]})
+                    "statistics": [{"name": path, "url": url} for path, url in own + every]})
 
 
+def _not_found():
+    """The 404 of a /stats/... URL: it names what there is — the games known here when the first
+    segment is no game's key, the game's statistics when it is one."""
+    from . import API_PREFIX  # here: services.api imports this module
+
+    root = f"{API_PREFIX}/stats/"
+    key, _, statistic = request.path[len(root):].partition("/")
+    if games.is_known(key):
+        message = (f"{games.info(key).name} has no statistic {statistic!r}; its statistics are "
+                   + ", ".join(_statistics_of(key)) + f" ({statistics_url(key)})")
+    elif not statistic:
+        message = (f"there is no statistic or game {key!r} under {root}: " + games.unknown_game_words(key)
+                   + "; each game's statistics are under " + root + "<game>/")
+    else:
+        message = f"{games.unknown_game_words(key)} (the game of {request.path})"
+    return error_response(404, "Not Found", message, known_games=games.keys())
+
+
+blueprint.add_url_rule("/<game>", "game_statistics", game_statistics)
+for _path, _view in EVERY_GAME_STATISTICS.items():
+    blueprint.add_url_rule(f"/<game>/{_path}", _view.__name__, _view)
 for _game, _statistics in GAME_STATISTICS.items():
-    blueprint.add_url_rule(f"/{_game}", "game_statistics", game_statistics, defaults={"game": _game})
     for _path, _view in _statistics.items():
         blueprint.add_url_rule(f"/{_game}/{_path}", f"{_game}_{_view.__name__}", _view)
         if _game == games.DEFAULT_GAME:  # where they were served before games had keys
@@ -136,19 +174,6 @@ def no_such_statistics():
     when the first segment is no game's key, the game's statistics when it is one."""
     from . import API_PREFIX  # here: services.api imports this module
 
-    root = f"{API_PREFIX}/stats/"
-    if not isinstance(request.routing_exception, NotFound) or not request.path.startswith(root):
+    if not isinstance(request.routing_exception, NotFound) or not request.path.startswith(f"{API_PREFIX}/stats/"):
         return None
-    key, _, statistic = request.path[len(root):].partition("/")
-    if games.is_known(key):
-        if key not in GAME_STATISTICS:
-            message = f"{games.info(key).name} ({key}) has no statistics here yet"
-        else:
-            message = (f"{games.info(key).name} has no statistic {statistic!r}; its statistics are "
-                       + ", ".join(GAME_STATISTICS[key]) + f" ({statistics_url(key)})")
-    elif not statistic:
-        message = (f"there is no statistic or game {key!r} under {root}: " + games.unknown_game_words(key)
-                   + "; each game's statistics are under " + root + "<game>/")
-    else:
-        message = f"{games.unknown_game_words(key)} (the game of {request.path})"
-    return error_response(404, "Not Found", message, known_games=games.keys())
+    return _not_found()

@@ -24,7 +24,7 @@ from engine import games
 from engine.bfe.selfplay import self_play
 from engine.log import canonical_hash, parse_log
 from engine.replay import replay
-from services.api.stats import GAME_STATISTICS
+from services.api.stats import EVERY_GAME_STATISTICS, GAME_STATISTICS
 from services.cli import main as cli
 from services.games.export import NAMES
 
@@ -179,7 +179,8 @@ def test_the_registry_lists_every_known_game_and_where_its_statistics_are(client
     assert list(by_key) == games.keys() == [BFE, stand_in.key]
     bfe = games.info(BFE)
     assert by_key[BFE] == bfe.to_dict() | {"players": bfe.players_words(), "statistics_url": "/api/v1/stats/bfe"}
-    assert by_key[stand_in.key]["statistics_url"] is None and by_key[stand_in.key]["name"] == stand_in.name
+    assert by_key[stand_in.key]["statistics_url"] == f"/api/v1/stats/{stand_in.key}"
+    assert by_key[stand_in.key]["name"] == stand_in.name
     # not a game id: the games' own URLs still answer as they did
     assert client.get("/api/v1/games/987654321").status_code == 404
     game_id = admin_client.post("/api/v1/games", json=self_play(8401)).get_json()["id"]
@@ -194,9 +195,9 @@ def test_each_games_statistics_are_under_its_key_and_an_unknown_key_is_a_404_nam
     wait_event_done(admin_client, event["id"], len(logs))
     listed = client.get("/api/v1/stats/bfe").get_json()
     assert listed["game"]["key"] == BFE
-    assert [s["name"] for s in listed["statistics"]] == list(GAME_STATISTICS[BFE])
+    assert [s["name"] for s in listed["statistics"]] == [*GAME_STATISTICS[BFE], *EVERY_GAME_STATISTICS]
     query = f"?event={event['id']}&min_games=0"
-    for statistic in listed["statistics"]:
+    for statistic in (s for s in listed["statistics"] if s["name"] in GAME_STATISTICS[BFE]):
         by_game, first = client.get(statistic["url"] + query), client.get(f"/api/v1/stats/{statistic['name']}{query}")
         assert by_game.status_code == first.status_code == 200, statistic
         assert {**by_game.get_json(), "generated_at": None} == {**first.get_json(), "generated_at": None}
@@ -205,7 +206,8 @@ def test_each_games_statistics_are_under_its_key_and_an_unknown_key_is_a_404_nam
     for url, words in [("/api/v1/stats/nope/decks", "unknown game 'nope'; the games known here are bfe (Battle for "
                                                     "Empyrean), standin"),
                        ("/api/v1/stats/nope", "there is no statistic or game 'nope'"),
-                       (f"/api/v1/stats/{stand_in.key}/decks", f"{stand_in.name} ({stand_in.key}) has no statistics"),
+                       (f"/api/v1/stats/{stand_in.key}/decks", f"{stand_in.name} has no statistic 'decks'; its "
+                                                               "statistics are factions"),
                        ("/api/v1/stats/bfe/colours", "Battle for Empyrean has no statistic 'colours'; its "
                                                      "statistics are decks, matchups")]:
         response = client.get(url)

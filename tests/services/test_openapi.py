@@ -150,7 +150,6 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/games", "game=nope", 400),
     ("/events", "game=bfe", 200),
     ("/export/games.csv", "game=nope&from=2026-09-01&to=2026-09-02", 400),
-    ("/stats/bfe", "", 200),
     *[(f"/stats/bfe/{name}", "deck=Vikings+of+Valhalla", 200)
       for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
 ])
@@ -161,6 +160,17 @@ def test_answers_match_their_documented_schemas(client, path, query, status):
     validator = response_validator(path, "get", status)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(response.get_json())]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("path, query", [("/stats/{game}", ""), ("/stats/{game}/factions", "min_games=0")])
+def test_every_games_statistics_match_their_documented_schemas(client, path, query):
+    """The statistics every game has, asked of Battle for Empyrean's, and of a key that is no game's (404)."""
+    for game, status in (("bfe", 200), ("nope", 404)):
+        response = client.get(API_PREFIX + path.format(game=game) + (f"?{query}" if query else ""))
+        assert response.status_code == status, response.get_json()
+        validator = response_validator(path, "get", status)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(response.get_json())]
+        assert not errors, errors
 
 
 def test_a_bad_event_body_matches_the_error_schema(admin_client):
