@@ -813,7 +813,8 @@
       add(table, el("tbody"));
       drawTally(null, table, {might: outcome.might, board: p.board});
     },
-    ruled: "the tally"
+    ruled: "the tally",
+    viewer: true
   };
   RecordEnd.init({
     game: function () { return game; }, position: function () { return pos; }, save: save, post: post,

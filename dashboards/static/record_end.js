@@ -21,6 +21,7 @@ window.RecordEnd = (function () {
   //   how(outcome, position)  how the game ended, in words
   //   tally(box, outcome, position)  the final counts, drawn into the box
   //   ruled                   what marks the winner the rules give ("the tally")
+  //   viewer                  whether the replay viewer draws this game (its link is offered)
   var app = null;
   var checked = 0;  // the number of the last check, so that a late answer to an older one is ignored
 
@@ -210,7 +211,7 @@ window.RecordEnd = (function () {
     // a log changed since its upload (a decision undone, another result claimed) is another log:
     // it may be uploaded too (for the same match, the service then opens a dispute)
     var changed = !!up && up.sent !== JSON.stringify(store.log(game, game.result));
-    byId("replay-row").hidden = !up;
+    byId("replay-row").hidden = !up || !app.end.viewer;
     byId("upload").disabled = !!up && !changed;
     byId("upload").textContent = changed ? "Upload the changed log" : "Upload";
     status.textContent = "";

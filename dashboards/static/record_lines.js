@@ -310,9 +310,12 @@
     return words.length > 1 ? words[1] : line;
   }
 
+  // Every word typed starts a word of the line: "1" finds "C draw P1 1", not every line of P1's.
   function matches(line, filter) {
-    var t = line.toLowerCase();
-    return filter.toLowerCase().split(/\s+/).filter(Boolean).every(function (w) { return t.indexOf(w) >= 0; });
+    var words = line.toLowerCase().split(" ");
+    return filter.toLowerCase().split(/\s+/).filter(Boolean).every(function (typed) {
+      return words.some(function (w) { return w.indexOf(typed) === 0; });
+    });
   }
 
   function drawDecide() {
@@ -416,7 +419,7 @@
     Object.keys(frame).forEach(function (k) {
       if (k === "index" || k === "line" || k === "decision") return;  // where in the log, said elsewhere
       add(dl, el("dt", "", k.replace(/_/g, " ")));
-      add(dl, el("dd", "", JSON.stringify(frame[k])));
+      add(dl, el("dd", "", typeof frame[k] === "string" ? frame[k] : JSON.stringify(frame[k])));
     });
   }
 
@@ -526,7 +529,8 @@
         add(table, el("tbody"));
         drawTally(null, table, p);
       },
-      ruled: "by the rules"
+      ruled: "by the rules",
+      viewer: false  // the replay viewer draws Battle for Empyrean's board only, so far
     }
   });
   fromHash();

@@ -17,6 +17,7 @@ import pytest
 from browser_artifacts import SCREENSHOTS
 from browser_games import ingest_config  # noqa: F401  (this module's service knows Pips)
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
+from service_helpers import make_token
 
 from engine.replay import replay
 from engine.seats import as_recorded
@@ -202,14 +203,19 @@ def test_the_setup_form_is_the_game_s_own(bare_site, browser):
     assert not problems, problems
 
 
-@pytest.mark.parametrize("size", list(WIDTHS))
-def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, browser, pips, size):
+# (width, the self-played game, its winner and the verdict's words): two games, so that each upload is new
+WHOLE_GAMES = [("desktop", 1, 1, "Ada wins 2–1"), ("phone", 10, 2, "Bo wins 0–3")]
+
+
+@pytest.mark.parametrize("size, seed, winner, words", WHOLE_GAMES)
+def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, app, browser, pips, size, seed, winner, words):
     """Set up through the form, then every decision clicked: one found with the search box, one undone
     and redone, the page reloaded in the middle and the game carried on; the end claims the rules'
-    winner, and the downloaded log verifies valid and holds the game's own lines."""
+    winner, the downloaded log verifies valid and holds the game's own lines, and the upload (with an
+    API token) is judged valid by the service's worker."""
     base = bare_site
     width = WIDTHS[size]["width"]
-    played = as_recorded(pips.RULES.self_play(1))  # P1 wins 2–1; red against green
+    played = as_recorded(pips.RULES.self_play(seed))
     lines = played["decisions"]
     context, page, problems = new_page(browser, size)
     try:
@@ -269,25 +275,33 @@ def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, browser, pips, si
         assert stored(page)["decisions"] == lines[:done]
         done = take(page, lines[9:], done)
 
-        # the end: P1 wins by the rules, the claim filled in, the verdict valid
+        # the end: the rules' winner, the claim filled in, the verdict valid
         page.wait_for_selector("#record[data-screen=end]")
         page.wait_for_selector("#verdict[data-status]")
         assert page.get_attribute("#verdict", "data-status") == "valid", page.inner_text("#verdict")
-        assert page.inner_text("#end-how") == "The game was played to its end: P1 Ada wins."
-        assert page.is_checked("input[name=winner][value='1']")
-        assert "(by the rules)" in page.inner_text("label:has(input[name=winner][value='1'])")
+        assert page.inner_text("#verdict").endswith(words)
+        who = f"P{winner} {NAMES[winner - 1]}"
+        assert page.inner_text("#end-how") == f"The game was played to its end: {who} wins."
+        assert page.is_checked(f"input[name=winner][value='{winner}']")
+        assert "(by the rules)" in page.inner_text(f"label:has(input[name=winner][value='{winner}'])")
         no_sideways_scroll(page, size)
         shoot(page, f"lines-end-{width}")
         with page.expect_download() as info:
             page.click("#download")
         log = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
+        page.fill("#upload-token", make_token(app, "uploader", name=f"pips table {width}"))
+        page.click("#upload")
+        page.wait_for_selector("#upload-status[data-status=valid]", timeout=60_000)
+        assert re.match(rf"^Uploaded: game \d+ — valid {words}", page.inner_text("#upload-status"))
+        assert page.is_hidden("#replay-row")  # the replay viewer does not draw Pips: no link to it
+        shoot(page, f"lines-uploaded-{width}")
     finally:
         context.close()
     assert not problems, problems
     result = replay(log)
     assert result.verdict.status.value == "valid", result.verdict.message
     assert log["game"] == "pips" and log["setup"] == played["setup"] and log["meta"]["players"] == NAMES
-    assert canonical(log) == canonical({**played, "meta": log["meta"]}) and log["result"] == {"winner": 1}
+    assert canonical(log) == canonical({**played, "meta": log["meta"]}) and log["result"] == {"winner": winner}
 
 
 def test_a_concession_and_a_replaced_decision(bare_site, browser, pips):
