@@ -85,17 +85,21 @@ def _reserved() -> set[str]:
 
 def known_or_404(key: str) -> None:
     """Go on only for a registered game. A key that could be one but is not gets the 404 page naming
-    the games there are; anything else (/api/, a word no key is written as), the site's usual 404."""
+    the games there are; anything else (/api/, a word no key is written as, a client that asks for
+    JSON), the site's usual 404."""
     if games.is_known(key):
         return
-    if not KEY.fullmatch(key) or key in _reserved():
+    wants_page = request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+    if not KEY.fullmatch(key) or key in _reserved() or not wants_page:
         abort(404)
     abort(current_app.make_response((render_template(
         "not_found.html", page_title="No such game", message=f"There is no game “{key}” here.",
         name_games=True), 404)))
 
 
-@blueprint.get("/<game>/")
+# strict_slashes=False: /pips is Pips's index as well, and an unknown /no-such-page is not first
+# redirected to /no-such-page/ (it stays the site's 404, as it was before games had pages)
+@blueprint.get("/<game>/", strict_slashes=False)
 def index(game: str):
     known_or_404(game)
     if game == BFE:

@@ -82,7 +82,12 @@ def test_the_switcher_and_each_game_s_index(bare_site, browser, size):
         assert page.get_attribute("#record-link", "href") == "/pips/record"
         open_switcher(page)
         assert page.get_attribute("#game-switcher a[data-game=pips]", "aria-current") == "true"
-        page.click("#game-switcher > summary")  # closed again
+        page.click("#stats-title")  # a tap elsewhere closes it
+        assert page.locator("#game-switcher nav").is_hidden()
+        open_switcher(page)
+        page.keyboard.press("Escape")  # so does Escape, back on its button
+        assert page.locator("#game-switcher nav").is_hidden()
+        assert page.evaluate("document.activeElement.closest('#game-switcher') !== null")
         no_sideways_scroll(page, size)
         shoot(page, f"games-pips-index-{width}")
 
