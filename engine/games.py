@@ -82,11 +82,12 @@ class SeatOutcome:
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended (``how``: the game's own end, such as "score", "concession",
-    "time") and each seat's place; ``winner`` is the one winning seat, or None (a draw, or a game
-    decided by ranks with a tie at the top)."""
+    "time"; ``conceded_by``: who conceded) and each seat's place; ``winner`` is the one winning
+    seat, or None (a draw, or a game decided by ranks with a tie at the top)."""
 
     how: str
     seats: tuple[SeatOutcome, ...]
+    conceded_by: int | None = None  # the seat that conceded, when the game ended so
 
     @property
     def winner(self) -> int | None:

@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, is_dataclass
 from typing import Any
 
-from .games import CHANCE, rules_for
+from .games import CHANCE, DEFAULT_GAME, rules_for
 from .log import GameLog, LogFormatError, parse_log
 from .reader import Reading
 from .replay import ReplayResult, Verdict, VerdictStatus, engine_error, malformed, replay
@@ -81,8 +81,9 @@ class Position:
     # players who deploy before the seat, the pending one first (else empty)
     deploys_before_seat: list[int] = field(default_factory=list)
     tallies: list[Any] = field(default_factory=list)  # each seat's running counts (the game's Tally)
-    # the game's tallies by kind, one list per count, seat by seat (BfE: essence, might, totals …)
-    columns: dict[str, list] = field(default_factory=dict)
+    # the game's tallies by kind, one list per count, seat by seat (BfE: essence, might, totals …);
+    # empty lists when no game could be set up (of the log's game, else the default game's)
+    columns: dict[str, list] = field(default_factory=lambda: _no_columns(DEFAULT_GAME))
     outcome: Any = None  # how the finished game came out (the game's Outcome)
     board: dict[str, Any] | None = None  # the game's frame of the board, as the replay viewer draws it
 
@@ -143,6 +144,10 @@ def malformed_position(errors: list[dict]) -> Position:
     return Position(malformed(errors).verdict)
 
 
+def _no_columns(game: str) -> dict[str, list]:
+    return rules_for(game).tally_columns([])  # type: ignore[no-any-return]
+
+
 def _plain(value: Any) -> Any:
     """A game's tally or outcome, JSON-ready (a dataclass as a dict)."""
     return asdict(value) if is_dataclass(value) and not isinstance(value, type) else value
@@ -165,7 +170,8 @@ def ends_early(verdict: Verdict, log: GameLog) -> bool:
 def _position(log: GameLog, res: ReplayResult) -> Position:
     g = res.game
     in_progress = ends_early(res.verdict, log)
-    pos = Position(None if in_progress else res.verdict, decisions=len(log.decisions))
+    pos = Position(None if in_progress else res.verdict, decisions=len(log.decisions),
+                   columns=_no_columns(log.game))
     if g is None:
         return pos  # no game could be set up (malformed, or an engine error)
     rules = rules_for(log.game)

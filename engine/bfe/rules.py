@@ -170,7 +170,7 @@ class BfeRules:
         scored = g.final_might is not None
         return Outcome(g.end.value, tuple(
             SeatOutcome(seat, 1 if g.winner in (None, seat) else 2, held[seat - 1] if scored else None,
-                        g.winner == seat) for seat in range(1, g.n + 1)))
+                        g.winner == seat) for seat in range(1, g.n + 1)), g.conceded_by)
 
 
 RULES = BfeRules()

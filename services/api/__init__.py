@@ -24,7 +24,7 @@ from services.platform.games import register_extra_games
 from services.platform.migrate import head_revision
 from services.platform.pool import create_pool
 
-from . import catalog, disputes, events, export, games, health, openapi, positions, stats
+from . import catalog, disputes, events, export, games, health, openapi, positions, registry, stats
 from .access import init_access
 from .errors import register_error_handlers
 from .headers import init_headers
@@ -86,6 +86,7 @@ def create_app(config: Config | None = None) -> Flask:
     api = Blueprint("api_v1", __name__, url_prefix=API_PREFIX)
     api.register_blueprint(health.blueprint)
     api.register_blueprint(games.blueprint)
+    api.register_blueprint(registry.blueprint)
     api.register_blueprint(events.blueprint)
     api.register_blueprint(disputes.blueprint)
     api.register_blueprint(stats.blueprint)

@@ -1,12 +1,14 @@
 """Events (tournaments) and their bundles of games.
 
-- ``POST /api/v1/events`` (organiser) — ``{"name", "starts_on"?, "ends_on"?, "visibility"?}``:
-  creates the event, owned by the token's owner (201; an admin's event too: owned by the admin
-  token's owner), or answers the existing event of that name (200) when the token may manage it, so
-  an organiser's script can simply say it again; anyone else's event of that name: 409 (a name
-  never moves ownership). The only way an event is made: uploads never create one.
+- ``POST /api/v1/events`` (organiser) — ``{"name", "game"?, "starts_on"?, "ends_on"?, "visibility"?}``:
+  creates the event of that game (a key of engine.games; default the default game, Battle for
+  Empyrean), owned by the token's owner (201; an admin's event too: owned by the admin token's
+  owner), or answers the existing event of that name (200) when the token may manage it, so an
+  organiser's script can simply say it again (naming another game than the event's is a 409 at
+  /game); anyone else's event of that name: 409 (a name never moves ownership). The only way an event
+  is made: uploads never create one. An event is of one game for good: its games are of it.
 - ``GET /api/v1/events`` — every public event with its game counts by status (unlisted ones are
-  left out: docs/security.md, "Visibility").
+  left out: docs/security.md, "Visibility"); ``?game=`` the events of one game.
 - ``GET /api/v1/events/{id}`` — one event: counts by status, open disputes. An unlisted one only
   with a token that may see it (its organiser's, an admin's, an uploader's bound to it); else 404.
 - ``GET /api/v1/events/{id}/standings`` — its Swiss standings (services.games.standings: match
@@ -24,8 +26,9 @@
   games are sent to the workers in chunks on the bulk lane. The answer is a per-game acceptance
   report: accepted (new, with its id), duplicate (the id it already has), malformed (stored, with
   the engine's pointers), rejected (not stored, with the reason: not a JSON object, a new log of a
-  match whose dispute is resolved, with that ``dispute``, or — from an uploader token bound to the
-  event — a log whose ``meta.event`` names another event). Every stored game records the token that
+  match whose dispute is resolved, with that ``dispute``, a log of another game than the event's,
+  with its ``game``, or — from an uploader token bound to the event — a log whose ``meta.event``
+  names another event). Every stored game records the token that
   uploaded it (games.uploaded_by, its id; uploaded_by_owner/_name/_role); ``X-Uploader`` is kept
   only as a label. Its size is bounded whatever the bundle's (``_Report``): every entry counted,
   rows for at most 1,000 entries, the problems first. At most EMPYREAN_MAX_BUNDLE_GAMES entries
@@ -38,12 +41,14 @@ import datetime as dt
 
 from flask import Blueprint, current_app, jsonify, request, url_for
 
+from engine import games
 from engine.log import longest_name
 from services.games import standings, views
 from services.games.bundles import BundleError, BundleLimits, bundle_kind, held_body, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
 from services.games.events import (
     ADMIN_FIELDS,
+    CREATE_FIELDS,
     EVENT_FIELDS,
     VISIBILITIES,
     DatesOutOfOrder,
@@ -53,6 +58,7 @@ from services.games.events import (
 )
 from services.games.events import create_event as store_event
 from services.games.events import edit_event as change_event
+from services.games.game_names import game_words
 from services.games.store import NotAnObject, Parsed, parse_upload, store_batch
 from services.platform.storable import storable
 from services.platform.tokens import MAX_TOKEN_TEXT_CHARS, Token
@@ -67,7 +73,15 @@ from .access import (
     unauthorized,
 )
 from .errors import error_response
-from .games import DB_TIMEOUT_S, games_page, refusal_message, uploader_header, visibility_param
+from .games import (
+    DB_TIMEOUT_S,
+    BadParameter,
+    game_parameter,
+    games_page,
+    refusal_message,
+    uploader_header,
+    visibility_param,
+)
 
 blueprint = Blueprint("events", __name__)
 
@@ -83,7 +97,7 @@ def _resources():
 
 def _event_body(e: views.EventSummary) -> dict:
     return {
-        "id": e.id, "name": e.name,
+        "id": e.id, "name": e.name, "game": e.game,
         "starts_on": e.starts_on.isoformat() if e.starts_on else None,
         "ends_on": e.ends_on.isoformat() if e.ends_on else None,
         "created_at": e.created_at.isoformat(),
@@ -112,7 +126,10 @@ def _event_fields(body, *, creating: bool):
         example = '{"name": "Spring Open 2026"}' if creating else '{"visibility": "unlisted"}'
         return None, error_response(400, "Bad Request", f"send a JSON object like {example} "
                                     "with Content-Type: application/json", pointer="")
-    settable = EVENT_FIELDS if creating else EVENT_FIELDS + ADMIN_FIELDS
+    settable = EVENT_FIELDS + CREATE_FIELDS if creating else EVENT_FIELDS + ADMIN_FIELDS
+    if not creating and "game" in body:
+        return None, error_response(400, "Bad Request", "an event's game cannot be changed: its games were "
+                                    "checked against it; make a new event for another game", pointer="/game")
     unknown = sorted(set(body) - set(settable))
     if unknown:
         return None, error_response(400, "Bad Request", f"unknown field {unknown[0]!r}; an event has "
@@ -127,6 +144,11 @@ def _event_fields(body, *, creating: bool):
             return None, error_response(400, "Bad Request", "name contains the NUL character or an unpaired "
                                         "surrogate (\\ud800-\\udfff), which cannot be stored", pointer="/name")
         fields["name"] = name.strip()
+    if "game" in body:
+        if not games.is_known(body["game"]):
+            return None, error_response(400, "Bad Request", f"game: {games.unknown_game_words(body['game'])}",
+                                        pointer="/game", known_games=games.keys())
+        fields["game"] = body["game"]
     for field in ("starts_on", "ends_on"):
         if field in body:
             fields[field], err = _date(body, field)
@@ -168,7 +190,7 @@ def create_event():
     token = current_token()
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
         event_id, created, found = store_event(conn, fields["name"], starts, ends, fields.get("visibility", "public"),
-                                               token.owner)
+                                               token.owner, fields.get("game", games.DEFAULT_GAME))
         if not created and not may_manage_event(token, found.organiser):
             if not may_read_event(token, event_id, found.visibility, found.organiser):
                 # names are unique, so the name is taken; nothing more is said of an unlisted event
@@ -176,6 +198,12 @@ def create_event():
                                       "event; choose another name", pointer="/name")
             return error_response(409, "Conflict", f"there is already an event called {fields['name']!r}, "
                                   "which this token may not manage; choose another name", pointer="/name")
+        # the same name again finds the event whatever its game; naming another game is a mistake
+        if not created and "game" in fields and fields["game"] != found.game:
+            return error_response(409, "Conflict", f"there is already an event called {fields['name']!r}, for "
+                                  f"{game_words(found.game)}, not {game_words(fields['game'])}; an event's game "
+                                  "cannot change: choose another name for the new event", pointer="/game",
+                                  event=event_id, event_game=found.game)
         [summary] = views.event_summaries(conn, event_id)
     response = jsonify(_event_body(summary) | {"created": created})
     response.status_code = 201 if created else 200
@@ -245,18 +273,22 @@ def list_events():
     if purpose not in (None, "upload"):
         return error_response(400, "Bad Request", f"query parameter 'for': expected upload, got {purpose!r}",
                               parameter="for")
+    try:
+        game = game_parameter()
+    except BadParameter as exc:
+        return error_response(400, "Bad Request", exc.message, parameter=exc.parameter)
     token = current_token()
     if purpose == "upload" and token is None:
         return unauthorized("?for=upload lists the events a token may upload into: send one "
                             "(Authorization: Bearer <token>)")
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
         if purpose is None:
-            found = views.event_summaries(conn)
+            found = views.event_summaries(conn, game=game)
         elif token.event_id is not None:
-            found = views.event_summaries(conn, token.event_id)
+            found = views.event_summaries(conn, token.event_id, game=game)
         else:
             found = views.event_summaries(conn, unlisted=True if token.is_admin else
-                                          token.owner if token.role == "organiser" else False)
+                                          token.owner if token.role == "organiser" else False, game=game)
     body = {"events": [_event_body(e) for e in found]}
     if purpose == "upload":  # a bound token uploads into its event only: the recorder locks its choice to it
         body["bound_event"] = token.event_id
@@ -467,6 +499,10 @@ def _store_bundle(conn, stream, content_type, content_encoding, limits: BundleLi
             if stored.refused_by_dispute is not None:
                 report.add("rejected", {"index": index, "status": "rejected", "dispute": stored.refused_by_dispute,
                                         "error": refusal_message(stored.refused_by_dispute)})
+                continue
+            if stored.wrong_game is not None:  # a log of another game than the event's
+                report.add("rejected", {"index": index, "status": "rejected", "game": stored.wrong_game.game,
+                                        "error": stored.wrong_game.message})
                 continue
             row = {"index": index, "id": stored.id, "status": stored.status}
             if stored.duplicate:

@@ -4,8 +4,11 @@ docs/export.md: the schema).
 
 Query: ``event`` (an event's id) and/or ``from`` and ``to`` (YYYY-MM-DD, the days played, both
 inclusive; a range at most ``MAX_RANGE_DAYS`` long). At least one of event and a whole range:
-an unbounded dump of everything is not a request anyone means. Each bad or unknown value is a 400
-naming its parameter; an unlisted event the reader may not see is unknown (as in the games list).
+an unbounded dump of everything is not a request anyone means. ``game``: the game whose games are
+exported (a key of engine.games; an export is of one game, its columns are that game's): by default
+the event's game, else the default game; a game other than the event's is a 400. Each bad or unknown
+value is a 400 naming its parameter; an unlisted event the reader may not see is unknown (as in the
+games list).
 
 The body is written whole before it is sent (services.platform.spool): the view reads the rows with
 a connection of the exports' own small pool (on the read replica when there is one), a batch at a
@@ -23,17 +26,19 @@ import io
 from flask import Blueprint, Response, current_app, request
 from psycopg_pool import PoolTimeout
 
+from engine.games import DEFAULT_GAME
 from services.games import export, views
 from services.games.events import event_owner
+from services.games.game_names import game_words
 from services.platform.spool import sent, spool
 
 from .access import current_token, may_read_event, reader_of
 from .errors import error_response
-from .games import DB_TIMEOUT_S, BadParameter
+from .games import DB_TIMEOUT_S, BadParameter, game_parameter
 
 blueprint = Blueprint("export", __name__, url_prefix="/export")
 
-PARAMETERS = ("event", "from", "to")
+PARAMETERS = ("game", "event", "from", "to")
 MAX_RANGE_DAYS = 366
 EXPORT_RETRY_S = 5  # Retry-After when every export connection is busy
 
@@ -62,6 +67,7 @@ def _selection(conn) -> export.ExportFilter:
     if unknown:
         raise BadParameter(unknown[0], f"unknown parameter {unknown[0]!r}; the export takes "
                            + ", ".join(PARAMETERS))
+    game = game_parameter()
     event = _single("event")
     event_id = None
     if event is not None:
@@ -72,6 +78,10 @@ def _selection(conn) -> export.ExportFilter:
         if owner is None or not may_read_event(current_token(), event_id, owner.visibility, owner.organiser):
             raise BadParameter("event", f"there is no event {event_id} (an unlisted event is shown only with a "
                                "token that may see it); GET /api/v1/events lists them")
+        if game is not None and game != owner.game:
+            raise BadParameter("game", f"event {event_id} is of {game_words(owner.game)}, not "
+                               f"{game_words(game)}: leave out 'game', or give game={owner.game}")
+        game = owner.game
     start, end = _day("from"), _day("to")
     if start is not None and end is not None and end < start:
         raise BadParameter("to", f"'to' ({end}) is before 'from' ({start})")
@@ -81,7 +91,7 @@ def _selection(conn) -> export.ExportFilter:
     if start is not None and end is not None and (end - start).days + 1 > MAX_RANGE_DAYS:
         raise BadParameter("to", f"a range of at most {MAX_RANGE_DAYS} days is exported at once; "
                            f"{start} to {end} is {(end - start).days + 1} days — export it in parts")
-    return export.ExportFilter(event=event_id, start=start, end=end)
+    return export.ExportFilter(event=event_id, start=start, end=end, game=game or DEFAULT_GAME)
 
 
 def _filename(selection: export.ExportFilter, fmt: str) -> str:

@@ -11,14 +11,18 @@
   did not exist when it was uploaded has ``"event": null`` and that name in ``event_named_in_log``
   (uploads never create events: services.games.events).
 - ``GET /api/v1/games/{id}/log`` — the stored bytes, unchanged.
-- ``GET /api/v1/games?event=&deck=&player=&status=&before=&limit=`` — the games the reader may see,
+- ``GET /api/v1/games?game=&event=&deck=&player=&status=&before=&limit=`` — the games the reader may see,
   newest first, a page at a time (keyset by id: ``next`` is the URL of the next page;
   services.games.listing says why). An unknown value of a filter is a 400 naming the parameter (an
   unknown deck lists the decks there are). ``GET /api/v1/events/{id}/games`` is the same list for
   one event (services.api.events).
 
 A new log of a match whose dispute is resolved is refused (409), nothing stored: the organiser's
-ruling is not joined by later uploads (services.games.disputes).
+ruling is not joined by later uploads (services.games.disputes). So is a log of one game filed under
+an event of another (409 naming both games, ``pointer`` /game): an event is of one game.
+
+Every game says its ``game`` (the key of engine.games: its log's); the list filters by it
+(``?game=``, a known key; else a 400 naming the games there are).
 
 Who may open a dispute (services.games.disputes, "Standing uploads"): the upload of a match answers
 ``standing`` — its token is an admin's, the event organiser's, or bound to the event — and, when it
@@ -37,10 +41,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
+from engine import games
 from engine.log import longest_name
 from services.games import listing, views
 from services.games.disputes import UPLOAD_NOT_STANDING
-from services.games.events import VISIBILITIES, event_name, event_owner
+from services.games.events import VISIBILITIES, WrongGame, event_name, event_owner
 from services.games.status import GameStatus
 from services.games.store import NotAnObject, parse_upload, store_upload
 
@@ -77,6 +82,12 @@ def refused_upload(dispute_id: int):
     """409: the log's match is settled (its dispute resolved); nothing was stored."""
     return error_response(409, "Conflict", refusal_message(dispute_id), dispute=dispute_id,
                           dispute_url=f"/api/v1/disputes/{dispute_id}")
+
+
+def wrong_game_upload(wrong: WrongGame):
+    """409: the log is a game other than its event's; nothing was stored."""
+    return error_response(409, "Conflict", wrong.message, pointer="/game", game=wrong.game, event=wrong.event_id,
+                          event_game=wrong.event_game)
 
 
 def refusal_message(dispute_id: int) -> str:
@@ -121,12 +132,15 @@ def upload_game():
         stored = store_upload(conn, parsed, uploader, event_id=bound, visibility=visibility, uploaded_by=token)
     if stored.refused_by_dispute is not None:
         return refused_upload(stored.refused_by_dispute)
+    if stored.wrong_game is not None:
+        return wrong_game_upload(stored.wrong_game)
     # Committed: only now may a worker hear of it (services.games.dispatch).
     status = stored.status
     if not stored.duplicate and status == GameStatus.QUEUED:
         resources.sender.submit(stored.id)  # sent within ReplaySender.LINGER_S, with its neighbours
     status_url = url_for("api_v1.games.get_game", game_id=stored.id)
-    body = {"id": stored.id, "status": status, "duplicate": stored.duplicate, "status_url": status_url,
+    body = {"id": stored.id, "status": status, "duplicate": stored.duplicate, "game": stored.game,
+            "status_url": status_url,
             "log_url": url_for("api_v1.games.get_log", game_id=stored.id),
             "content_hash": parsed.content_hash}
     if parsed.log is None:
@@ -150,7 +164,8 @@ def get_game(game_id: int):
     if game is None or not may_read_game(current_token(), game):
         return _no_game(game_id)
     body = {
-        "id": game.id, "title": game.title, "status": str(game.status), "message": game.status_message,
+        "id": game.id, "game": game.game, "title": game.title, "status": str(game.status),
+        "message": game.status_message,
         "log_url": url_for("api_v1.games.get_log", game_id=game_id),
         "replay_url": url_for("replay.replay_page", game_id=game_id),
         "uploaded_by": game.uploaded_by, "uploader": views.uploader_owner(game.uploaded_by),
@@ -195,7 +210,7 @@ def _jsonable(value):
 
 # --- the games list ----------------------------------------------------------------------------------
 
-LIST_PARAMETERS = ("event", "deck", "player", "status", "before", "limit")
+LIST_PARAMETERS = ("game", "event", "deck", "player", "status", "before", "limit")
 # a deck's or player's name in a filter: no longer than a log can write one
 MAX_FILTER_NAME_CHARS = max(longest_name("deck"), longest_name("player"))
 
@@ -211,6 +226,15 @@ def _single(name: str) -> str | None:
     if len(values) > 1:
         raise BadParameter(name, f"'{name}' is given {len(values)} times; give it once")
     return values[0].strip() if values else None
+
+
+def game_parameter() -> str | None:
+    """``?game=``: a known game's key (engine.games), or None when not given; else a BadParameter
+    naming the games there are. The games list, the events list and the export filter by it."""
+    value = _single("game")
+    if value is not None and not games.is_known(value):
+        raise BadParameter("game", f"'game' must be a game's key: {games.unknown_game_words(value)}")
+    return value
 
 
 def _whole(name: str, low: int, high: int) -> int | None:
@@ -241,6 +265,7 @@ def _list_filters(conn, reader: listing.Reader, event_id: int | None, allowed: t
         if event_id is not None and not _event_readable(conn, event_id):
             raise BadParameter("event", f"there is no event {event_id} (an unlisted event is shown only with a "
                                "token that may see it); GET /api/v1/events lists them")
+    game = game_parameter()
     status = _single("status")
     if status is not None and status not in listing.STATUSES:
         raise BadParameter("status", f"'status' must be one of {', '.join(listing.STATUSES)}; got {status!r}")
@@ -252,7 +277,7 @@ def _list_filters(conn, reader: listing.Reader, event_id: int | None, allowed: t
     if player is not None and not listing.player_known(conn, player, reader):
         raise BadParameter("player", f"no game you may see was played by {player!r} (a name exactly as the "
                            "logs write it, in meta.players)")
-    filters = listing.GameFilters(event=event_id, deck=deck, player=player, status=status)
+    filters = listing.GameFilters(game=game, event=event_id, deck=deck, player=player, status=status)
     before = _whole("before", 1, views.MAX_ID)
     limit = _whole("limit", 1, listing.MAX_LIMIT) or listing.DEFAULT_LIMIT
     return filters, before, limit
@@ -278,8 +303,8 @@ def games_page(event_id: int | None = None):
         game |= {"url": url_for("api_v1.games.get_game", game_id=game["id"]),
                  "log_url": url_for("api_v1.games.get_log", game_id=game["id"]),
                  "replay_url": url_for("replay.replay_page", game_id=game["id"])}
-    applied = {"event": filters.event, "deck": filters.deck, "player": filters.player, "status": filters.status,
-               "before": before, "limit": limit}
+    applied = {"game": filters.game, "event": filters.event, "deck": filters.deck, "player": filters.player,
+               "status": filters.status, "before": before, "limit": limit}
     next_url = None
     if more:
         query = {k: v for k, v in applied.items() if v is not None and not (k == "event" and event_id is not None)}

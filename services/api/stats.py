@@ -1,5 +1,12 @@
 """``GET /api/v1/stats/...``: meta statistics read from the aggregate tables.
 
+Each game has statistics of its own, under ``/api/v1/stats/<game>/`` (``GAME_STATISTICS``: the path
+and view of each, per game key; ``GET /api/v1/stats/<game>`` lists them). Battle for Empyrean's are
+also served where they were before games had keys, ``/api/v1/stats/<path>`` (the default game's:
+same views, same answers). A game adds its statistics by adding its paths to ``GAME_STATISTICS``
+(and to services/api/openapi.yaml, under a tag of its own); a ``/stats/...`` URL no route answers is
+a 404 that names the games and the statistics there are (an unknown game key among them).
+
 Every endpoint takes the filters of services.stats.filters (from, to, event, players, deck,
 min_games) and answers ``{"filters": {...as applied...}, "rows": [...], "generated_at": ...}``
 (some add a summary beside ``rows``). A bad parameter is a 400 whose error names it:
@@ -10,14 +17,19 @@ What each number means: docs/services.md, "Statistics API".
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify, request, url_for
+from werkzeug.exceptions import NotFound
 
+from engine import games
+from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
 from services.stats import queries
 from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import check_names, hide_unreadable
 
 from .access import current_token, reader_of
+from .errors import error_response
 
 blueprint = Blueprint("stats", __name__, url_prefix="/stats")
 
@@ -43,17 +55,14 @@ def _answer(compute):
                     "generated_at": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
 
 
-@blueprint.get("/decks")
 def decks():
     return _answer(lambda conn, f: {"rows": queries.deck_stats(conn, f)})
 
 
-@blueprint.get("/matchups")
 def matchups():
     return _answer(lambda conn, f: {"rows": queries.matchup_stats(conn, f)})
 
 
-@blueprint.get("/battlefields")
 def battlefields():
     def compute(conn, f):
         rows, first_player = queries.battlefield_stats(conn, f)
@@ -61,7 +70,6 @@ def battlefields():
     return _answer(compute)
 
 
-@blueprint.get("/first-player")
 def first_player():
     def compute(conn, f):
         overall, weeks = queries.first_player_stats(conn, f)
@@ -69,17 +77,14 @@ def first_player():
     return _answer(compute)
 
 
-@blueprint.get("/cards")
 def cards():
     return _answer(lambda conn, f: {"rows": queries.card_stats(conn, f)})
 
 
-@blueprint.get("/trends")
 def trends():
     return _answer(lambda conn, f: {"rows": queries.trend_stats(conn, f)})
 
 
-@blueprint.get("/margins")
 def margins():
     def compute(conn, f):
         summary, rows = queries.margin_stats(conn, f)
@@ -87,6 +92,88 @@ def margins():
     return _answer(compute)
 
 
-@blueprint.get("/rounds")
 def rounds():
     return _answer(lambda conn, f: {"battlefield_applied": False, "rows": queries.round_stats(conn, f)})
+
+
+def factions(game: str):
+    if not games.is_known(game):
+        return _not_found()
+    return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)})
+
+
+# The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
+EVERY_GAME_STATISTICS: dict[str, Callable] = {"factions": factions}
+
+# Each game's own statistics, by game key: the path of each under /stats/<game>/ and the view answering it.
+GAME_STATISTICS: dict[str, dict[str, Callable]] = {
+    BATTLE_FOR_EMPYREAN.key: {"decks": decks, "matchups": matchups, "battlefields": battlefields,
+                              "first-player": first_player, "cards": cards, "trends": trends,
+                              "margins": margins, "rounds": rounds},
+}
+
+
+def statistics_url(game: str) -> str:
+    """Where a game's statistics are listed (GET /api/v1/stats/<game>)."""
+    return url_for("api_v1.stats.game_statistics", game=game)
+
+
+def _statistics_of(game: str) -> list[str]:
+    return [*GAME_STATISTICS.get(game, {}), *EVERY_GAME_STATISTICS]
+
+
+def described(info: games.GameInfo) -> dict:
+    """A game as the API describes it (the registry, a game's statistics): its GameInfo, its players in
+    words and where its statistics are."""
+    return info.to_dict() | {"players": info.players_words(), "statistics_url": statistics_url(info.key)}
+
+
+def game_statistics(game: str):
+    """A game's statistics: its description and each statistic's name and URL."""
+    if not games.is_known(game):
+        return _not_found()
+    own = [(path, url_for(f"api_v1.stats.{game}_{view.__name__}"))
+           for path, view in GAME_STATISTICS.get(game, {}).items()]
+    every = [(path, url_for(f"api_v1.stats.{view.__name__}", game=game))
+             for path, view in EVERY_GAME_STATISTICS.items()]
+    return jsonify({"game": described(games.info(game)),
+                    "statistics": [{"name": path, "url": url} for path, url in own + every]})
+
+
+def _not_found():
+    """The 404 of a /stats/... URL: it names what there is — the games known here when the first
+    segment is no game's key, the game's statistics when it is one."""
+    from . import API_PREFIX  # here: services.api imports this module
+
+    root = f"{API_PREFIX}/stats/"
+    key, _, statistic = request.path[len(root):].partition("/")
+    if games.is_known(key):
+        message = (f"{games.info(key).name} has no statistic {statistic!r}; its statistics are "
+                   + ", ".join(_statistics_of(key)) + f" ({statistics_url(key)})")
+    elif not statistic:
+        message = (f"there is no statistic or game {key!r} under {root}: " + games.unknown_game_words(key)
+                   + "; each game's statistics are under " + root + "<game>/")
+    else:
+        message = f"{games.unknown_game_words(key)} (the game of {request.path})"
+    return error_response(404, "Not Found", message, known_games=games.keys())
+
+
+blueprint.add_url_rule("/<game>", "game_statistics", game_statistics)
+for _path, _view in EVERY_GAME_STATISTICS.items():
+    blueprint.add_url_rule(f"/<game>/{_path}", _view.__name__, _view)
+for _game, _statistics in GAME_STATISTICS.items():
+    for _path, _view in _statistics.items():
+        blueprint.add_url_rule(f"/{_game}/{_path}", f"{_game}_{_view.__name__}", _view)
+        if _game == games.DEFAULT_GAME:  # where they were served before games had keys
+            blueprint.add_url_rule(f"/{_path}", _view.__name__, _view)
+
+
+@blueprint.before_app_request
+def no_such_statistics():
+    """A /stats/... URL that no route answers: a 404 that names what there is — the games known here
+    when the first segment is no game's key, the game's statistics when it is one."""
+    from . import API_PREFIX  # here: services.api imports this module
+
+    if not isinstance(request.routing_exception, NotFound) or not request.path.startswith(f"{API_PREFIX}/stats/"):
+        return None
+    return _not_found()

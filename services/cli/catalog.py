@@ -9,6 +9,11 @@ from pathlib import Path
 
 import click
 
+from services.cli.games import game_option, play_only_what_is_written
+
+OF_GAME = ("The game whose catalog it is (left out: the game of a log that names none); Battle for Empyrean only "
+           "for now.")
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG_DOC = ROOT / "docs" / "catalog.md"
 
@@ -26,9 +31,11 @@ def load_catalog_option(version: str | None):
 @click.command()
 @click.argument("query", nargs=-1)
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
-def cards(query: tuple[str, ...], version: str | None) -> None:
+@game_option(OF_GAME)
+def cards(query: tuple[str, ...], version: str | None, game: str | None) -> None:
     """List and search cards and battlefields with their text: every word of QUERY must appear in
     the name, deck, type, ability or text (e.g. `empyrean cards stun`, `empyrean cards vikings 8`)."""
+    play_only_what_is_written("cards", game)
     from services.cli.catalog_ref import search
 
     cat = load_catalog_option(version)
@@ -40,8 +47,10 @@ def cards(query: tuple[str, ...], version: str | None) -> None:
 
 
 @click.group()
-def catalog() -> None:
+@game_option(OF_GAME)
+def catalog(game: str | None) -> None:
     """Check catalog data files and render the catalog reference."""
+    play_only_what_is_written("catalog", game)
 
 
 @catalog.command("check")

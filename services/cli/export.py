@@ -11,12 +11,15 @@ from pathlib import Path
 
 import click
 
+from services.cli.games import game_option
 from services.cli.upload import DEFAULT_API, service_address
 
 CHUNK_BYTES = 1 << 16
 
 
 @click.command()
+@game_option("Whose games (an export is of one game). Left out: the event's game, else the game of a log that "
+             "names none.")
 @click.option("--event", "event_id", type=click.IntRange(min=1), help="The event's id (GET /api/v1/events lists them).")
 @click.option("--from", "start", type=click.DateTime(["%Y-%m-%d"]), help="First day played (YYYY-MM-DD).")
 @click.option("--to", "end", type=click.DateTime(["%Y-%m-%d"]), help="Last day played (YYYY-MM-DD), included.")
@@ -30,8 +33,8 @@ CHUNK_BYTES = 1 << 16
               f"EMPYREAN_DATA_DIR, else {DEFAULT_API}.")
 @click.option("--token", envvar="EMPYREAN_TOKEN", help="An API token (or EMPYREAN_TOKEN), to include the unlisted "
               "games it may see. Left out with --api left out too: the running `empyrean up`'s admin token.")
-def export(event_id: int | None, start: dt.datetime | None, end: dt.datetime | None, fmt: str | None,
-           output: Path, api_url: str | None, token: str | None) -> None:
+def export(game: str | None, event_id: int | None, start: dt.datetime | None, end: dt.datetime | None,
+           fmt: str | None, output: Path, api_url: str | None, token: str | None) -> None:
     """Download the counted games' records: one row per game and seat (decks, battlefields, first
     player, result, might and margins, cards deployed; the columns: docs/export.md), of an event
     (--event), of a range of days (--from and --to, at most a year), or of an event's days in a range.
@@ -44,7 +47,8 @@ def export(event_id: int | None, start: dt.datetime | None, end: dt.datetime | N
 
     if fmt is None:
         fmt = "parquet" if output.suffix.lower() == ".parquet" else "csv"
-    query = {"event": event_id, "from": start and start.date().isoformat(), "to": end and end.date().isoformat()}
+    query = {"game": game, "event": event_id, "from": start and start.date().isoformat(),
+             "to": end and end.date().isoformat()}
     api_url, token = service_address(api_url, token)
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     url = f"{api_url.rstrip('/')}/api/v1/export/games.{fmt}"

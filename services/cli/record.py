@@ -19,6 +19,8 @@ from typing import Any, TextIO
 
 import click
 
+from services.cli.games import game_option, play_only_what_is_written
+
 HELP = """  a number      take that answer
   a card's name the answer naming that card, by its name or the start of it ('soul of the l'),
                 when only one answer names it
@@ -291,12 +293,14 @@ class Recorder:
 @click.option("--table", help="The table (meta.table).")
 @click.option("--view", type=click.IntRange(1, 3),
               help="Record from that player's seat: the other players' draws and keeps are not asked.")
+@game_option("The game played (left out: the game of a log that names none); only Battle for Empyrean for now.")
 def record(out: Path | None, resume: Path | None, mode: str, decks: tuple[str, ...], battlefields: tuple[str, ...],
            first_player: int | None, version: str | None, players: tuple[str, ...], event: str | None,
-           round_: int | None, table: str | None, view: int | None) -> None:
+           round_: int | None, table: str | None, view: int | None, game: str | None) -> None:
     """Record a game played with real cards: each decision asked with its legal answers, numbered;
     the log written to --out after every one. Exit status: 0 a valid game (or saved to go on
     later), 1 the finished log is not valid, 2 a setup the engine refuses."""
+    play_only_what_is_written("record", game)
     from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
     from engine.position import position
     from services.cli.verify import describe_verdict

@@ -14,6 +14,9 @@ from pathlib import Path
 import click
 
 from services.cli.catalog import ROOT, load_catalog_option
+from services.cli.games import game_option, play_only_what_is_written
+
+PLAYED = "The game to play (left out: the game of a log that names none); only Battle for Empyrean for now."
 
 BALANCE_DOC = ROOT / "docs" / "balance.md"
 
@@ -37,11 +40,13 @@ BALANCE_DOC = ROOT / "docs" / "balance.md"
               help="The bundle: .ndjson or .json (an array), optionally .gz.")
 @click.option("--expected", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the expected verification counts here (JSON).")
+@game_option(PLAYED)
 def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot: str, flawed: float,
              seed: int, start: dt.datetime, round_days: int, name: str, version: str | None, out: Path,
-             expected: Path | None) -> None:
+             expected: Path | None, game: str | None) -> None:
     """Generate Swiss tournaments played by bots, as a bundle of game logs that loads straight into
     `empyrean upload --event` and `empyrean verify`."""
+    play_only_what_is_written("simulate", game)
     from services.platform.native import use_native_engine
 
     use_native_engine()
@@ -83,9 +88,11 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Worker processes.")
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=BALANCE_DOC, show_default=True)
-def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out: Path) -> None:
+@game_option(PLAYED)
+def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out: Path, game: str | None) -> None:
     """Play GAMES bot-vs-bot games between different decks and write each deck's win rate with
     its 95% interval (docs/balance.md). Exit status 1 when a deck is outside 35-65%."""
+    play_only_what_is_written("balance", game)
     from services.platform.native import use_native_engine
 
     use_native_engine()

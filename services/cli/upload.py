@@ -33,6 +33,20 @@ def service_address(api_url: str | None, token: str | None) -> tuple[str, str | 
     return running["api_url"].removesuffix("/api/v1"), token
 
 
+def require_token(token: str | None, needs: str) -> str:
+    """The token found by service_address, or exit 2 saying how to give one (``needs``: what needs it,
+    in words: "uploads need an API token")."""
+    if token is None:
+        from services.platform.config import Config
+
+        click.echo(f"error: {needs}, and no `empyrean up` was found running with its data in "
+                   f"{Config.from_env().data_dir.resolve()} (it lends its admin token). Run this in the folder "
+                   "where `empyrean up` runs (or set EMPYREAN_DATA_DIR to its var folder), or give --api URL and "
+                   "--token (or EMPYREAN_API_URL and EMPYREAN_TOKEN).", err=True)
+        sys.exit(2)
+    return token
+
+
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--event", help="Send everything as one tournament bundle into this event (created if new).")
@@ -48,25 +62,19 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
            wait: bool) -> None:
     """Upload game logs (files, folders, '-' for stdin; JSON, arrays or NDJSON) to the service.
 
-    Prints one line per game: its id and status (with --wait, its verdict), or why it was refused;
+    Prints one line per game: its id and status (with --wait, its verdict) and its game, or why it
+    was refused;
     with --event, the entries the service rejected or found malformed, then the event's counts
     (accepted, duplicates, malformed, rejected). A progress bar on stderr counts the games sent.
     Exit status: 0 every game accepted (and, with --wait, valid), 1 otherwise, 2 when the service
     cannot be used."""
     from tqdm import tqdm
 
+    from services.cli.games import game_tag
     from services.cli.upload_client import ApiClient, UploadError, as_bytes
 
     api_url, token = service_address(api_url, token)
-    if token is None:
-        from services.platform.config import Config
-
-        click.echo("error: uploads need an API token, and no `empyrean up` was found running with its data in "
-                   f"{Config.from_env().data_dir.resolve()} (it lends its admin token). Run this in the folder "
-                   "where `empyrean up` runs (or set EMPYREAN_DATA_DIR to its var folder), or give --api URL and "
-                   "--token (or EMPYREAN_API_URL and EMPYREAN_TOKEN).", err=True)
-        sys.exit(2)
-    client = ApiClient(api_url, uploader, token=token)
+    client = ApiClient(api_url, uploader, token=require_token(token, "uploads need an API token"))
     games = iter_sources(paths)
     ok = True
     try:
@@ -101,7 +109,7 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
                                f"{entry.get('error') or entry.get('message', '')}")
             counts = ", ".join(f"{k} {report[k]}" for k in ("accepted", "duplicates", "malformed", "rejected")
                                if k in report)
-            click.echo(f"event {ev['id']} ({ev['name']}): {counts}")
+            click.echo(f"event {ev['id']} ({ev['name']}): {counts}{game_tag(ev.get('game'))}")
             if report.get("problems_omitted"):
                 click.echo(f"... and {report['problems_omitted']:,} more rejected or malformed entries not listed "
                            "(the answer lists 1,000): fix those above and upload again")
@@ -127,7 +135,8 @@ def upload(paths: tuple[str, ...], event: str | None, api_url: str, uploader: st
                 ok = ok and (status == "valid" if wait else status != "malformed")
                 message = f": {body.get('status_message') or body.get('message') or ''}" if wait else ""
                 title = f" ({body['title']})" if wait and body.get("title") else ""
-                click.echo(f"{label}: game {body['id']}{title}{dup} {status.upper()}{message}")
+                tag = game_tag(body.get("game"))
+                click.echo(f"{label}: game {body['id']}{title}{dup} {status.upper()}{message}{tag}")
     except UploadError as exc:
         click.echo(f"error: {exc}", err=True)
         sys.exit(2)

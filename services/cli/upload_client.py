@@ -104,9 +104,11 @@ class ApiClient:
                 return body
             time.sleep(0.2)
 
-    def event(self, name: str) -> dict:
-        """Create the event, or find the one of that name."""
-        return self._json(self._request("POST", "/events", json={"name": name}))
+    def event(self, name: str, *, game: str | None = None, starts_on: str | None = None) -> dict:
+        """Create the event (of ``game``; left out, the service's default), or find the one of that
+        name (whatever its game, unless ``game`` is given: another game is then a 409)."""
+        body = {"name": name, "game": game, "starts_on": starts_on}
+        return self._json(self._request("POST", "/events", json={k: v for k, v in body.items() if v is not None}))
 
     def post_bundle(self, event_id: int, games: Iterable[bytes]) -> dict:
         """Stream every game as one NDJSON line (chunked transfer: no Content-Length needed)."""

@@ -12,21 +12,26 @@ import click
 from services.cli.sources import Unreadable, iter_sources
 
 
-def describe_verdict(label: str, v) -> str:
+def describe_verdict(label: str, v, game: str | None = None) -> str:
     """One line for people: decisions by their number counted from 1 (engine.words.decision_words,
-    as the API's message and the replay viewer say them); --json keeps the 0-based ``index``."""
+    as the API's message and the replay viewer say them); --json keeps the 0-based ``index``.
+    ``game``: the key of the log's game, named at the end of the line (None: a log that does not
+    read says nothing of it)."""
     from engine.words import decision_words
+    from services.cli.games import game_tag
 
     if v.status == "illegal":
         who = "chance" if v.player == 0 else f"P{v.player}" if v.player else "setup"
         at = decision_words(v.index, written=v.decision is not None)
         wrote = f" {v.decision!r}" if v.decision else ""
-        return f"{label}: ILLEGAL at {at} (round {v.round}, {v.phase} phase, {who}){wrote}: {v.rule}"
-    if v.status == "malformed":
-        return f"{label}: MALFORMED: " + "; ".join(f"{e['path'] or '/'}: {e['message']}" for e in v.errors)
-    if v.status == "mismatch":
-        return f"{label}: MISMATCH: " + "; ".join(f"{e['path']}: {e['message']}" for e in v.errors)
-    return f"{label}: {v.status.upper()}: {v.message}"
+        said = f"ILLEGAL at {at} (round {v.round}, {v.phase} phase, {who}){wrote}: {v.rule}"
+    elif v.status == "malformed":
+        said = "MALFORMED: " + "; ".join(f"{e['path'] or '/'}: {e['message']}" for e in v.errors)
+    elif v.status == "mismatch":
+        said = "MISMATCH: " + "; ".join(f"{e['path']}: {e['message']}" for e in v.errors)
+    else:
+        said = f"{v.status.upper()}: {v.message}"
+    return f"{label}: {said}{game_tag(game)}"
 
 
 @click.command()
@@ -34,7 +39,8 @@ def describe_verdict(label: str, v) -> str:
 @click.option("--explain", is_flag=True, help="Print the board and the legal alternatives at a failing decision.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON verdict per line instead of text.")
 def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
-    """Replay game logs (files, folders, '-' for stdin; JSON or NDJSON) and say if each was legal.
+    """Replay game logs of any known game (files, folders, '-' for stdin; JSON or NDJSON) and say if
+    each was legal, and which game it is (--json: ``game_key``; ``game`` is its title).
 
     Exit status: 0 all valid, 1 some not valid, 2 usage error."""
     from engine.replay import Verdict, replay
@@ -46,6 +52,7 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
     counts: dict[str, int] = {}
     for label, raw in iter_sources(paths):
         title = None  # the game as people name it: "R3 · T14 · Ada vs Bo"
+        game = None  # the key of the game it is of (engine.games), once the log reads
         if isinstance(raw, Unreadable):
             v = Verdict("malformed", raw, errors=[{"path": "", "message": str(raw)}])
         else:
@@ -53,11 +60,12 @@ def verify(paths: tuple[str, ...], explain: bool, as_json: bool) -> None:
             v = result.verdict
             if result.log is not None:
                 title = game_title(result.log.meta, result.log.setup.players)
+                game = result.log.game
         counts[v.status] = counts.get(v.status, 0) + 1
         if as_json:
-            click.echo(json.dumps({"source": label, "game": title, **v.to_dict()}))
+            click.echo(json.dumps({"source": label, "game": title, "game_key": game, **v.to_dict()}))
             continue
-        click.echo(describe_verdict(f"{label} ({title})" if title else label, v))
+        click.echo(describe_verdict(f"{label} ({title})" if title else label, v, game))
         if explain and v.status == "illegal":
             if v.board:
                 click.echo("  board at that point:")
@@ -103,7 +111,9 @@ def merge(paths: tuple[str, ...], output: str | None) -> None:
         click.echo(text, nl=False)
         return
     Path(output).write_text(text, encoding="utf-8")
-    click.echo(describe_verdict(f"merged {len(paths)} logs into {output}", replay(merged, record=False).verdict))
+    result = replay(merged, record=False)
+    click.echo(describe_verdict(f"merged {len(paths)} logs into {output}", result.verdict,
+                                result.log.game if result.log is not None else None))
 
 
 COMMANDS = (verify, merge)

@@ -1,5 +1,9 @@
 """Events (tournaments): creating them, who owns them, what they and their games show the public.
 
+An event is of one game (``events.game``, migration 0018: a key of engine.games, given when it is
+made and never changed): an upload of a log of another game into it is refused, nothing stored
+(services.games.store; ``WrongGame`` says why in words).
+
 Only ``create_event`` makes an event (``POST /api/v1/events``, an organiser or an admin), and always
 with an owner (``events.organiser``: the token's owner; an admin's token's owner for an admin's
 event). A name never moves ownership: naming an existing event answers it to its owner and is a
@@ -18,8 +22,12 @@ from dataclasses import dataclass
 
 from psycopg import Connection, errors
 
+from engine import games
+from services.games.game_names import game_words
+
 VISIBILITIES = ("public", "unlisted")
 EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")  # what an organiser may set
+CREATE_FIELDS = ("game",)  # what is set when the event is made, never changed
 ADMIN_FIELDS = ("organiser",)  # what only an admin may set: the owner
 
 
@@ -27,6 +35,23 @@ ADMIN_FIELDS = ("organiser",)  # what only an admin may set: the owner
 class Owner:
     organiser: str | None  # None: nobody owns the event (only an admin manages it)
     visibility: str = "public"
+    game: str = games.DEFAULT_GAME  # the key of the game the event is of
+
+
+@dataclass(frozen=True)
+class WrongGame:
+    """An upload refused because its log is a game other than its event's."""
+
+    game: str  # the log's
+    event_id: int
+    event_name: str
+    event_game: str
+
+    @property
+    def message(self) -> str:
+        return (f"this log is a game of {game_words(self.game)} but event {self.event_name!r} is for "
+                f"{game_words(self.event_game)}; nothing was stored: upload it into an event of "
+                f"{games.info(self.game).name}, or without an event")
 
 
 class DatesOutOfOrder(ValueError):
@@ -38,9 +63,17 @@ class NameTaken(ValueError):
 
 
 def event_owner(conn: Connection, event_id: int) -> Owner | None:
-    """Who owns the event (and its visibility); None when there is no such event."""
-    row = conn.execute("SELECT organiser, visibility FROM events WHERE id = %s", (event_id,)).fetchone()
-    return None if row is None else Owner(row[0], row[1])
+    """Who owns the event (and its visibility and game); None when there is no such event."""
+    row = conn.execute("SELECT organiser, visibility, game FROM events WHERE id = %s", (event_id,)).fetchone()
+    return None if row is None else Owner(*row)
+
+
+def event_games(conn: Connection, event_ids: set[int]) -> dict[int, tuple[str, str]]:
+    """{event id: (its game, its name)} of these events."""
+    if not event_ids:
+        return {}
+    return {event_id: (game, name) for event_id, game, name in conn.execute(
+        "SELECT id, game, name FROM events WHERE id = ANY(%s)", (sorted(event_ids),))}
 
 
 def event_name(conn: Connection, event_id: int) -> str | None:
@@ -49,23 +82,25 @@ def event_name(conn: Connection, event_id: int) -> str | None:
 
 
 def create_event(conn: Connection, name: str, starts_on: dt.date | None, ends_on: dt.date | None,
-                 visibility: str, owner: str) -> tuple[int, bool, Owner]:
-    """Create the event, owned by ``owner``, in the caller's transaction: (id, True, its owner). When
-    an event of that name exists: (its id, False, its owner), unchanged — whoever owns it (or nobody)
-    stays its owner; the caller answers a conflict to anyone else. Concurrent calls with one name
-    make one event (the unique name decides)."""
+                 visibility: str, owner: str, game: str = games.DEFAULT_GAME) -> tuple[int, bool, Owner]:
+    """Create the event of ``game``, owned by ``owner``, in the caller's transaction: (id, True, its
+    owner). When an event of that name exists: (its id, False, its owner and game), unchanged —
+    whoever owns it (or nobody) stays its owner, and its game stays; the caller answers a conflict to
+    anyone else, and to a request for another game. Concurrent calls with one name make one event (the
+    unique name decides)."""
     if not owner:
         raise ValueError("an event always has an owner")
     for _ in range(3):  # the existing event may be renamed between the INSERT and the SELECT
         row = conn.execute(
-            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser) VALUES (%s, %s, %s, %s, %s)
+            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser, game)
+               VALUES (%s, %s, %s, %s, %s, %s)
                ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
-            (name, starts_on, ends_on, visibility, owner)).fetchone()
+            (name, starts_on, ends_on, visibility, owner, game)).fetchone()
         if row is not None:
-            return row[0], True, Owner(owner, visibility)
-        row = conn.execute("SELECT id, organiser, visibility FROM events WHERE name = %s", (name,)).fetchone()
+            return row[0], True, Owner(owner, visibility, game)
+        row = conn.execute("SELECT id, organiser, visibility, game FROM events WHERE name = %s", (name,)).fetchone()
         if row is not None:
-            return row[0], False, Owner(row[1], row[2])
+            return row[0], False, Owner(*row[1:])
     raise NameTaken(name)  # pragma: no cover - renamed back and forth three times meanwhile
 
 

@@ -6,7 +6,8 @@ a batch at a time from a server-side cursor so an event of any size costs the sa
 the rule of services.games.disputes (``game_records.counted``, or ``pending``: chosen and about to
 be folded in, as the games list shows it). Disputed, superseded, illegal, mismatch and malformed
 uploads are not records anyone should learn from. Of those, the ones the reader may see
-(services.games.listing.visible_sql: public games of public events for anyone).
+(services.games.listing.visible_sql: public games of public events for anyone). An export is of
+one game (``ExportFilter.game``, a key of engine.games): the columns are that game's record's.
 
 **The columns** are declared once, in ``COLUMNS``: their SQL, their type and their meaning. The
 CSV and the Parquet writers both follow it, and docs/export.md's table is checked against it
@@ -28,6 +29,7 @@ from typing import Iterator
 
 from psycopg import Connection
 
+from engine.games import DEFAULT_GAME
 from services.platform.csv_cells import csv_cell
 
 from .listing import Reader, visible_sql
@@ -49,6 +51,7 @@ TYPES = ("int64", "int16", "string", "date", "bool", "list<string>", "list<int32
 
 COLUMNS: tuple[Column, ...] = (
     Column("game_id", "int64", "g.id", "the game's id (GET /api/v1/games/{id}; its log at /api/v1/games/{id}/log)"),
+    Column("game", "string", "r.game", "the key of the game it is of (GET /api/v1/games/registry lists them)"),
     Column("event_id", "int64", "g.event_id", "the event's id; empty for a game filed under none"),
     Column("event", "string", "e.name", "the event's name"),
     Column("played_on", "date", "r.played_on", "the day played: the log's meta.date, else the day it was received"),
@@ -114,15 +117,18 @@ _EXPORT = """
 
 @dataclass(frozen=True)
 class ExportFilter:
-    """Which counted games: one event's, and/or those played from ``start`` to ``end`` (inclusive)."""
+    """Which counted games: of ``game``, one event's, and/or those played from ``start`` to ``end``
+    (inclusive)."""
 
     event: int | None = None
     start: dt.date | None = None
     end: dt.date | None = None
+    game: str = DEFAULT_GAME
 
 
 def export_sql(selection: ExportFilter, reader: Reader) -> tuple[str, dict]:
     where = visible_sql(reader)
+    where.add("r.game = %(game)s", game=selection.game)  # by day: game_records_counted_game_played_on_idx
     where.when_set("g.event_id = %(event)s", event=selection.event)
     where.when_set("r.played_on >= %(start)s", start=selection.start)
     where.when_set("r.played_on <= %(end)s", end=selection.end)

@@ -40,6 +40,7 @@ STATUSES = tuple(str(s) for s in GameStatus)
 
 @dataclass(frozen=True)
 class GameFilters:
+    game: str | None = None  # a game's key (engine.games)
     event: int | None = None
     deck: str | None = None
     player: str | None = None
@@ -59,6 +60,7 @@ def visible_sql(reader: Reader) -> Where:
 
 def _filtered(filters: GameFilters, reader: Reader) -> Where:
     where = visible_sql(reader)
+    where.when_set("g.game = %(game)s", game=filters.game)
     where.when_set("g.event_id = %(event)s", event=filters.event)
     where.when_set("g.status = %(status)s", status=filters.status)
     where.when_set("EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id AND p.deck = %(deck)s)",
@@ -70,7 +72,7 @@ def _filtered(filters: GameFilters, reader: Reader) -> Where:
 
 
 _LIST = """
-    SELECT g.id, g.status, g.status_message, g.event_id, e.name AS event, g.match_id, m.round,
+    SELECT g.id, g.game, g.status, g.status_message, g.event_id, e.name AS event, g.match_id, m.round,
            m.table_label, m.players AS match_players, s.players AS seat_players, s.decks, s.won,
            g.played_on, g.received_at, g.visibility, d.id AS dispute_id,
            coalesce(r.counted OR r.pending, false) AS counted
@@ -104,7 +106,7 @@ def _row(r: dict) -> dict:
     if r["won"] is not None:
         winner = next((name for name, won in zip(r["seat_players"], r["won"]) if won), None)
     return {
-        "id": r["id"], "status": r["status"], "message": r["status_message"],
+        "id": r["id"], "game": r["game"], "status": r["status"], "message": r["status_message"],
         "event": None if r["event_id"] is None else {"id": r["event_id"], "name": r["event"]},
         "match": None if r["match_id"] is None else {"id": r["match_id"], "round": r["round"],
                                                     "table": r["table_label"]},

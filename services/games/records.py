@@ -1,4 +1,9 @@
-"""A game's record rows (game_records, game_players, game_player_*) and its aggregate contribution.
+"""A game's record rows (game_records, game_players, game_player_*, game_seats) and its aggregate
+contribution.
+
+``game_seats`` (migration 0018) says how each seat finished in terms every game has — its faction
+(what it played as: BfE's deck), rank, score, won, team — from the replay's ``outcome`` and the
+game's rules' ``factions`` (engine.games); ``game_records.game`` is the log's game.
 
 The contribution to every agg_* table is computed *in SQL from the game_* rows* and applied with a
 sign: +1 after the rows are written, -1 before they are replaced, so what is taken out on a replay
@@ -14,20 +19,49 @@ but the statistics do not trust a log whose own claims are wrong.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from psycopg import Connection
 
 from engine.bfe.record import GameRecord
+from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
+from engine.games import Outcome, rules_for
 from engine.log import GameLog
 from services.stats.aggregates import AGGREGATES
+
+BFE_KEY = BATTLE_FOR_EMPYREAN.key
 
 # The contribution upserts, in the order they are applied: one per aggregate table, made from its
 # declaration (services.stats.aggregates). Each takes %(games)s (a list of game ids: one game from
 # the worker, many from a batch or a recount) and %(sign)s (+1 or -1).
 AGGREGATE_SQL = [aggregate.contribution_sql for aggregate in AGGREGATES]
 AGGREGATE_TABLES = [aggregate.table for aggregate in AGGREGATES]
+
+
+# The revision of the schema a migration that counts games runs at (``counting_at``); None: the head.
+_REVISION: ContextVar[str | None] = ContextVar("counting_revision", default=None)
+
+
+@contextmanager
+def counting_at(revision: str) -> Iterator[None]:
+    """Count games as a database at ``revision`` can (a migration calling the code that settles and
+    counts games, revision 0017): only the aggregates it has, each as it ran then."""
+    token = _REVISION.set(revision)
+    try:
+        yield
+    finally:
+        _REVISION.reset(token)
+
+
+def _contribution_statements() -> list[str]:
+    revision = _REVISION.get()
+    if revision is None:
+        return AGGREGATE_SQL
+    return [a.contribution_sql_at(revision) for a in AGGREGATES if a.since <= revision]
 
 
 def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -> None:
@@ -41,7 +75,7 @@ def apply_contribution(conn: Connection, game_ids: int | list[int], sign: int) -
     assert sign in (1, -1)
     games = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     prepare = None if len(games) == 1 else False
-    for statement in AGGREGATE_SQL:
+    for statement in _contribution_statements():
         conn.execute(statement, {"games": games, "sign": sign}, prepare=prepare)
 
 
@@ -124,18 +158,21 @@ def fold_pending(conn: Connection, limit: int) -> list[int] | None:
 class FinishedGame:
     """A replayed game's record, with the aggregate keys it is counted under."""
     game_id: int
-    record: GameRecord
+    record: Any  # the game's own record (engine.bfe.record.GameRecord …)
     log: GameLog
     played_on: Any  # a date: meta.date, else the day the log was received
     event_id: int | None
     counted: bool  # a valid game: its contribution belongs in the aggregates
+    # how it ended, seat by seat (ReplayResult.outcome): its game_seats rows; None writes none
+    outcome: Outcome | None = None
 
 
 # Columns written by COPY, per table, in the order _record_rows yields their values (the one list of
-# them: tests/bench/bench_dashboards.py copies its rows by it too).
+# them: tests/bench/bench_dashboards.py copies its rows by it too). game_records and game_seats are
+# every game's; game_players and game_player_* are Battle for Empyrean's (``GAME_ROWS``).
 RECORD_COLUMNS = {
     "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
-                    "counted, pending, engine_version, catalog_version, end_reason, conceded_by",
+                    "counted, pending, engine_version, catalog_version, end_reason, conceded_by, game",
     "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won, "
                     "unseen",
     "game_player_battlefields": "game_id, seat, position, battlefield, might, won",
@@ -143,18 +180,52 @@ RECORD_COLUMNS = {
                          "might_gained, might_at_end, on_board_at_end",
     "game_player_rounds": "game_id, seat, round, is_first_player, essence_available, essence_spent, "
                           "essence_unspent, might",
+    # every game's: how each seat finished (migration 0018)
+    "game_seats": "game_id, seat, player_name, faction, rank, score, won, team",
 }
 
 
 def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict[str, list[tuple]]:
-    rec, game_id = game.record, game.game_id
+    """The record rows of one finished game: what every game has (game_records, game_seats), then the
+    game's own tables (``GAME_ROWS``; a game without tables of its own writes none)."""
+    log, outcome = game.log, game.outcome
+    names = list(log.meta.get("players", ()))
+    seats = outcome.seats if outcome is not None else ()
+    factions = rules_for(log.game).factions(log) if seats else []
+    own = GAME_ROWS.get(log.game)
+    rows = own(game) if own is not None else {}
+    record = {"battlefields": None, "first_player": None, "margin": None, "decisions": len(log.decisions),
+              "winner": outcome.winner if outcome is not None else None,
+              "end_reason": outcome.how if outcome is not None else "score",
+              "conceded_by": outcome.conceded_by if outcome is not None else None, **rows.pop("game_records", {})}
+    return {
+        "game_records": [(game.game_id, log.setup.players, record["battlefields"], record["first_player"],
+                          record["winner"], record["margin"], record["decisions"], game.played_on, game.event_id,
+                          game.counted and not pending, game.counted and pending, engine_version, log.catalog,
+                          record["end_reason"], record["conceded_by"], log.game)],
+        "game_seats": [(game.game_id, s.seat, _name(names, s.seat), factions[s.seat - 1], s.rank, s.score, s.won,
+                        s.team) for s in seats],
+        **rows,
+    }
+
+
+def _name(names: list[str], seat: int) -> str | None:
+    return names[seat - 1] if seat <= len(names) else None
+
+
+def _bfe_rows(game: FinishedGame) -> dict[str, Any]:
+    """Battle for Empyrean's own record rows (its record: engine.bfe.record.GameRecord), and under
+    "game_records" the columns of game_records it gives, by name (its own, and how the game ended
+    as its record says)."""
+    rec: GameRecord = game.record
+    game_id = game.game_id
     seats = range(1, rec.players + 1)
     names = list(game.log.meta.get("players", ()))
     return {
-        "game_records": [(game_id, rec.players, rec.battlefields, rec.first_player, rec.winner, rec.margin,
-                          rec.decisions, game.played_on, game.event_id, game.counted and not pending,
-                          game.counted and pending, engine_version, game.log.catalog, rec.end, rec.conceded_by)],
-        "game_players": [(game_id, seat, names[seat - 1] if seat <= len(names) else None, rec.decks[seat - 1],
+        "game_records": {"battlefields": rec.battlefields, "first_player": rec.first_player, "margin": rec.margin,
+                         "winner": rec.winner, "decisions": rec.decisions, "end_reason": rec.end,
+                         "conceded_by": rec.conceded_by},
+        "game_players": [(game_id, seat, _name(names, seat), rec.decks[seat - 1],
                           rec.first_player == seat, rec.winner == seat, sum(rec.final_might[seat - 1]),
                           sum(1 for w in rec.battlefield_winners if w == seat),
                           rec.unseen[seat - 1]) for seat in seats],
@@ -169,6 +240,11 @@ def _record_rows(game: FinishedGame, engine_version: str, pending: bool) -> dict
                                 rs.essence[seat - 1]["spent"], rs.essence[seat - 1]["unspent"], rs.might[seat - 1])
                                for rs in rec.rounds for seat in seats],
     }
+
+
+# Each game's own record tables, by game key: a finished game's rows of them (and its columns of
+# game_records). A game with no tables of its own yet is recorded in game_records and game_seats.
+GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows}
 
 
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:

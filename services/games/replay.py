@@ -133,7 +133,7 @@ def _replay_locked(conn: Connection, game_ids: list[int], defer_counts: bool, cl
     counting = check_matches(conn, match_ids, fresh=[game_id for game_id, *_ in replayed], locked=True)
     finished = [FinishedGame(game_id, result.record, result.log, played_on, event_id,
                              counted=result.verdict.status == GameStatus.VALID
-                             and (match_id is None or game_id in counting))
+                             and (match_id is None or game_id in counting), outcome=result.outcome)
                 for game_id, event_id, match_id, played_on, result in replayed
                 if result.verdict.status in RECORDED_VERDICTS and result.record is not None and result.log is not None]
     copy_record_rows(conn, finished, engine_version=ENGINE_VERSION, pending=defer_counts)

@@ -4,6 +4,10 @@ The bytes are stored exactly as received, keyed by the log's canonical content h
 else happens to them; the replay task is sent by the caller only after this transaction commits
 (``services.games.dispatch``). A log that cannot be parsed is stored too, already judged ``malformed``
 (the engine's JSON-pointer errors are its verdict; replaying it again could only say the same).
+
+Every game is stored with its game (``games.game``, migration 0018): its log's ``game`` (a log
+without one is Battle for Empyrean, engine.games.DEFAULT_GAME). A log of one game is not filed under
+an event of another: it is refused, nothing stored (``Stored.wrong_game``), before its match is made.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from typing import Any
 from psycopg import Connection
 from psycopg.types.json import Jsonb
 
+from engine import games
 from engine.log import FORMAT, GameLog, LogFormatError, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, malformed
 from services.games.disputes import STANDING_SQL, claimed_winner, resolved_disputes
+from services.games.events import WrongGame, event_games
 from services.games.status import Move
 from services.platform.storable import storable
 from services.platform.tokens import Reader, Token
@@ -40,9 +46,12 @@ class Stored:
     match_id: int | None = None  # the match it is an upload of (None: its log names none, or no event)
     # its uploader is standing for its match (games.standing: services.games.disputes.STANDING_SQL)
     standing: bool = True
+    # refused, not stored: its log is a game other than its event's
+    wrong_game: WrongGame | None = None
+    game: str | None = None  # the key of its game (games.game); None: refused
 
 
-REFUSED = "refused"  # Stored.status of an upload refused because its match is settled
+REFUSED = "refused"  # Stored.status of an upload refused: its match is settled, or its event is of another game
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class Parsed:
     # the object says it is a game log ("format": "empyrean-log"), however malformed; False: a JSON
     # object that is no game log at all (a bundle made mostly of those is refused: services/api/events.py)
     says_log: bool = True
+    # the key of the game it is of (log_game); None: a malformed log naming a game not known here
+    game: str | None = games.DEFAULT_GAME
 
 
 def read_log(raw: bytes) -> tuple[GameLog | None, list[dict], dict | None]:
@@ -88,8 +99,16 @@ def parse_upload(raw: bytes) -> Parsed:
         assert value is not None  # read_log gives the object of a malformed log
         claimed = value.get("result")
         return Parsed(raw, hashlib.sha256(raw).hexdigest(), None, errors,
-                      claimed if isinstance(claimed, dict) else None, value.get("format") == FORMAT)
-    return Parsed(raw, canonical_hash(log), log, [], dump_log(log).get("result"))
+                      claimed if isinstance(claimed, dict) else None, value.get("format") == FORMAT, log_game(value))
+    return Parsed(raw, canonical_hash(log), log, [], dump_log(log).get("result"), game=log.game)
+
+
+def log_game(value: dict) -> str | None:
+    """The game a log's JSON object is of, as far as it can be told: its ``game`` (a log without one
+    is the default game, as the engine reads it); None when it names a game not known here (the
+    engine's errors say so at /game)."""
+    game = value.get("game", games.DEFAULT_GAME)
+    return game if games.is_known(game) else None
 
 
 def _json_kind(value: Any) -> str:
@@ -124,7 +143,10 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     name and role in ``games.uploaded_by_owner/_name/_role`` (migration 0013): who uploaded a game,
     as the service knows it. None only for games stored by other means (tests, tools).
 
-    A new log whose match has a resolved dispute is refused (``refused_by_dispute``), not stored.
+    A new log whose match has a resolved dispute is refused (``refused_by_dispute``), not stored; so
+    is one of another game than its event's (``wrong_game``), before its match is looked up or made.
+    Each game is stored with its log's game; a malformed log that names no game known here, with
+    its event's (else the default game's).
 
     New games are stored ``queued``, not ``received``: the caller sends their tasks right after the
     commit and sets back to ``received`` (services.games.dispatch.mark_unsent) the few it could not
@@ -134,8 +156,8 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     # retry), and the event and match rows below are locked by the replay worker too (it checks the
     # match for disputes while it holds the game's row): taking the match row first and then waiting
     # on the game row a worker is finishing would deadlock with it.
-    known = {h: Stored(gid, status, True, match_id=match, standing=standing)
-             for h, gid, status, match, standing in conn.execute(_KNOWN, (sorted(set(hashes)),))}
+    known = {h: Stored(gid, status, True, match_id=match, standing=standing, game=game)
+             for h, gid, status, match, standing, game in conn.execute(_KNOWN, (sorted(set(hashes)),))}
     new: dict[str, Parsed] = {}
     for parsed in batch:
         if parsed.content_hash not in known:
@@ -143,6 +165,15 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
     named = {h: _meta_event(parsed) for h, parsed in new.items()} if event_id is None else {}
     found = find_events(conn, {name for name in named.values() if name is not None}, uploaded_by)
     events = {h: event_id if event_id is not None else found.get(named[h]) for h in new}
+    of_events = event_games(conn, {e for e in events.values() if e is not None})
+    for h, parsed in list(new.items()):
+        if events[h] is not None and parsed.game is not None and parsed.game != of_events[events[h]][0]:
+            event_game, event_title = of_events[events[h]]
+            known[h] = Stored(None, REFUSED, False, wrong_game=WrongGame(parsed.game, events[h], event_title,
+                                                                         event_game))
+            del new[h]
+    stored_game = {h: p.game or (of_events[events[h]][0] if events[h] is not None else games.DEFAULT_GAME)
+                   for h, p in new.items()}
     # the log names an event that does not exist: kept as text beside the game
     unfiled = {h: storable(named[h]) if events[h] is None and named.get(h) is not None else None for h in new}
     matches = _find_or_create_matches(conn, [(events[h], p.log.meta) for h, p in new.items() if p.log is not None])
@@ -160,36 +191,37 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
         move = Move.STORE if verdict is None else Move.STORE_MALFORMED
         rows.append((h, parsed.raw, events[h], matches.get(_match_key(events[h], meta)),
                      parsed.log.catalog if parsed.log else None, meta.get("date"), str(move.target),
-                     move.message or storable(verdict.message), *claim_columns(parsed), unfiled[h], verdict))
+                     move.message or storable(verdict.message), *claim_columns(parsed), unfiled[h], stored_game[h],
+                     verdict))
     inserted = {}
     if rows:
         # standing: the one rule (services.games.disputes.STANDING_SQL) over the token and the event
-        inserted = {h: (gid, match, standing) for h, gid, match, standing in conn.execute(
+        inserted = {h: (gid, match, standing, game) for h, gid, match, standing, game in conn.execute(
             f"""INSERT INTO games (content_hash, raw_log, uploader, uploaded_by, uploaded_by_owner, uploaded_by_name,
                                   uploaded_by_role, event_id, visibility, match_id, catalog_version,
                                   played_on, status, status_message, claimed_winner, claimed_result, queued_at,
                                   finished_at,
-                                  engine_version, named_event, standing)
+                                  engine_version, named_event, game, standing)
                SELECT h, raw, %(uploader)s, %(by_token)s, %(by_owner)s, %(by_name)s, %(by_role)s, u.e, %(visibility)s,
                       m, cat, d, st, msg, winner, claim,
                       CASE WHEN st = %(queued)s THEN now() END, CASE WHEN st = %(malformed)s THEN now() END,
-                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named, {STANDING_SQL}
+                      CASE WHEN st = %(malformed)s THEN %(engine)s END, named, u.game, {STANDING_SQL}
                FROM unnest(%(hashes)s::text[], %(raws)s::bytea[], %(events)s::bigint[], %(matches)s::bigint[],
                            %(catalogs)s::text[], %(dates)s::date[], %(statuses)s::text[], %(messages)s::text[],
-                           %(winners)s::text[], %(claims)s::jsonb[], %(named)s::text[])
-                    AS u(h, raw, e, m, cat, d, st, msg, winner, claim, named)
+                           %(winners)s::text[], %(claims)s::jsonb[], %(named)s::text[], %(games)s::text[])
+                    AS u(h, raw, e, m, cat, d, st, msg, winner, claim, named, game)
                LEFT JOIN events e ON e.id = u.e LEFT JOIN api_tokens t ON t.id = %(by_token)s
                ON CONFLICT (content_hash) DO NOTHING
-               RETURNING content_hash, id, match_id, standing""",
+               RETURNING content_hash, id, match_id, standing, game""",
             {"uploader": uploader, "visibility": visibility, "engine": ENGINE_VERSION,
              "by_token": uploaded_by.id if uploaded_by else None,
              "by_owner": uploaded_by.owner if uploaded_by else None,
              "by_name": uploaded_by.name if uploaded_by else None, "by_role": uploaded_by.role if uploaded_by else None,
              "queued": str(Move.STORE.target), "malformed": str(Move.STORE_MALFORMED.target),
              **dict(zip(("hashes", "raws", "events", "matches", "catalogs", "dates", "statuses", "messages", "claims",
-                         "winners", "named"), (list(column) for column in zip(*(row[:11] for row in rows)))))}
+                         "winners", "named", "games"), (list(column) for column in zip(*(row[:12] for row in rows)))))}
         )}
-        judged = [(inserted[row[0]][0], row[11]) for row in rows if row[11] is not None and row[0] in inserted]
+        judged = [(inserted[row[0]][0], row[12]) for row in rows if row[12] is not None and row[0] in inserted]
         if judged:
             with conn.cursor() as cur:
                 cur.executemany(
@@ -198,13 +230,13 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
                     [(gid, v.status, storable(v.message), Jsonb(storable(v.errors)), ENGINE_VERSION)
                      for gid, v in judged])
         statuses = {row[0]: row[6] for row in rows}
-        for h, (gid, match, standing) in inserted.items():
-            known[h] = Stored(gid, statuses[h], False, match_id=match, standing=standing)
+        for h, (gid, match, standing, game) in inserted.items():
+            known[h] = Stored(gid, statuses[h], False, match_id=match, standing=standing, game=game)
         # stored meanwhile by a concurrent upload (ON CONFLICT waited for it to commit): duplicates
         raced = [row[0] for row in rows if row[0] not in inserted]
         if raced:
-            for h, gid, status, match, standing in conn.execute(_KNOWN, (raced,)):
-                known[h] = Stored(gid, status, True, match_id=match, standing=standing)
+            for h, gid, status, match, standing, game in conn.execute(_KNOWN, (raced,)):
+                known[h] = Stored(gid, status, True, match_id=match, standing=standing, game=game)
     out, seen = [], set()
     for h in hashes:
         stored = known[h]
@@ -215,7 +247,7 @@ def store_batch(conn: Connection, batch: list[Parsed], uploader: str | None, *, 
 
 
 # games already stored with these content hashes: what Stored answers of them
-_KNOWN = "SELECT content_hash, id, status, match_id, standing FROM games WHERE content_hash = ANY(%s)"
+_KNOWN = "SELECT content_hash, id, status, match_id, standing, game FROM games WHERE content_hash = ANY(%s)"
 
 
 def claim_columns(parsed: Parsed) -> tuple[Jsonb | None, str]:

@@ -62,6 +62,7 @@ class GameView:
     """One stored game: where it is in the pipeline, its event and its match's dispute, the verdict."""
 
     id: int
+    game: str  # the key of the game it is of (engine.games): its log's
     status: GameStatus
     status_message: str | None
     content_hash: str
@@ -105,7 +106,7 @@ def game_view(conn: Connection, game_id: int, *, log: bool = False, record: bool
     cur = _cursor(conn)
     verdict = ", ".join(f"v.{c} AS verdict_{c}" for c in VERDICT_COLUMNS)
     row = cur.execute(
-        f"""SELECT g.id, g.status, g.status_message, g.content_hash, g.uploader, {_UPLOADED_BY},
+        f"""SELECT g.id, g.game, g.status, g.status_message, g.content_hash, g.uploader, {_UPLOADED_BY},
                    g.uploaded_by AS uploaded_by_token, g.event_id, e.name AS event, g.match_id, d.id AS dispute_id,
                    g.catalog_version, g.engine_version, g.played_on, g.attempts, g.received_at, g.queued_at,
                    g.replay_started_at, g.finished_at, g.visibility, e.visibility AS event_visibility,
@@ -276,6 +277,7 @@ class EventSummary:
     created_at: dt.datetime
     visibility: str
     organiser: str | None
+    game: str  # the key of the game it is of (engine.games)
     games: dict[str, int]  # games by status (the statuses it has games in, in the order of their names)
     open_disputes: int
     # the first and last day its counted games were played (None: none counted yet)
@@ -287,20 +289,22 @@ EVENTS_LISTED = 1000  # the events list shows the newest this many
 
 
 def event_summaries(conn: Connection, event_id: int | None = None, *,
-                   unlisted: bool | str = False) -> list[EventSummary]:
+                   unlisted: bool | str = False, game: str | None = None) -> list[EventSummary]:
     """Events (one, or the newest EVENTS_LISTED public ones) with their game counts by status and open
     disputes and the days its counted games were played: four set-based queries, whatever the
     number of events. An unlisted event is left out
     of the list but found by its id (docs/security.md, "Visibility"); ``unlisted``: the list has
     every unlisted event too (True: an admin's), or those of this organiser (a name). The counts come
-    from agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows."""
+    from agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows.
+    ``game``: only the events of that game (events_game_idx, migration 0018)."""
     cur = _cursor(conn)
-    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser FROM events
-                          WHERE (%(id)s::bigint IS NULL AND (visibility = 'public' OR %(every)s
-                                                            OR organiser = %(organiser)s))
-                             OR id = %(id)s
+    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser, game FROM events
+                          WHERE ((%(id)s::bigint IS NULL AND (visibility = 'public' OR %(every)s
+                                                             OR organiser = %(organiser)s))
+                                 OR id = %(id)s)
+                            AND (%(game)s::text IS NULL OR game = %(game)s)
                           ORDER BY id DESC LIMIT %(limit)s""",
-                       {"id": event_id, "limit": EVENTS_LISTED, "every": unlisted is True,
+                       {"id": event_id, "limit": EVENTS_LISTED, "every": unlisted is True, "game": game,
                         "organiser": unlisted if isinstance(unlisted, str) else None}).fetchall()
     ids = [r["id"] for r in rows]
     counts: dict[int, dict[str, int]] = {i: {} for i in ids}
@@ -544,18 +548,25 @@ def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> lis
 
 
 def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
+    # An event's matches are of its game: a game of another (none is stored so: services.games.store
+    # refuses it) is read by none of them, and a match of such games alone is not one of the event's.
     seats: dict[int, list[standings.Seat]] = {}
     for game_id, name, deck, won in conn.execute(
             f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
-                JOIN games g ON g.id = p.game_id WHERE {games_where}""", {"key": key}):  # any order: by name
+                JOIN games g ON g.id = p.game_id JOIN events e ON e.id = g.event_id
+                WHERE {games_where} AND g.game = e.game""", {"key": key}):  # any order: by name
         seats.setdefault(game_id, []).append(standings.Seat(name, deck, won))
     games: dict[int, list[standings.MatchGame]] = {}
     first_day: dict[int, dt.date] = {}
-    for game_id, match_id, status, claim, verdict, played_on, visible, standing in conn.execute(f"""
+    of_another_game: set[int] = set()  # matches with a game of another game than their event's
+    for game_id, match_id, status, claim, verdict, played_on, visible, standing, own in conn.execute(f"""
             SELECT g.id, g.match_id, g.status, g.claimed_winner, v.status, g.played_on,
-                   g.visibility = 'public' AND e.visibility = 'public', g.standing
+                   g.visibility = 'public' AND e.visibility = 'public', g.standing, g.game = e.game
             FROM games g JOIN events e ON e.id = g.event_id LEFT JOIN verdicts v ON v.game_id = g.id
             WHERE {games_where} ORDER BY g.id""", {"key": key}):
+        if not own:
+            of_another_game.add(match_id)
+            continue
         games.setdefault(match_id, []).append(
             standings.MatchGame(game_id, status, verdict, claim, tuple(seats.get(game_id, ())), visible, standing))
         if played_on is not None and (match_id not in first_day or played_on < first_day[match_id]):
@@ -564,10 +575,13 @@ def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) 
         match_id, event_id, event, rnd, table, tuple(players), tuple(games.get(match_id, ())),
         MatchDispute(dispute_id, dispute_status, counts) if dispute_id is not None else None,
         first_day[match_id].isoformat() if match_id in first_day else None)
-        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts in heads]
+        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts in heads
+        if match_id in games or match_id not in of_another_game]
 
 
 def games_outside_matches(conn: Connection, event_id: int) -> int:
-    """How many of the event's games are in no match: their logs name no round, table or players."""
-    return conn.execute("SELECT count(*) FROM games WHERE event_id = %s AND match_id IS NULL",
-                        (event_id,)).fetchone()[0]
+    """How many of the event's games (of its game, as its matches: _build_matches) are in no match:
+    their logs name no round, table or players."""
+    return conn.execute("""SELECT count(*) FROM games WHERE event_id = %(event)s AND match_id IS NULL
+                             AND game = (SELECT game FROM events WHERE id = %(event)s)""",
+                        {"event": event_id}).fetchone()[0]

@@ -35,7 +35,9 @@ events, keyed by ``WEEKLY_COMMON_KEY`` and the same ``keys``, with the same ``va
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from engine.bfe.rules import GAME_INFO
 
 # The key every aggregate starts with, and its expressions over game_records (r).
 COMMON_KEY = {"played_on": "r.played_on", "event_id": "r.event_id", "players": "r.players"}
@@ -55,7 +57,8 @@ class Aggregate:
     games' part of it (the fold adds it times the sign, the roll-ups and the statistics sum it).
     ``joins``: what follows ``FROM game_records r`` in the contribution (the game rows one game
     adds from); ``scored_only``: only games played to the tally count (see the module's
-    docstring); ``weekly``: there is an agg_X_weekly roll-up."""
+    docstring); ``weekly``: there is an agg_X_weekly roll-up; ``game``: the key of the one game
+    whose games it counts (None: every game's)."""
 
     table: str
     keys: dict[str, str]
@@ -63,6 +66,15 @@ class Aggregate:
     joins: str = ""
     scored_only: bool = False
     weekly: bool = True
+    game: str | None = None
+    since: str = "0001"  # the migration that made the table
+
+    def contribution_sql_at(self, revision: str) -> str:
+        """``contribution_sql`` as a database at ``revision`` runs it (a migration calling the code
+        that counts games): before GAME_COLUMN_REVISION, game_records has no game to filter on."""
+        if revision >= GAME_COLUMN_REVISION or self.game is None:
+            return self.contribution_sql
+        return self.contribution_sql.replace(f" AND r.game = '{self.game}'", "")
 
     @property
     def columns(self) -> list[str]:
@@ -81,6 +93,8 @@ class Aggregate:
         key = ", ".join([*COMMON_KEY.values(), *self.keys.values()])
         values = ", ".join(f"%(sign)s * {expression}" for expression in self.values.values())
         scored = " AND r.end_reason = 'score'" if self.scored_only else ""
+        if self.game is not None:  # a key is letters, digits and '_' (engine.games.KEY_PATTERN)
+            scored += f" AND r.game = '{self.game}'"
         added = ", ".join(f"{v} = a.{v} + EXCLUDED.{v}" for v in self.values)
         return (f"INSERT INTO {self.table} AS a ({', '.join([*COMMON_KEY, *self.columns])})\n"
                 f"        SELECT {key}, {values}\n"
@@ -135,7 +149,11 @@ _CARD_VALUES = {  # agg_card_metrics and its per-battlefield twin
     "might_at_end_sum": "sum(c.might_at_end)",
 }
 
-# In the order the fold applies them (and the tests and benchmarks list them).
+BFE = GAME_INFO.key  # Battle for Empyrean's aggregates count its games only
+GAME_COLUMN_REVISION = "0018"  # the migration that gave game_records its game
+
+# In the order the fold applies them (and the tests and benchmarks list them): Battle for
+# Empyrean's, then every game's.
 AGGREGATES = [
     Aggregate("agg_deck_results", {"deck": "p.deck"}, {
         **_RESULTS,
@@ -178,6 +196,12 @@ AGGREGATES = [
               _RESULTS, joins=_IN_PLAY + _PLAYERS + _OPPONENTS),
     Aggregate("agg_battlefield_cards", {"battlefield": "bf", "deck": "p.deck", "card": "c.card"}, _CARD_VALUES,
               joins=_IN_PLAY + _PLAYERS + _PLAYER_CARDS),
+]
+AGGREGATES = [replace(aggregate, game=BFE) for aggregate in AGGREGATES] + [
+    # every game's: each seat's result by what it played as (migration 0019)
+    Aggregate("agg_faction_results", {"game": "r.game", "faction": "s.faction"}, {
+        "games": _GAMES, "wins": "count(*) FILTER (WHERE s.won)", "draws": _DRAWS,
+    }, joins="\n        JOIN game_seats s ON s.game_id = r.game_id", weekly=False, since="0019"),
 ]
 
 BY_TABLE = {aggregate.table: aggregate for aggregate in AGGREGATES}

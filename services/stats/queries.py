@@ -37,6 +37,14 @@ WHERE {where}
 GROUP BY deck
 """
 
+# Every game's (migration 0019): a seat's results by what it played as; no weekly roll-up.
+FACTIONS_SQL = """
+SELECT faction, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint
+FROM agg_faction_results
+WHERE game = %(game)s AND {where}
+GROUP BY faction
+"""
+
 SEAT_GAMES_SQL = """
 SELECT coalesce(sum(games), 0)::bigint
 FROM agg_deck_results
@@ -280,6 +288,20 @@ def deck_stats(conn, filters: Filters) -> list[dict]:
         for (deck, games, wins, draws), wr in zip(rows, win_rates)
     ]
     out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["deck"]))
+    return out
+
+
+def faction_stats(conn, filters: Filters, game: str) -> list[dict]:
+    """Any game's: per faction (what a seat played as: BfE's deck, a species, a hero, a company),
+    seat-games, wins, games without one winner, win rate (n, Wilson interval) and share of the
+    seat-games; highest lower bound first. The deck filter does not apply (factions are not decks)."""
+    where, params = filters.where(decks=False)
+    rows = conn.execute(FACTIONS_SQL.format(where=where), params | {"game": game}).fetchall()
+    total = sum(r[1] for r in rows)
+    out = [{"faction": faction, "games": games, "wins": wins, "draws": draws, "win_rate": wr,
+            "share": share(games, total), "thin": _thin(games, filters)}
+           for (faction, games, wins, draws), wr in zip(rows, rates([(w, g) for _, g, w, _ in rows]))]
+    out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["faction"]))
     return out
 
 

@@ -297,8 +297,10 @@ COPY_COLUMNS = {
     "games": "id, content_hash, raw_log, uploader, event_id, catalog_version, played_on, status, status_message, "
              "engine_version, attempts, finished_at",
     "verdicts": "game_id, status, message, engine_version, catalog_version",
-    # the record tables as the worker writes them, but game_records without its pending column
-    **RECORD_COLUMNS, "game_records": RECORD_COLUMNS["game_records"].replace(" pending,", ""),
+    # the record tables as the worker writes them, but game_records without its pending column nor its
+    # game (the default: Battle for Empyrean), and no game_seats (no statistic reads them yet)
+    **{table: columns for table, columns in RECORD_COLUMNS.items() if table != "game_seats"},
+    "game_records": RECORD_COLUMNS["game_records"].replace(" pending,", "").removesuffix(", game"),
 }
 
 

@@ -5,8 +5,9 @@ of the wrong type or size, keys deleted or added, decisions rewritten, reordered
 duplicated, cards made unseen ('?'), concessions and seat views added, and the serialised bytes
 flipped, cut or padded.
 
-Shared by the engine fuzz test (tests/engine/test_fuzz_engine.py) and the API fuzz test
-(tests/services/test_fuzz_api.py)."""
+Shared by the engine fuzz test (tests/engine/test_fuzz_engine.py), the API fuzz test
+(tests/services/test_fuzz_api.py) and the conformance suite (tests/engine/test_conformance.py), which
+passes each game's own valid logs as ``bases``; without them the bases are Battle for Empyrean's."""
 
 from __future__ import annotations
 
@@ -49,10 +50,15 @@ def base_logs() -> tuple[str, ...]:
     return tuple(json.dumps(log) for log in logs)
 
 
-@lru_cache(maxsize=1)
 def all_decisions() -> tuple[str, ...]:
     """Every distinct decision written in the base logs: real grammar, real card names."""
-    return tuple(sorted({d for text in base_logs() for d in json.loads(text)["decisions"]}))
+    return decisions_in(base_logs())
+
+
+@lru_cache(maxsize=8)
+def decisions_in(bases: tuple[str, ...]) -> tuple[str, ...]:
+    """Every distinct decision written in ``bases`` (valid logs as JSON text)."""
+    return tuple(sorted({d for text in bases for d in json.loads(text)["decisions"]}))
 
 
 def _slots(value, path=()):
@@ -68,8 +74,10 @@ def _slots(value, path=()):
 
 
 @st.composite
-def mutated_value(draw) -> dict:
-    log = json.loads(draw(st.sampled_from(base_logs())))
+def mutated_value(draw, bases: tuple[str, ...] | None = None) -> dict:
+    """One of ``bases`` (valid logs as JSON text; default: ``base_logs()``) mutated one to four times."""
+    bases = base_logs() if bases is None else bases
+    log = json.loads(draw(st.sampled_from(bases)))
     for _ in range(draw(st.integers(1, 4))):
         # decision changes first: they get past the schema and exercise the rules themselves
         kind = draw(st.sampled_from(["decision", "reorder", "duplicate", "decision", "drop", "add", "delete",
@@ -82,7 +90,7 @@ def mutated_value(draw) -> dict:
                 and decisions:
             i = draw(st.integers(0, len(decisions) - 1))
             if kind == "decision":  # mostly well-formed but out of place, sometimes word soup
-                decisions[i] = draw(st.one_of(st.sampled_from(all_decisions()), st.lists(
+                decisions[i] = draw(st.one_of(st.sampled_from(decisions_in(bases)), st.lists(
                     st.sampled_from(WORDS), min_size=1, max_size=5).map(" ".join)))
             elif kind == "reorder":
                 j = draw(st.integers(0, len(decisions) - 1))
@@ -111,9 +119,9 @@ def mutated_value(draw) -> dict:
 
 
 @st.composite
-def mutated_bytes(draw) -> bytes:
-    """A mutated log serialised, and sometimes its bytes damaged too."""
-    data = json.dumps(draw(mutated_value()), ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
+def mutated_bytes(draw, bases: tuple[str, ...] | None = None) -> bytes:
+    """A mutated log (of ``bases``, as in ``mutated_value``) serialised, and sometimes its bytes damaged too."""
+    data = json.dumps(draw(mutated_value(bases)), ensure_ascii=draw(st.booleans())).encode("utf-8", "surrogatepass")
     damage = draw(st.sampled_from(["none", "none", "none", "flip", "cut", "insert"]))
     if damage == "flip" and data:
         i = draw(st.integers(0, len(data) - 1))

@@ -117,6 +117,32 @@ class Answer(NamedTuple):
 
 
 @dataclass
+class Record:
+    """What the statistics need of one game: the dice rolled, the rounds each seat took, the winner
+    (``decisions`` and ``unseen`` are filled in by the replay)."""
+
+    rolls: list[int] = field(default_factory=list)
+    taken: list[int] = field(default_factory=list)
+    winner: int | None = None
+    end: str = "score"
+    decisions: int = 0
+    unseen: list[int] = field(default_factory=list)
+
+
+class RecordBuilder:
+    """Watches a game (``State.observers``) and keeps its record."""
+
+    def __init__(self) -> None:
+        self.record = Record()
+
+    def on_roll(self, g: State, value: int) -> None:
+        self.record.rolls.append(value)
+
+    def on_game_end(self, g: State) -> None:
+        self.record.taken, self.record.winner, self.record.end = list(g.taken), g.winner, g.end or "score"
+
+
+@dataclass
 class State:
     """A game of Pips: the state machine of its decision points (the interface engine.reader and
     engine.replay use: pending, legal_decisions, check, answer, take_default, auto, concede)."""
@@ -124,6 +150,7 @@ class State:
     seed: int | None
     view: int | None
     trace: list | None = None
+    observers: list = field(default_factory=list)
     catalog: None = None
     n: int = 2
     round: int = 0
@@ -198,6 +225,11 @@ class State:
         self.over, self.end, self.conceded_by, self.pending = True, "concession", seat, None
         self.winner = 3 - seat
         self.phase = "over"
+        self._ended()
+
+    def _ended(self) -> None:
+        for o in self.observers:
+            o.on_game_end(self)
 
     def unseen(self) -> list[int]:
         return [sum(1 for c in hand if c is None) for hand in self.hands]
@@ -227,6 +259,8 @@ class State:
                 self.named[d.seat - 1].add(d.value)
         elif d.verb == "roll":
             self.die = d.value
+            for o in self.observers:
+                o.on_roll(self, d.value)
         else:
             hand = self.hands[d.actor - 1]
             hand.remove(d.value if d.value in hand else None)
@@ -286,6 +320,7 @@ class State:
         if not self._todo and not self.over:
             self.over, self.end, self.phase = True, "score", "over"
             self.winner = None if self.taken[0] == self.taken[1] else 1 + self.taken.index(max(self.taken))
+            self._ended()
 
 
 # -- the log's parts
@@ -367,10 +402,10 @@ class PipsRules:
             raise LogFormatError([{"path": "/catalog", "message": f"unknown catalog version {log.catalog!r}; "
                                    "Pips has 1"}])
         return State(log.chance.seed if log.chance.type == "seeded" else None, log.chance.view,
-                     trace=[] if trace else None)
+                     trace=[] if trace else None, observers=list(observers or ()))
 
-    def record_builder(self) -> None:
-        return None
+    def record_builder(self) -> RecordBuilder:
+        return RecordBuilder()
 
     def checkpoint_check(self, log: GameLog) -> None:
         return None
@@ -405,7 +440,7 @@ class PipsRules:
         if not g.over or g.end is None:
             return None
         return Outcome(g.end, tuple(SeatOutcome(s, 1 if g.winner in (None, s) else 2, g.taken[s - 1], g.winner == s)
-                                    for s in (1, 2)))
+                                    for s in (1, 2)), g.conceded_by)
 
     def factions(self, log: GameLog) -> list[str]:
         return list(log.setup.colours)

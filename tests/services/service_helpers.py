@@ -159,3 +159,22 @@ def as_admin(app) -> FlaskClient:
     if token is None:
         token = app.extensions["test_admin_token"] = make_token(app, "admin", name="tests")
     return token_client(app, token)
+
+
+# --- the app behind a real HTTP server, for the command line's HTTP clients -----------------------------
+
+
+@contextmanager
+def served_at(app):
+    """The app served on a free port of 127.0.0.1 by a threaded server; yields its base URL."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()

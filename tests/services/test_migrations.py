@@ -14,12 +14,20 @@ from alembic.script import ScriptDirectory
 from service_helpers import as_admin, child_env, ended_early, running_app
 
 from engine.bfe.selfplay import self_play
+from engine.games import DEFAULT_GAME
 from engine.log import canonical_decisions, canonical_hash, dump_log, parse_log
 from engine.replay import ENGINE_VERSION, replay
 from engine.seats import as_recorded
-from services.games.records import AGGREGATE_SQL, AGGREGATE_TABLES, FinishedGame, recount_differences, write_records
+from services.games.records import (
+    RECORD_COLUMNS,
+    FinishedGame,
+    _record_rows,
+    recount_differences,
+    write_records,
+)
 from services.platform import migrate
 from services.platform.config import Config
+from services.stats.aggregates import AGGREGATES, BFE
 
 TABLES = {
     "events", "event_matches", "games", "verdicts", "game_records", "game_players",
@@ -30,7 +38,7 @@ TABLES = {
 } | {f"{t}_weekly" for t in (  # migration 0004: the weekly roll-ups
     "agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
     "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
-    "agg_battlefield_cards")} | {"api_tokens"}  # migration 0005: access control
+    "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats", "agg_faction_results"}  # 0005: access; 0018, 0019
 
 
 def schema_snapshot(url: str) -> dict:
@@ -46,6 +54,31 @@ def schema_snapshot(url: str) -> dict:
             "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1").fetchall()
         revision = migrate.current_revision(conn)
     return {"columns": columns, "constraints": constraints, "indexes": indexes, "revision": revision}
+
+
+def write_records_at(conn: psycopg.Connection, games: list[FinishedGame]) -> None:
+    """write_records for a database at an older revision (the set-up of a test of a later one): the
+    record tables and columns that revision does not have yet are left out, as the code of its day
+    wrote them."""
+    have = {(table, column) for table, column in conn.execute(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'")}
+    with conn.cursor() as cur:
+        for table, columns in RECORD_COLUMNS.items():
+            names = [c.strip() for c in columns.split(",")]
+            kept = [i for i, c in enumerate(names) if (table, c) in have]
+            if not kept:
+                continue
+            rows = [row for game in games for row in _record_rows(game, ENGINE_VERSION, pending=False)[table]]
+            with cur.copy(f"COPY {table} ({', '.join(names[i] for i in kept)}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row([row[i] for i in kept])
+    counted = sorted(game.game_id for game in games if game.counted)
+    if counted:  # the aggregates that revision has, as it counted them (no game column before 0018)
+        for aggregate in AGGREGATES:
+            if (aggregate.table, "played_on") in have:
+                before_games = ("game_records", "game") not in have
+                statement = aggregate.contribution_sql_at("0017") if before_games else aggregate.contribution_sql
+                conn.execute(statement, {"games": counted, "sign": 1})
 
 
 def tables(url: str) -> set[str]:
@@ -190,14 +223,18 @@ def test_downgrading_0009_leaves_the_counts_the_code_before_it_takes_out(fresh_d
         conn.commit()
 
     migrate.downgrade(url, "0008")
-    before_0009 = [statement.replace(" AND r.end_reason = 'score'", "") for statement in AGGREGATE_SQL]
-    assert sum(a != b for a, b in zip(AGGREGATE_SQL, before_0009)) == 2  # margins and might by round
+    # the statements of that revision: Battle for Empyrean's aggregates, before games had keys (0018,
+    # 0019: the game filter, agg_faction_results) and before 0009's condition
+    bfe = [a for a in AGGREGATES if a.game == BFE]
+    at_0008 = [a.contribution_sql_at("0008") for a in bfe]
+    before_0009 = [statement.replace(" AND r.end_reason = 'score'", "") for statement in at_0008]
+    assert sum(a != b for a, b in zip(at_0008, before_0009)) == 2  # margins and might by round
     with psycopg.connect(url) as conn, conn.transaction(force_rollback=True):
         assert conn.execute("SELECT sum(games) FROM agg_game_margins WHERE battlefield = '*'").fetchone()[0] == 3
         ids = [r[0] for r in conn.execute("SELECT game_id FROM game_records WHERE counted")]
         for statement in before_0009:
             conn.execute(statement, {"games": ids, "sign": -1})
-        for table in AGGREGATE_TABLES:
+        for table in (a.table for a in bfe):
             values = [c.name for c in conn.execute(f"SELECT * FROM {table} LIMIT 0").description
                       if c.name not in ("played_on", "event_id", "players", "deck", "opponent_deck", "battlefield",
                                         "card", "margin", "round")]
@@ -339,8 +376,8 @@ def test_upgrading_to_0013_counts_each_shared_match_once(fresh_database):
                 (canonical_hash(result.log), raw, event, match, token if n == 0 else None)).fetchone()[0]
             conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
                          "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
-            write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
-                                              event_id=event, counted=True)], engine_version=ENGINE_VERSION)
+            write_records_at(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
+                                                 event_id=event, counted=True)])
             ids.setdefault(match, []).append(game_id)
         conn.execute("INSERT INTO disputes (match_id, reason) VALUES (%s, 'results differ')", (matches[0],))
         assert conn.execute("SELECT sum(games) FROM agg_first_player").fetchone()[0] == 5
@@ -396,8 +433,8 @@ def test_upgrading_to_0017_marks_standing_uploads_and_counts_the_standing_one(fr
                 (canonical_hash(result.log), raw, event, match_id, tokens[who])).fetchone()[0]
             conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
                          "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
-            write_records(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
-                                              event_id=event, counted=n != 1)], engine_version=ENGINE_VERSION)
+            write_records_at(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-01",
+                                                 event_id=event, counted=n != 1)])
             ids[(who, match_id)] = game_id
     migrate.upgrade(url)
     with psycopg.connect(url) as conn:
@@ -410,3 +447,76 @@ def test_upgrading_to_0017_marks_standing_uploads_and_counts_the_standing_one(fr
         assert conn.execute("SELECT count(*) FROM disputes").fetchone()[0] == 0
         assert conn.execute("SELECT sum(games) FROM agg_first_player").fetchone()[0] == len(match)
         assert set(recount_differences(conn).values()) == {0}
+
+
+# --- revision 0018: which game each row is of, and how each seat finished --------------------------------
+
+
+def test_upgrading_to_0018_keeps_every_content_hash_and_gives_each_stored_record_its_seats(fresh_database, config):
+    """Everything stored before 0018 is Battle for Empyrean's, and says so; no content hash changes
+    (a BfE log is written without "game"), so a re-upload is still a duplicate; and every stored
+    record gets its seats (game_seats) exactly as the replay writes them now, from the engine's
+    outcome (rank, score, won, team) and the deck each seat played."""
+    url = fresh_database()
+    migrate.upgrade(url, "0017")
+    logs = {"two players": self_play(8101, meta={"players": ["Ada", "Bo"]}),
+            "three players": self_play(8102, players=3),
+            "conceded": ended_early(8103, {}, 6, {"winner": 1, "reason": "concession"}, concede="P2 concede"),
+            "time, a draw": ended_early(8104, {}, 5, {"winner": None, "reason": "time", "time_rule": "draw"})}
+    ids, results = {}, {}
+    with psycopg.connect(url) as conn:
+        event = conn.execute("INSERT INTO events (name, organiser) VALUES ('Before Games Had Keys', 'Org') "
+                             "RETURNING id").fetchone()[0]
+        for name, log in logs.items():
+            raw = json.dumps(log).encode()
+            result = replay(raw)
+            assert result.verdict.status == "valid", (name, result.verdict.message)
+            game_id = conn.execute("INSERT INTO games (content_hash, raw_log, status, event_id) "
+                                   "VALUES (%s, %s, 'valid', %s) RETURNING id",
+                                   (canonical_hash(result.log), raw, event)).fetchone()[0]
+            conn.execute("INSERT INTO verdicts (game_id, status, message, engine_version) "
+                         "VALUES (%s, 'valid', 'valid', %s)", (game_id, ENGINE_VERSION))
+            write_records_at(conn, [FinishedGame(game_id, result.record, result.log, played_on="2026-04-02",
+                                                 event_id=event, counted=True)])
+            ids[name], results[name] = game_id, result
+        malformed = b'{"format": "empyrean-log", "version": 1}'
+        conn.execute("INSERT INTO games (content_hash, raw_log, status) VALUES (%s, %s, 'malformed')",
+                     (hashlib.sha256(malformed).hexdigest(), malformed))
+        hashes = dict(conn.execute("SELECT id, content_hash FROM games").fetchall())
+
+    migrate.upgrade(url)
+    with psycopg.connect(url) as conn:
+        assert dict(conn.execute("SELECT id, content_hash FROM games").fetchall()) == hashes
+        assert {hashes[ids[name]] for name in logs} == {canonical_hash(results[name].log) for name in logs}
+        for table in ("events", "games", "game_records"):
+            assert conn.execute(f"SELECT array_agg(DISTINCT game) FROM {table}").fetchone()[0] == [DEFAULT_GAME]
+        seats = conn.execute("SELECT game_id, seat, player_name, faction, rank, score, won, team FROM game_seats "
+                             "ORDER BY game_id, seat").fetchall()
+        names = {name: list(logs[name].get("meta", {}).get("players", [])) for name in logs}
+        assert seats == [(ids[name], s.seat, names[name][s.seat - 1] if names[name] else None,
+                          results[name].log.setup.decks[s.seat - 1].name, s.rank, s.score, s.won, s.team)
+                         for name in logs for s in results[name].outcome.seats]
+        by_game = {name: [row for row in seats if row[0] == ids[name]] for name in logs}
+        assert len(by_game["three players"]) == 3 and by_game["two players"][0][2] == "Ada"
+        draw = by_game["time, a draw"]
+        assert [(rank, won) for *_, rank, _, won, _ in draw] == [(1, False), (1, False)]
+        winner = results["conceded"].outcome.winner
+        assert {(seat, rank, won) for _, seat, _, _, rank, _, won, _ in by_game["conceded"]} == {
+            (seat, 1 if seat == winner else 2, seat == winner) for seat in (1, 2)}
+        assert all(score is not None and 0 <= score <= 3 for *_, score, _, _ in seats)
+        assert set(recount_differences(conn).values()) == {0}
+        with pytest.raises(psycopg.errors.CheckViolation):  # a key is written as engine.games.KEY_PATTERN says
+            conn.execute("UPDATE events SET game = 'Battle for Empyrean' WHERE id = %s", (event,))
+        conn.rollback()
+    with running_app(dataclasses.replace(config, database_url=url)) as app:  # the same logs again: duplicates
+        client = as_admin(app)
+        for name, log in logs.items():
+            response = client.post("/api/v1/games", json=log)
+            assert (response.status_code, response.get_json()["id"]) == (200, ids[name]), name
+
+    migrate.downgrade(url, "0017")
+    assert "game_seats" not in tables(url)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM information_schema.columns WHERE column_name = 'game'"
+                            ).fetchone()[0] == 0
+        assert conn.execute("SELECT to_regclass('game_records_counted_played_on_idx') IS NOT NULL").fetchone()[0]

@@ -40,7 +40,7 @@ def build_is_current() -> bool:
 
 @pytest.mark.parametrize("entry", sorted(PROBES))
 def test_python_keeps_the_sources(entry):
-    assert engine_file(entry, "python") == str(ROOT / "engine" / "game.py")
+    assert engine_file(entry, "python") == str(ROOT / "engine" / "bfe" / "game.py")
 
 
 @pytest.mark.parametrize("entry", sorted(PROBES))
@@ -49,7 +49,7 @@ def test_auto_takes_the_build_exactly_when_it_is_current(entry):
     if build_is_current():
         assert loaded.startswith(str(ROOT / "build" / "native" / "engine")) and loaded.endswith(".so"), loaded
     else:
-        assert loaded == str(ROOT / "engine" / "game.py")
+        assert loaded == str(ROOT / "engine" / "bfe" / "game.py")
 
 
 def test_importing_the_entry_points_chooses_nothing():

@@ -144,6 +144,14 @@ def response_validator(path: str, method: str, status: int) -> Draft202012Valida
     ("/stats/cards", "colour=blue", 400),
     ("/export/games.csv", "from=2026-09-02&to=2026-09-01", 400),
     ("/export/games.parquet", "event=abc", 400),
+    # games of several kinds (issue 27)
+    ("/games/registry", "", 200),
+    ("/games", "game=bfe", 200),
+    ("/games", "game=nope", 400),
+    ("/events", "game=bfe", 200),
+    ("/export/games.csv", "game=nope&from=2026-09-01&to=2026-09-02", 400),
+    *[(f"/stats/bfe/{name}", "deck=Vikings+of+Valhalla", 200)
+      for name in ("decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds")],
 ])
 def test_answers_match_their_documented_schemas(client, path, query, status):
     url = API_PREFIX + re.sub(r"{[^}]+}", "999999999", path) + (f"?{query}" if query else "")
@@ -152,6 +160,17 @@ def test_answers_match_their_documented_schemas(client, path, query, status):
     validator = response_validator(path, "get", status)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(response.get_json())]
     assert not errors, errors
+
+
+@pytest.mark.parametrize("path, query", [("/stats/{game}", ""), ("/stats/{game}/factions", "min_games=0")])
+def test_every_games_statistics_match_their_documented_schemas(client, path, query):
+    """The statistics every game has, asked of Battle for Empyrean's, and of a key that is no game's (404)."""
+    for game, status in (("bfe", 200), ("nope", 404)):
+        response = client.get(API_PREFIX + path.format(game=game) + (f"?{query}" if query else ""))
+        assert response.status_code == status, response.get_json()
+        validator = response_validator(path, "get", status)
+        errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(response.get_json())]
+        assert not errors, errors
 
 
 def test_a_bad_event_body_matches_the_error_schema(admin_client):

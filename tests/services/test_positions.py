@@ -82,6 +82,21 @@ def test_an_illegal_line_is_the_verdict_with_its_details(client):
     assert body["legal"] == []
 
 
+@pytest.mark.parametrize("cut", [0, 30, None])  # a draw to answer, mid-game, finished
+def test_a_log_naming_its_game_bfe_answers_exactly_as_one_without_it(client, cut):
+    """A Battle for Empyrean log may say "game": "bfe" or leave it out (engine.games.DEFAULT_GAME):
+    the position is the same, to the byte, wherever the log stops."""
+    log = recorded(1705)
+    if cut is not None:
+        log = {**log, "decisions": log["decisions"][:cut]}
+        del log["result"]
+    assert "game" not in log
+    without, named = post(client, log), post(client, {**log, "game": "bfe"})
+    assert without.status_code == named.status_code == 200
+    assert named.get_data() == without.get_data()
+    assert named.get_json()["status"] == ("valid" if cut is None else "in progress")
+
+
 def stored_games(app) -> int:
     with app.extensions["empyrean"].db_pool.connection(timeout=5) as conn:
         return conn.execute("SELECT count(*) FROM games").fetchone()[0]

@@ -496,8 +496,10 @@ def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(confi
             pytest.skip("this server's user may not create roles")
         aggregates = [r[0] for r in conn.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'agg%'")]
-        # agg_event_games is the events page's; the weekly roll-ups (0004) are read without an event filter
-        assert set(aggregates) == set(TABLES) | {f"{t}_weekly" for t in TABLES} | {"agg_event_games"}
+        # agg_event_games is the events page's; the weekly roll-ups (0004) are read without an event filter;
+        # agg_faction_results is every game's (0019, no roll-up)
+        assert set(aggregates) == (set(TABLES) | {f"{t}_weekly" for t in TABLES}
+                                   | {"agg_event_games", "agg_faction_results"})
         conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(
             sql.SQL(", ").join(map(sql.Identifier, aggregates)), sql.Identifier(role)))
         conn.execute(sql.SQL("GRANT SELECT (id, visibility, organiser) ON events TO {}").format(sql.Identifier(role)))

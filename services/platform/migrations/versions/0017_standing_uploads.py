@@ -41,6 +41,7 @@ depends_on: Union[str, Sequence[str], None] = None
 def upgrade() -> None:
     # imported here, not when Alembic loads this file: see revision 0010
     from services.games.disputes import STANDING_SQL, settle_shared_matches
+    from services.games.records import counting_at
 
     op.execute(f"""
 ALTER TABLE games ADD COLUMN standing boolean NOT NULL DEFAULT true;
@@ -54,7 +55,8 @@ WHERE u.id = g.id AND u.uploaded_by IS NOT NULL;
         op.execute(f"-- revision {revision} settles the counted games of shared matches in Python: "
                    "apply it online (empyrean db upgrade)")
         return
-    settle_shared_matches(op.get_bind().connection.driver_connection)
+    with counting_at(revision):  # the aggregates as this revision has them (revisions 0018, 0019 came later)
+        settle_shared_matches(op.get_bind().connection.driver_connection)
 
 
 def downgrade() -> None:
