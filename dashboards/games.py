@@ -107,7 +107,8 @@ def index(game: str):
     info = games.info(game)
     others = [(g, index_url(g.key)) for g in games.known() if g.key != game]
     return render_template("game_index.html", page_title=info.name, game=info,
-                           chance=sorted(info.chance_kinds), others=others)
+                           chance=sorted(info.chance_kinds), others=others,
+                           factions_url=url_for("api_v1.stats.factions", game=game))
 
 
 @blueprint.get(f"/{BFE}/<page>")

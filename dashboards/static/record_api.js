@@ -114,10 +114,10 @@ window.RecordApi = (function () {
                                 : "Could not load the events: " + err.message;
     }
 
-    // GET /api/v1/events?for=upload: the events this token may upload into (a bound token's one
-    // event; an organiser's public and own unlisted ones; every one for an admin); it checks the
-    // token on the way (a bad one is a 401 now, not at the end of the game). Resolves to whether a
-    // bound token changed the event chosen.
+    // GET /api/v1/events?for=upload&game=<the page's game>: the events of the page's game this token
+    // may upload into (a bound token's one event; an organiser's public and own unlisted ones; every
+    // one for an admin); it checks the token on the way (a bad one is a 401 now, not at the end of the
+    // game). Resolves to whether a bound token changed the event chosen.
     function load() {
       var token = tokenInput.value.trim();
       if (!token) {
@@ -127,7 +127,7 @@ window.RecordApi = (function () {
       }
       store.setToken(token);
       note.textContent = "Looking for events…";
-      return getJSON(urls.events + "?for=upload", token).then(function (body) {
+      return getJSON(urls.upload_events, token).then(function (body) {
         var bound = body.bound_event ? body.events.filter(function (e) { return e.id === body.bound_event; })[0] : null;
         if (bound) {
           var moved = lock(token, bound);

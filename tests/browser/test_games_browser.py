@@ -17,7 +17,7 @@ import pytest
 from browser_artifacts import SCREENSHOTS
 from browser_games import ingest_config  # noqa: F401  (this module's service knows Pips)
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
-from service_helpers import make_token
+from service_helpers import make_token, token_client
 
 from engine.replay import replay
 from engine.seats import as_recorded
@@ -75,6 +75,7 @@ def test_the_switcher_and_each_game_s_index(bare_site, browser, size):
         facts = page.inner_text("dl.facts")
         assert "2 players" in facts and "a colour" in facts and "one winner, or a draw" in facts, facts
         assert "no statistics pages yet; they come later" in page.inner_text("#stats-later")
+        assert page.get_attribute("#stats-later a", "href") == "/api/v1/stats/pips/factions"
         # its navigation is its own: no Battle for Empyrean page offered as Pips's
         nav = page.locator("#game-nav a").all_inner_texts()
         assert nav == ["About the game", "Record a game", "Events & disputes"], nav
@@ -212,12 +213,24 @@ def test_the_setup_form_is_the_game_s_own(bare_site, browser):
 WHOLE_GAMES = [("desktop", 1, 1, "Ada wins 2–1"), ("phone", 10, 2, "Bo wins 0–3")]
 
 
+@pytest.fixture(scope="module")
+def organiser(app) -> dict:
+    """An organiser's token and two events of theirs: one of Pips, one of Battle for Empyrean."""
+    token = make_token(app, "organiser", name="games tests", owner="Pips TO")
+    client = token_client(app, token)
+    pips_event = client.post("/api/v1/events", json={"name": "Pips Open", "game": "pips"}).get_json()
+    client.post("/api/v1/events", json={"name": "Empyrean Cup", "game": "bfe"})
+    return {"token": token, "event": pips_event["id"]}
+
+
 @pytest.mark.parametrize("size, seed, winner, words", WHOLE_GAMES)
-def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, app, browser, pips, size, seed, winner, words):
+def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, app, browser, pips, organiser, size, seed, winner,
+                                                     words):
     """Set up through the form, then every decision clicked: one found with the search box, one undone
     and redone, the page reloaded in the middle and the game carried on; the end claims the rules'
     winner, the downloaded log verifies valid and holds the game's own lines, and the upload (with an
-    API token) is judged valid by the service's worker."""
+    API token; on a laptop into the organiser's Pips event, the only one of theirs offered) is judged
+    valid by the service's worker."""
     base = bare_site
     width = WIDTHS[size]["width"]
     played = as_recorded(pips.RULES.self_play(seed))
@@ -294,9 +307,22 @@ def test_a_whole_game_of_pips_recorded_by_its_lines(bare_site, app, browser, pip
         with page.expect_download() as info:
             page.click("#download")
         log = json.loads(Path(info.value.path()).read_text(encoding="utf-8"))
-        page.fill("#upload-token", make_token(app, "uploader", name=f"pips table {width}"))
+        if size == "desktop":  # into an event: only the organiser's event of Pips is offered
+            page.fill("#upload-token", organiser["token"])
+            page.click("#upload-find-events")
+            page.wait_for_selector(f"#upload-event option[value='{organiser['event']}']", state="attached")
+            assert page.locator("#upload-event option").all_inner_texts() == ["No event (a friendly game)",
+                                                                                "Pips Open"]
+            page.select_option("#upload-event", str(organiser["event"]))
+            page.fill("#upload-round", "1")
+            page.fill("#upload-table", "3")
+            assert page.inner_text("#upload-target") == "Uploads into Pips Open, round 1, table 3."
+        else:
+            page.fill("#upload-token", make_token(app, "uploader", name=f"pips table {width}"))
         page.click("#upload")
         page.wait_for_selector("#upload-status[data-status=valid]", timeout=60_000)
+        if size == "desktop":
+            assert "event Pips Open" in page.inner_text("#upload-status")
         assert re.match(rf"^Uploaded: game \d+ — valid {words}", page.inner_text("#upload-status"))
         assert page.is_hidden("#replay-row")  # the replay viewer does not draw Pips: no link to it
         shoot(page, f"lines-uploaded-{width}")
