@@ -28,13 +28,12 @@ from .setup_form import claims_winner, setup_form
 blueprint = Blueprint("record", __name__, template_folder="templates")
 
 
-def _urls(game: str) -> dict[str, str]:
-    """The API endpoints the page talks to, from the app's own routes (never written twice); the
-    events offered are those a token may upload a game of ``game`` into (an event is of one game)."""
+def _urls() -> dict[str, str]:
+    """The API endpoints the page talks to, from the app's own routes (never written twice)."""
     return {
         "positions": url_for("api_v1.positions.post_position"),
         "catalog": url_for("api_v1.catalog.catalog_versions"),
-        "upload_events": url_for("api_v1.events.list_events", **{"for": "upload", "game": game}),
+        "events": url_for("api_v1.events.list_events"),
         "event": url_for("api_v1.events.get_event", event_id=0).rsplit("/", 1)[0] + "/",
         "games": url_for("api_v1.games.upload_game"),
         "replay": url_for("replay.replay_page", game_id=0).replace("/0/", "/{id}/"),
@@ -43,7 +42,8 @@ def _urls(game: str) -> dict[str, str]:
 
 @blueprint.get("/record")
 def record_page():
-    return render_template("record.html", config={"urls": _urls(games.DEFAULT_GAME)}, page_title="Record a game")
+    config = {"urls": _urls(), "game": games.info(games.DEFAULT_GAME).to_dict()}
+    return render_template("record.html", config=config, page_title="Record a game")
 
 
 @blueprint.get("/<game>/record")
@@ -51,7 +51,7 @@ def record_game(game: str):
     known_or_404(game)  # /bfe/record is not here: dashboards/games.py sends it to /record, the board mode
     info = games.info(game)
     form = setup_form(game)
-    config = {"urls": _urls(game), "game": info.to_dict(), "setup": form.to_dict(),
+    config = {"urls": _urls(), "game": info.to_dict(), "setup": form.to_dict(),
               "claims_winner": claims_winner(game)}
     return render_template("record_lines.html", config=config, game=info, form=form,
                            page_title=f"Record a game of {info.name}")

@@ -9,7 +9,9 @@ window.RecordApi = (function () {
   var B = window.EmpyreanBoard;
   var el = B.el, add = B.add;
   var store = window.RecordStore;
-  var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
+  var config = JSON.parse(document.getElementById("record-config").textContent);
+  var urls = config.urls;
+  var game = config.game.key;  // the page's game: an event is of one game, only its events are offered
 
   function byId(id) { return document.getElementById(id); }
 
@@ -127,7 +129,7 @@ window.RecordApi = (function () {
       }
       store.setToken(token);
       note.textContent = "Looking for events…";
-      return getJSON(urls.upload_events, token).then(function (body) {
+      return getJSON(urls.events + "?for=upload&game=" + encodeURIComponent(game), token).then(function (body) {
         var bound = body.bound_event ? body.events.filter(function (e) { return e.id === body.bound_event; })[0] : null;
         if (bound) {
           var moved = lock(token, bound);
