@@ -21,7 +21,7 @@ from werkzeug.datastructures import MultiDict
 from services.games import views
 from services.platform.tokens import Reader
 from services.stats import queries
-from services.stats.filters import PARAMETERS, FilterError, Filters, parse_filters
+from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import card_facts, catalog_names, check_names, deck_order, hide_unreadable, short_deck_names
 from services.stats.significance import battlefield_evidence, matchup_evidence
 
@@ -31,6 +31,7 @@ from .panels import Panel, Table, evidence_cell, number, rate_cell
 
 blueprint = Blueprint("pages", __name__, template_folder="templates")
 
+# Battle for Empyrean's pages in the navigation (dashboards/games.py draws it, with the game switcher)
 NAV = [
     ("pages.meta", "Meta"), ("pages.matchups", "Matchups"), ("pages.trends", "Trends"),
     ("pages.battlefields", "Battlefields"), ("pages.game_shape", "First player & game shape"),
@@ -41,13 +42,6 @@ HEATMAP_NOTE = ("Each cell shows its value and n; hover for the 95% interval and
                 "has fewer than {min_games} games, or when its difference from {even} could be luck: each cell is "
                 "tested, then the Benjamini–Hochberg correction across the whole heatmap allows for testing so "
                 "many cells at once (docs/dashboards.md, \"Reading the heatmaps\").")
-
-
-@blueprint.app_context_processor
-def navigation() -> dict:
-    """The nav bar on every page; the meta pages carry their filters from page to page."""
-    args = {k: v for k, v in request.args.to_dict(flat=False).items() if k in PARAMETERS}
-    return {"nav_pages": NAV, "nav_args": args}
 
 
 def _pool():

@@ -168,4 +168,21 @@
       });
     }
   }
+
+  // --- the game switcher (base.html) ----------------------------------------------------------
+
+  // A <details> opens and closes by itself; a list left open over the page would hide it, so a tap
+  // elsewhere or Escape closes it too (Escape puts the focus back on the button).
+  var switcher = document.getElementById("game-switcher");
+  if (switcher) {
+    document.addEventListener("click", function (ev) {
+      if (switcher.open && !switcher.contains(ev.target)) { switcher.open = false; }
+    });
+    switcher.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && switcher.open) {
+        switcher.open = false;
+        switcher.querySelector("summary").focus();
+      }
+    });
+  }
 })();

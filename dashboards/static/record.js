@@ -1,7 +1,9 @@
-// The recorder (dashboards/templates/record.html, docs/recording.md): a game played with real cards,
-// written down decision by decision. This file is the game screen; record_setup.js the setup,
-// record_end.js the end, record_store.js the storage and the log, record_held.js a seat's own deploys
-// entered before the others' face-down ones are revealed. After every decision the whole log so far goes to the
+// The recorder (dashboards/templates/record.html, docs/recording.md): a game of Battle for Empyrean
+// played with real cards, written down decision by decision, on its board (the board mode; any other
+// game is recorded in the lines mode, record_lines.js). This file is the game screen; record_setup.js
+// the setup, record_end.js the end, record_store.js the storage and the log, record_steps.js the
+// decisions' undo, redo and replace, record_api.js the calls to the service, record_held.js a seat's
+// own deploys entered before the others' face-down ones are revealed. After every decision the whole log so far goes to the
 // positions API (POST /api/v1/positions, stateless), which answers who decides now, every legal
 // answer as a log line, the board and the tally; the page offers exactly those lines as buttons
 // (each carries its line in data-line) and keeps the log in the browser's storage (record_store.js).
@@ -11,6 +13,7 @@
   "use strict";
 
   var B = window.EmpyreanBoard, store = window.RecordStore, setup = window.RecordSetup, held = window.RecordHeld;
+  var steps = window.RecordSteps, post = window.RecordApi.post;
   var el = B.el, add = B.add;
   var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
   var root = document.getElementById("record");
@@ -20,7 +23,6 @@
   var cat = null;       // its catalog's data, once loaded (card texts)
   var pick = null;      // a deploy or a card on the board chosen, waiting for its battlefield / action
   var filter = "";      // the search text of a long list of answers (a draw, a deploy)
-  var asked = 0;        // the number of the last request, so that a late answer to an older one is ignored
   var forcedAt = {};    // decisions written -> the lines the engine applied by itself after them
   var waiting = null;   // the lines of an answer that would replace undone decisions, until the person says
 
@@ -48,40 +50,8 @@
     }
   }
 
-  // The browser refused to keep the game (storage full, or private mode): said at the top of the
-  // decisions (and of the end screen), where the person is looking, with the download at hand.
-  function refused(err) {
-    document.querySelectorAll(".kept-warning").forEach(function (box) {
-      if (!err) { box.hidden = true; return; }
-      var why = String(err.message || err.name || "storage refused").replace(/\.+$/, "");
-      var text = "This browser will not keep the game (" + why + "). A reload would lose it: download the log " +
-        "so far to keep it.";
-      if (box.hidden || !box.querySelector("button")) {
-        box.textContent = "";
-        add(box, el("p", "", ""));
-        var b = add(box, el("button", "primary", "Download the log so far"));
-        b.type = "button";
-        b.setAttribute("data-download", "true");
-        b.addEventListener("click", function () { RecordEnd.download(); });
-      }
-      box.querySelector("p").textContent = text;
-      box.hidden = false;
-      inView(box);
-    });
-  }
-
-  // A box that is shown but off the screen (a phone scrolled down to the list of decisions) is
-  // brought into view, below the tally that stays on top: the page and the decisions' own scrolling
-  // box move as little as they can.
-  function inView(box) {
-    if (box.hidden || !box.offsetParent) return;
-    var top = byId("tally").offsetParent ? byId("tally").getBoundingClientRect().bottom : 0;
-    var r = box.getBoundingClientRect();
-    if (r.top >= top && r.bottom <= window.innerHeight) return;
-    box.scrollIntoView({block: "nearest"});
-    r = box.getBoundingClientRect();
-    if (r.top < top) window.scrollBy(0, r.top - top - 8);
-  }
+  function refused(err) { steps.keptWarning(err, function () { RecordEnd.download(); }); }
+  var inView = steps.inView;
 
   function busy(on) {
     on = on || held.loading();  // the held deploys' own question to the API counts too
@@ -91,53 +61,14 @@
   }
 
   // ------------------------------------------------------------------ the positions API
-  function post(url, body, token) {
-    var headers = {"Content-Type": "application/json", "Accept": "application/json"};
-    if (token) headers.Authorization = "Bearer " + token;
-    return fetch(url, {method: "POST", headers: headers, body: JSON.stringify(body)}).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (answer) {
-        if (!response.ok) {
-          var err = new Error(answer && answer.error && answer.error.message ? answer.error.message
-                                                                             : "HTTP " + response.status);
-          err.status = response.status;
-          err.body = answer;
-          throw err;
-        }
-        answer.httpStatus = response.status;
-        return answer;
-      });
-    });
-  }
-
   function positionOf(result) {
     return post(urls.positions, store.log(game, result));
   }
 
-  // Ask the positions API about the log as it stands and show the answer.
-  function ask() {
-    var mine = ++asked;
-    busy(true);
-    byId("net").textContent = "";
-    return positionOf(game.end ? timeResult(null) : null).then(function (answer) {
-      if (mine !== asked) return;
-      busy(false);
-      received(answer);
-    }, function (err) {
-      if (mine !== asked) return;
-      busy(false);
-      offline(err);
-    });
-  }
-
-  function offline(err) {
-    var net = byId("net");
-    net.textContent = (err.status === 429 ? "Too many requests for a moment: " : "Could not reach the service: ") +
-      err.message + ". Every decision so far is kept on this device. ";
-    var retry = add(net, el("button", "secondary", "Try again"));
-    retry.type = "button";
-    retry.id = "retry";
-    retry.addEventListener("click", ask);
-  }
+  // Ask the positions API about the log as it stands and show the answer (record_steps.js drops a
+  // late answer to an older question).
+  var ask = steps.asker(function () { return positionOf(game.end ? timeResult(null) : null); }, busy,
+                        function (answer) { received(answer); });
 
   function received(answer) {
     pos = answer;
@@ -167,25 +98,12 @@
     if (!held.takes(line)) write([line]);
   }
 
-  // Write ``lines`` (one answer; or a concession with what it takes before it) after the log. After
-  // going back, undone decisions wait in game.redo: the next of them is simply redone, but any other
-  // answer replaces them all, so the page asks first (askReplace); ``replace``: the person said yes.
-  // What is replaced is kept in game.replaced ({decisions: the whole old log, count}) for Restore.
+  // Write ``lines`` (one answer; or a concession with what it takes before it) after the log; an
+  // answer that would replace undone decisions asks first (askReplace; ``replace``: the person said
+  // yes). record_steps.js keeps what is replaced, for Restore.
   function write(lines, replace) {
     if (root.getAttribute("data-busy") === "true") return;
-    var later = game.redo.length;
-    if (later && lines.length === 1 && game.redo[later - 1] === lines[0]) {
-      game.redo.pop();
-    } else if (later) {
-      if (!replace) { askReplace(lines); return; }
-      game.replaced = {decisions: game.decisions.concat(game.redo.slice().reverse()), count: later,
-                       held: heldLater()};
-      if (game.replaced.held) game.held = null;  // held for a point the answer replaces: restorable with it
-      game.redo = [];
-    }
-    if (/ concede$/.test(lines[lines.length - 1])) game.conceded_at = game.decisions.length;
-    game.decisions = game.decisions.concat(lines);
-    game.result = null;
+    if (!steps.write(game, lines, replace, heldLater())) { askReplace(lines); return; }
     pick = null;
     filter = "";
     waiting = null;
@@ -202,11 +120,10 @@
   // "This replaces the 12 decisions after it — Keep them / Replace", in place of the answers.
   function askReplace(lines) {
     var n = game.redo.length, h = heldLater();
+    var words = steps.replaceWords(n, h ? h.lines.length : 0);
     waiting = lines;
-    byId("replace-text").textContent = (n === 1 ? "This replaces the decision after it"
-                                                : "This replaces the " + n + " decisions after it") +
-      (h && h.lines.length ? ", and your " + h.lines.length + " held deploy" + (h.lines.length === 1 ? "" : "s") : "") + ".";
-    byId("keep-later").textContent = n === 1 ? "Keep it" : "Keep them";
+    byId("replace-text").textContent = words.text;
+    byId("keep-later").textContent = words.keep;
     byId("replace-panel").setAttribute("data-count", String(n));
     byId("replace-panel").hidden = false;
     byId("answers").hidden = true;
@@ -225,8 +142,7 @@
   // Keep them: back to the end of the game, every undone decision as it was.
   function keepLater() {
     closeReplace();
-    game.decisions = game.decisions.concat(game.redo.slice().reverse());
-    game.redo = [];
+    steps.keepLater(game);
     pick = null;
     filter = "";
     save();
@@ -239,21 +155,9 @@
     if (lines) write(lines, true);
   }
 
-  // Restore the replaced decisions: the old log exactly. What replaced them is kept in turn, so a
-  // second tap undoes the restore.
+  // Restore the replaced decisions: the old log exactly (record_steps.js).
   function restoreReplaced() {
-    var old = game.replaced;
-    if (!old) return;
-    var now = game.decisions.concat(game.redo.slice().reverse());
-    var same = 0, heldNow = old.held ? game.held : null;
-    while (same < now.length && same < old.decisions.length && now[same] === old.decisions[same]) same++;
-    game.decisions = old.decisions.slice();
-    game.redo = [];
-    game.replaced = now.length > same ? {decisions: now, count: now.length - same, held: heldNow} : null;
-    if (old.held) game.held = old.held;
-    game.result = null;
-    game.end = null;
-    game.conceded_at = null;
+    if (!steps.restore(game)) return;
     pick = null;
     filter = "";
     save();
@@ -263,19 +167,11 @@
   function drawReplaced() {
     var old = game.replaced;
     byId("replaced-row").hidden = !old;
-    if (old) {
-      byId("restore-replaced").textContent = old.count === 1 ? "Restore the replaced decision"
-                                                              : "Restore the " + old.count + " replaced decisions";
-    }
+    if (old) byId("restore-replaced").textContent = steps.restoreWords(old.count);
   }
 
   function undoTo(k) {
-    if (k < 0 || k >= game.decisions.length) return;
-    if (typeof game.conceded_at === "number" && k <= game.conceded_at) game.conceded_at = null;
-    var undone = game.decisions.splice(k);
-    game.redo = game.redo.concat(undone.reverse());
-    game.result = null;
-    game.end = null;
+    if (!steps.undoTo(game, k)) return;
     pick = null;
     filter = "";
     save();
@@ -288,8 +184,7 @@
   }
 
   function redo() {
-    if (!game.redo.length) return;
-    game.decisions.push(game.redo.pop());
+    if (!steps.redo(game)) return;
     pick = null;
     filter = "";
     save();
@@ -749,25 +644,7 @@
   }
 
   // ---- the decisions taken (tap one to go back to just before it), and what the engine did itself
-  function drawHistory() {
-    var list = byId("history-list");
-    list.textContent = "";
-    byId("history-count").textContent = "(" + game.decisions.length + ")";
-    (forcedAt[0] || []).forEach(function (line) { add(list, el("li", "forced-line", said(line) + " · applied by itself")); });
-    game.decisions.forEach(function (line, i) {
-      var li = add(list, el("li"));
-      var b = add(li, el("button", "history-item"));
-      b.type = "button";
-      b.setAttribute("data-index", String(i));
-      // named by what it shows ("12 P1 deploy …"); what a tap does is the list's note, its description
-      b.setAttribute("aria-describedby", "history-note");
-      add(b, el("span", "dn", String(i + 1)));
-      add(b, el("span", "", line));
-      b.addEventListener("click", function () { undoTo(i); });
-      (forcedAt[i + 1] || []).forEach(function (f) { add(list, el("li", "forced-line", said(f) + " · applied by itself")); });
-    });
-    list.scrollTop = list.scrollHeight;
-  }
+  function drawHistory() { steps.history(game, forcedAt, said, undoTo); }
 
   function drawConcede() {
     var box = byId("concede-buttons");
@@ -778,11 +655,7 @@
       b.type = "button";
       b.setAttribute("data-concede", String(seat));
       b.addEventListener("click", function () {
-        if (b.getAttribute("data-armed") !== "true") {  // a second tap concedes: no browser dialog
-          b.setAttribute("data-armed", "true");
-          b.textContent = "Tap again: " + who(seat) + " concedes the game";
-          return;
-        }
+        if (!steps.secondTap(b, "Tap again: " + who(seat) + " concedes the game")) return;
         byId("end-early").open = false;
         concede(seat);
       });
@@ -803,18 +676,11 @@
 
   // Back to the game from the end: a concession goes with the left-out points written before it.
   function takeBackEnd() {
-    var n = game.decisions.length, at = game.conceded_at;
-    game.result = null;
-    if (n && / concede$/.test(game.decisions[n - 1]) && typeof at === "number" && at >= 0 && at < n) {
-      game.decisions.splice(at);
-      game.conceded_at = null;
-      pick = null;
-      filter = "";
-      save();
-      ask();
-    } else {
-      undoTo(n - 1);  // the concession, or the last decision of the game
-    }
+    if (!steps.takeBackEnd(game)) return;
+    pick = null;
+    filter = "";
+    save();
+    ask();
   }
 
   // ------------------------------------------------------------------ ending early: time called
@@ -831,12 +697,7 @@
   }
 
   function callTime() {
-    var b = byId("time-called");
-    if (b.getAttribute("data-armed") !== "true") {  // a second tap calls time, as a concession: no browser dialog
-      b.setAttribute("data-armed", "true");
-      b.textContent = timeArmedText();
-      return;
-    }
+    if (!steps.secondTap(byId("time-called"), timeArmedText())) return;  // a second tap, as a concession
     game.end = {reason: "time", time_rule: timeRule()};
     game.result = null;
     save();
@@ -872,6 +733,11 @@
       byId("open-error").textContent = "There is no saved game " + m[1] + " on this device.";
       return false;
     }
+    if (store.gameOf(saved) !== "bfe") {  // a game of the lines mode: recorded on its own game's page
+      byId("open-error").textContent = "The saved game " + m[1] + " is a game of “" + store.gameOf(saved) +
+        "”: it is recorded at /" + store.gameOf(saved) + "/record#game=" + m[1] + ".";
+      return false;
+    }
     start(saved);
     return true;
   }
@@ -885,18 +751,12 @@
     window.scrollTo(0, 0);
   }
 
-  document.addEventListener("keydown", function (ev) {
-    if (ev.altKey || ev.ctrlKey || ev.metaKey || root.getAttribute("data-screen") !== "game") return;
-    var t = ev.target;
-    if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
-    if (byId("card-info").open || waiting) return;
-    if (ev.key === "u" || ev.key === "U") {
-      ev.preventDefault();
-      undoLast();
-    } else if (/^[1-9]$/.test(ev.key)) {
-      var b = byId("answers").querySelectorAll("button.answer")[Number(ev.key) - 1];
-      if (b && !b.disabled) { ev.preventDefault(); b.click(); }
-    } else if (ev.key === "Escape" && pick) {
+  steps.keys({
+    active: function () { return root.getAttribute("data-screen") === "game" && !byId("card-info").open && !waiting; },
+    undo: undoLast,
+    answers: function () { return byId("answers").querySelectorAll("button.answer"); },
+    escape: function () {
+      if (!pick) return;
       pick = null;
       drawDecide();
       redrawBoard();
@@ -918,11 +778,8 @@
   byId("download-so-far").addEventListener("click", function () { RecordEnd.download(); });
   byId("new-game").addEventListener("click", newGame);
   window.addEventListener("hashchange", fromHash);
-  window.addEventListener("storage", function (ev) {
-    if (!game || ev.key !== store.key(game.id) || !ev.newValue) return;
-    var changed = store.load(game.id);  // recorded on in another tab of this device: show that
-    if (!changed || JSON.stringify(changed.decisions) === JSON.stringify(game.decisions)) return;
-    game = changed;
+  steps.otherTabs(store, function () { return game; }, function (kept) {
+    game = kept;
     pick = null;
     ask();
   });
@@ -934,9 +791,34 @@
     drawAnswers: function (lines) { drawAnswers(byId("answers"), lines.map(read)); },
     redoNext: function () { return game.redo.length ? game.redo[game.redo.length - 1] : null; }
   });
+  // ------------------------------------------------------------------ the end: this game's own part
+  var end = {
+    // the result as the tally has it: the winner, the might per battlefield, how the game ended
+    claim: function (outcome) {
+      var result = {winner: outcome.winner, might: outcome.might, reason: outcome.end};
+      if (outcome.end === "time") result.time_rule = game.end.time_rule;
+      return result;
+    },
+    how: function (outcome, p) {
+      var round = p.round ? " in round " + p.round : " before round 1";
+      return outcome.end === "concession" ? who(outcome.conceded_by) + " conceded" + round + "."
+        : outcome.end === "time" ? "Time was called" + round + " (" + (game.end.time_rule === "draw" ? "the game is a draw"
+                                                                    : "the board is tallied as it stands") + ")."
+        : "The game was played to the end and tallied.";
+    },
+    tally: function (box, outcome, p) {
+      var table = add(box, el("table", "tally-table"));
+      add(table, el("caption", "", "Might at the end, per battlefield"));
+      add(table, el("thead"));
+      add(table, el("tbody"));
+      drawTally(null, table, {might: outcome.might, board: p.board});
+    },
+    ruled: "the tally",
+    viewer: true
+  };
   RecordEnd.init({
     game: function () { return game; }, position: function () { return pos; }, save: save, post: post,
-    positionOf: positionOf, who: who, drawTally: drawTally, show: show, ask: ask, takeBackEnd: takeBackEnd, urls: urls
+    positionOf: positionOf, who: who, show: show, ask: ask, takeBackEnd: takeBackEnd, urls: urls, end: end
   });
   setup.init(start);
   fromHash();

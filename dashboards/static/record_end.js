@@ -1,9 +1,11 @@
-// The recorder's end screen (dashboards/templates/record.html, docs/recording.md): the result the
-// players claim, filled in from the tally until they change it, and its verdict (the positions API
-// on the finished log with that result); the event, round and table, which may be chosen or changed
-// here; then the upload (POST /api/v1/games with the recorder's token, followed until the worker
-// has judged it), the download, the replay link. record.js, the game screen, shows it when a game is
-// over and hands it what it needs (init).
+// The recorder's end screen (dashboards/templates/record_end.html, docs/recording.md), the same in
+// every mode: the result the players claim, filled in from the rules until they change it, and its
+// verdict (the positions API on the finished log with that result); the event, round and table,
+// which may be chosen or changed here; then the upload (POST /api/v1/games with the recorder's
+// token, followed until the worker has judged it), the download, the replay link. The game screen
+// (record.js, the board mode; record_lines.js, the lines mode) shows it when a game is over and hands
+// it what it needs (init), with what is the game's own: how the game ended in words, its final
+// tally, and the result a log of it claims.
 //
 // Every text from a log, the catalog or a player is put into the page with textContent.
 window.RecordEnd = (function () {
@@ -12,8 +14,14 @@ window.RecordEnd = (function () {
   var B = window.EmpyreanBoard, store = window.RecordStore;
   var el = B.el, add = B.add;
   var FINAL = ["valid", "illegal", "mismatch", "malformed", "error"];
-  // The game screen (record.js): game(), position(), save(), post(url, body, token),
-  // positionOf(result), who(seat), drawTally(where, table, answer), show(screen), ask(), takeBackEnd(), urls
+  // The game screen: game(), position(), save(), post(url, body, token), positionOf(result),
+  // who(seat), show(screen), ask(), takeBackEnd(), urls, and end: the game's own part of this screen,
+  //   claim(outcome)          the result the log claims, as the rules have it (null: the log of this
+  //                           game claims none the page can fill in: it is uploaded without one)
+  //   how(outcome, position)  how the game ended, in words
+  //   tally(box, outcome, position)  the final counts, drawn into the box
+  //   ruled                   what marks the winner the rules give ("the tally")
+  //   viewer                  whether the replay viewer draws this game (its link is offered)
   var app = null;
   var checked = 0;  // the number of the last check, so that a late answer to an older one is ignored
 
@@ -32,39 +40,33 @@ window.RecordEnd = (function () {
     byId("record").setAttribute("data-count", String(game.decisions.length));
     var outcome = pos.outcome;
     if (!game.result) {
-      game.result = {winner: outcome.winner, might: outcome.might, reason: outcome.end};
-      if (outcome.end === "time") game.result.time_rule = game.end.time_rule;
+      game.result = app.end.claim(outcome) || {};  // {}: finished, with nothing to claim
       app.save();
     }
-    var how = byId("end-how");
-    var round = pos.round ? " in round " + pos.round : " before round 1";
-    how.textContent = outcome.end === "concession" ? app.who(outcome.conceded_by) + " conceded" + round + "."
-      : outcome.end === "time" ? "Time was called" + round + " (" + (game.end.time_rule === "draw" ? "the game is a draw"
-                                                                  : "the board is tallied as it stands") + ")."
-      : "The game was played to the end and tallied.";
+    byId("end-how").textContent = app.end.how(outcome, pos);
     var tallyBox = byId("end-tally");
     tallyBox.textContent = "";
-    var table = add(tallyBox, el("table", "tally-table"));
-    add(table, el("caption", "", "Might at the end, per battlefield"));
-    add(table, el("thead"));
-    add(table, el("tbody"));
-    app.drawTally(null, table, {might: outcome.might, board: pos.board});
+    app.end.tally(tallyBox, outcome, pos);
+    var claims = "winner" in game.result;
+    byId("result-form").hidden = !claims;
     var choice = byId("winner-choice");
     choice.textContent = "";
-    var options = game.setup.players.map(function (p, i) {
-      return {value: String(i + 1), text: app.who(i + 1) + " wins"};
-    });
-    options.push({value: "draw", text: "A draw"});
-    options.forEach(function (o) {
-      var l = add(choice, el("label", "toggle"));
-      var input = add(l, el("input"));
-      input.type = "radio";
-      input.name = "winner";
-      input.value = o.value;
-      input.checked = o.value === (game.result.winner === null ? "draw" : String(game.result.winner));
-      var rules = outcome.winner === null ? "draw" : String(outcome.winner);
-      add(l, document.createTextNode(" " + o.text + (o.value === rules ? " (the tally)" : "")));
-    });
+    if (claims) {
+      var options = game.setup.players.map(function (p, i) {
+        return {value: String(i + 1), text: app.who(i + 1) + " wins"};
+      });
+      options.push({value: "draw", text: "A draw"});
+      options.forEach(function (o) {
+        var l = add(choice, el("label", "toggle"));
+        var input = add(l, el("input"));
+        input.type = "radio";
+        input.name = "winner";
+        input.value = o.value;
+        input.checked = o.value === (game.result.winner === null ? "draw" : String(game.result.winner));
+        var rules = outcome.winner === null ? "draw" : String(outcome.winner);
+        add(l, document.createTextNode(" " + o.text + (o.value === rules ? " (" + app.end.ruled + ")" : "")));
+      });
+    }
     drawUploadTarget();
     check();
   }
@@ -72,7 +74,7 @@ window.RecordEnd = (function () {
   function check() {
     var game = app.game();
     var chosen = document.querySelector("input[name=winner]:checked");
-    game.result.winner = !chosen || chosen.value === "draw" ? null : Number(chosen.value);
+    if ("winner" in game.result) game.result.winner = !chosen || chosen.value === "draw" ? null : Number(chosen.value);
     app.save();
     drawUploaded();
     var box = byId("verdict");
@@ -114,7 +116,7 @@ window.RecordEnd = (function () {
     byId("upload-target").textContent = s.event ? "Uploads into " + s.event.name +
       (s.round ? ", round " + s.round : "") + (s.table ? ", table " + s.table : "") + "."
       : "No event: the game is uploaded on its own.";
-    RecordSetup.markMatchFields(byId("upload-round"), byId("upload-table"), s.event);
+    RecordApi.markMatchFields(byId("upload-round"), byId("upload-table"), s.event);
   }
 
   // The fields changed: the game's setup (and so its log's meta) follows them.
@@ -148,7 +150,7 @@ window.RecordEnd = (function () {
                              "Check the round and table, then upload.";
         return;
       }
-      var problems = RecordSetup.matchProblems(s.event, s.round, s.table);
+      var problems = RecordApi.matchProblems(s.event, s.round, s.table);
       if (problems.length) {
         status.textContent = "Not uploaded: " + problems.join(" ");
         byId(s.round && /^[1-9][0-9]{0,8}$/.test(s.round) ? "upload-table" : "upload-round").focus();
@@ -209,7 +211,7 @@ window.RecordEnd = (function () {
     // a log changed since its upload (a decision undone, another result claimed) is another log:
     // it may be uploaded too (for the same match, the service then opens a dispute)
     var changed = !!up && up.sent !== JSON.stringify(store.log(game, game.result));
-    byId("replay-row").hidden = !up;
+    byId("replay-row").hidden = !up || !app.end.viewer;
     byId("upload").disabled = !!up && !changed;
     byId("upload").textContent = changed ? "Upload the changed log" : "Upload";
     status.textContent = "";
@@ -262,11 +264,11 @@ window.RecordEnd = (function () {
     }
   }
 
-  var events = null;  // the event chooser (RecordSetup.eventPicker)
+  var events = null;  // the event chooser (RecordApi.eventPicker)
 
   function init(gameScreen) {
     app = gameScreen;
-    events = RecordSetup.eventPicker({token: "upload-token", find: "upload-find-events", note: "upload-events-note",
+    events = RecordApi.eventPicker({token: "upload-token", find: "upload-find-events", note: "upload-events-note",
                                       select: "upload-event", round: "upload-round", table: "upload-table"},
                                      targetChanged);
     byId("upload-round").addEventListener("input", targetChanged);

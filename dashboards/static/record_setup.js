@@ -1,7 +1,7 @@
 // The recorder's setup screen (dashboards/templates/record.html): mode, players and decks (premade,
 // searched by name, or a mash-up pasted or picked card by card and checked against the deck
 // template), battlefields (by name, or drawn at random and confirmed), the first player, who is
-// recording, the event, round and table (eventPicker, also used by the end screen). Also the catalog (GET /api/v1/catalog/{version}), which the game
+// recording, the event, round and table (record_api.js's event chooser). Also the catalog (GET /api/v1/catalog/{version}), which the game
 // screen uses to show each card's cost, might and text.
 //
 // Every text from the catalog, a log or a player is put into the page with textContent.
@@ -10,7 +10,8 @@ window.RecordSetup = (function () {
 
   var B = window.EmpyreanBoard;
   var el = B.el, add = B.add;
-  var store = window.RecordStore;
+  var store = window.RecordStore, api = window.RecordApi;
+  var getJSON = api.getJSON;
   var urls = JSON.parse(document.getElementById("record-config").textContent).urls;
   var form = document.getElementById("setup-form");
   var catalogs = {};  // version -> Promise of the catalog's data
@@ -19,23 +20,6 @@ window.RecordSetup = (function () {
   var MASHUP = "(mash-up)";  // the deck select's value for "a mash-up of my own"
 
   function byId(id) { return document.getElementById(id); }
-
-  // ------------------------------------------------------------------ API calls
-  function getJSON(url, token) {
-    var headers = {"Accept": "application/json"};
-    if (token) headers.Authorization = "Bearer " + token;
-    return fetch(url, {headers: headers}).then(function (response) {
-      return response.json().catch(function () { return {}; }).then(function (body) {
-        if (!response.ok) {
-          var message = body && body.error && body.error.message ? body.error.message : "HTTP " + response.status;
-          var err = new Error(message);
-          err.status = response.status;
-          throw err;
-        }
-        return body;
-      });
-    });
-  }
 
   function catalog(version) {
     if (!catalogs[version]) {
@@ -353,152 +337,6 @@ window.RecordSetup = (function () {
     });
   }
 
-  // ---- events: a token, the events it may upload into, the event, round and table. The setup screen
-  // and the end screen each have one (ids: token, find, note, select, round, table). A token bound to
-  // one event (GET /api/v1/events?for=upload says which: bound_event) can only upload into it, so the
-  // choice is locked to that event: a table judge cannot file the game elsewhere by mistake.
-  var NO_EVENT = "No event (a friendly game)";
-
-  function eventPicker(ids, onChange) {
-    var select = byId(ids.select), note = byId(ids.note), tokenInput = byId(ids.token);
-    var lockedFor = null;  // the token the choice is locked for
-    var changed = onChange || function () {};
-
-    function optionFor(event) {
-      var value = event.id ? String(event.id) : "name:" + event.name;
-      var found = Array.prototype.filter.call(select.options, function (o) { return o.value === value; })[0];
-      return found || option(select, value, event.name);
-    }
-
-    function value() {
-      var o = select.options[select.selectedIndex];
-      if (!o || !o.value) return null;
-      return {id: /^[0-9]+$/.test(o.value) ? Number(o.value) : null, name: o.text};
-    }
-
-    // The event chosen (a game's own {id, name}, or null); one the list lacks is added to it.
-    function set(event) {
-      if (!event) { select.value = ""; return; }
-      if (!event.id) {  // from a log file: the name only; the listed event of that name if there is one
-        var same = Array.prototype.filter.call(select.options, function (o) {
-          return o.text === event.name && /^[0-9]+$/.test(o.value);
-        })[0];
-        if (same) { select.value = same.value; return; }
-      }
-      select.value = optionFor(event).value;
-    }
-
-    function unlock() {
-      if (lockedFor === null) return;
-      lockedFor = null;
-      select.disabled = false;
-      select.removeAttribute("data-bound");
-      if (!select.querySelector('option[value=""]')) select.insertBefore(el("option", "", NO_EVENT), select.firstChild);
-      select.options[0].value = "";
-    }
-
-    function lock(token, event) {
-      var before = value();
-      Array.prototype.slice.call(select.options).forEach(function (o) { select.removeChild(o); });
-      select.value = optionFor(event).value;
-      select.disabled = true;
-      select.setAttribute("data-bound", String(event.id));
-      lockedFor = token;
-      note.textContent = "This token is for " + event.name + " only: the game goes into that event.";
-      return !before || before.id !== event.id;
-    }
-
-    function problem(err) {
-      return err.status === 401 ? "That token is not valid (mistyped, unknown or revoked): " + err.message
-                                : "Could not load the events: " + err.message;
-    }
-
-    // GET /api/v1/events?for=upload: the events this token may upload into (a bound token's one
-    // event; an organiser's public and own unlisted ones; every one for an admin); it checks the
-    // token on the way (a bad one is a 401 now, not at the end of the game). Resolves to whether a
-    // bound token changed the event chosen.
-    function load() {
-      var token = tokenInput.value.trim();
-      if (!token) {
-        note.textContent = "Enter the API token first.";
-        tokenInput.focus();
-        return Promise.reject(new Error("no token"));
-      }
-      store.setToken(token);
-      note.textContent = "Looking for events…";
-      return getJSON(urls.events + "?for=upload", token).then(function (body) {
-        var bound = body.bound_event ? body.events.filter(function (e) { return e.id === body.bound_event; })[0] : null;
-        if (bound) {
-          var moved = lock(token, bound);
-          changed();
-          return moved;
-        }
-        unlock();
-        var chosen = value();
-        Array.prototype.slice.call(select.options, 1).forEach(function (o) {
-          if (!o.hasAttribute("data-unlisted")) select.removeChild(o);
-        });
-        body.events.forEach(function (e) { optionFor(e); });
-        set(chosen);
-        note.textContent = body.events.length ? "The token is valid; it may upload into " + body.events.length +
-                                                " event(s)."
-                                              : "The token is valid; there is no event it may upload into.";
-        changed();
-        return false;
-      }, function (err) {
-        note.textContent = problem(err);
-        throw err;
-      });
-    }
-
-    // An unlisted event, by number: shown only to a token that may see it (its organiser's, an
-    // admin's, or an uploader's bound to it).
-    function findOne(id) {
-      var token = tokenInput.value.trim();
-      if (!token || !/^[1-9][0-9]*$/.test(id)) {
-        note.textContent = "Enter the API token and the event's number.";
-        return;
-      }
-      if (lockedFor === token) return;  // a bound token's event is already the only one
-      store.setToken(token);
-      getJSON(urls.event + id, token).then(function (e) {
-        optionFor(e).setAttribute("data-unlisted", "true");
-        select.value = String(e.id);
-        note.textContent = "Event " + e.id + ": " + e.name + ".";
-        changed();
-      }, function (err) {
-        note.textContent = err.status === 404 ? "This token sees no event " + id + "." : problem(err);
-      });
-    }
-
-    byId(ids.find).addEventListener("click", function () { load().catch(function () {}); });
-    select.addEventListener("change", changed);
-    tokenInput.addEventListener("input", function () {
-      if (lockedFor !== null && tokenInput.value.trim() !== lockedFor) {
-        unlock();
-        note.textContent = "Another token: press Find events to see its events.";
-        changed();
-      }
-    });
-    return {load: load, findOne: findOne, value: value, set: set,
-            locked: function () { return lockedFor !== null && lockedFor === tokenInput.value.trim(); }};
-  }
-
-  // Round and table, as the form has them: the problems of a game in an event without them (one
-  // match counts once: the round, the table and the players are how the service knows a match).
-  function matchProblems(event, round, table) {
-    var problems = [];
-    if (round && !/^[1-9][0-9]{0,8}$/.test(round)) problems.push("The round is a whole number from 1.");
-    if (event && !round) problems.push("A game in an event needs its round (from the pairings).");
-    if (event && !table) problems.push("A game in an event needs its table (from the pairings).");
-    return problems;
-  }
-
-  function markMatchFields(roundInput, tableInput, event) {
-    roundInput.setAttribute("aria-invalid", String(!!event && !/^[1-9][0-9]{0,8}$/.test(roundInput.value.trim())));
-    tableInput.setAttribute("aria-invalid", String(!!event && !tableInput.value.trim()));
-  }
-
   var setupEvents = null;
 
   // ------------------------------------------------------------------ reading the form
@@ -544,8 +382,8 @@ window.RecordSetup = (function () {
       setup.battlefields.push(select.value);
     });
     setup.event = setupEvents.value();
-    problems = problems.concat(matchProblems(setup.event, setup.round, setup.table));
-    markMatchFields(byId("event-round"), byId("event-table"), setup.event);
+    problems = problems.concat(api.matchProblems(setup.event, setup.round, setup.table));
+    api.markMatchFields(byId("event-round"), byId("event-table"), setup.event);
     if (!setup.date) problems.push("Give the date of the game.");
     return {setup: setup, problems: problems};
   }
@@ -561,49 +399,7 @@ window.RecordSetup = (function () {
   }
 
   // ------------------------------------------------------------------ games on this device
-  function drawSaved() {
-    var saved = store.list();
-    var list = byId("saved-list");
-    list.textContent = "";
-    byId("saved").hidden = !saved.length;
-    saved.slice(0, 20).forEach(function (entry) {
-      var li = add(list, el("li"));
-      var a = add(li, el("a", "resume", entry.title));
-      a.href = "#game=" + encodeURIComponent(entry.id);
-      var state = entry.uploaded ? "uploaded as game " + entry.uploaded
-                                 : entry.finished ? "finished" : entry.decisions + " decisions";
-      add(li, el("span", "note", " · " + state + " · " + entry.updated.slice(0, 16).replace("T", " ")));
-      var del = add(li, el("button", "secondary small", "Delete"));
-      del.type = "button";
-      del.setAttribute("aria-label", "Delete the saved game " + entry.title);
-      del.addEventListener("click", function () {
-        if (del.getAttribute("data-armed") !== "true") {  // a second tap deletes: no browser dialog
-          del.setAttribute("data-armed", "true");
-          del.textContent = "Tap again to delete";
-          return;
-        }
-        store.remove(entry.id);
-        drawSaved();
-      });
-    });
-  }
-
-  function openFile(file) {
-    var reader = new FileReader();
-    byId("open-error").textContent = "";
-    reader.onload = function () {
-      var game;
-      try {
-        game = store.fromLog(JSON.parse(String(reader.result)));
-      } catch (e) {
-        byId("open-error").textContent = "Cannot open " + file.name + ": " + e.message;
-        return;
-      }
-      onStart(game);
-    };
-    reader.onerror = function () { byId("open-error").textContent = "Cannot read " + file.name + "."; };
-    reader.readAsText(file);
-  }
+  function drawSaved() { store.drawSaved("bfe"); }
 
   // ------------------------------------------------------------------ start
   function init(start) {
@@ -615,12 +411,12 @@ window.RecordSetup = (function () {
     byId("draw-battlefields").addEventListener("click", drawAtRandom);
     byId("redraw").addEventListener("click", drawAtRandom);
     byId("use-drawn").addEventListener("click", useDrawn);
-    setupEvents = eventPicker({token: "token", find: "find-events", note: "events-note", select: "event",
+    setupEvents = api.eventPicker({token: "token", find: "find-events", note: "events-note", select: "event",
                                round: "event-round", table: "event-table"});
     byId("find-event").addEventListener("click", function () { setupEvents.findOne(byId("event-id").value.trim()); });
     if (byId("token").value) setupEvents.load().catch(function () {});  // a token kept in this tab: its events
     byId("open-log").addEventListener("change", function (ev) {
-      if (ev.target.files && ev.target.files[0]) openFile(ev.target.files[0]);
+      if (ev.target.files && ev.target.files[0]) store.openFile(ev.target.files[0], onStart);
     });
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
@@ -642,6 +438,5 @@ window.RecordSetup = (function () {
     });
   }
 
-  return {init: init, catalog: catalog, errors: engineProblems, drawSaved: drawSaved, getJSON: getJSON,
-          eventPicker: eventPicker, matchProblems: matchProblems, markMatchFields: markMatchFields};
+  return {init: init, catalog: catalog, errors: engineProblems, drawSaved: drawSaved};
 })();

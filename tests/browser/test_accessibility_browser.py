@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import pytest
 from accessibility import blocking, describe, run_axe
+from browser_games import ingest_config  # noqa: F401  (the service knows Pips: a game's pages of its own)
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
 from test_record import fill_setup, game, group_of, play, quoted, start, wait_ready
 
@@ -49,10 +50,15 @@ PAGES = {
     "record-game": ("/record", "/record"),  # then a game: decisions, one undone, a card picked to deploy
     "record-end": ("/record", "/record"),  # then a concession: the end screen
     "api-docs": ("/api/docs", "/api/docs"),
+    "game-index": ("/<game>/", "/pips/"),  # a game with no pages of its own yet
+    "no-such-game": ("/<game>/", "/titans/"),  # not_found.html naming the games, a 404
+    "lines-setup": ("/<game>/record", "/pips/record"),  # the recorder's lines mode
+    "lines-game": ("/<game>/record", "/pips/record"),  # then a game: decisions, one undone, the frame unfolded
+    "lines-end": ("/<game>/record", "/pips/record"),  # then a concession: the end screen
 }
-# Routes of dashboards/ that are no page: "/" redirects to /meta; the rest are files (CSV, JSON), and
-# dashboards.assets serves static files.
-NOT_PAGES = re.compile(r"^/$|\.(csv|json)$")
+# Routes of dashboards/ that are no page: "/" redirects to /meta, "/bfe/<page>" to Battle for Empyrean's
+# page; the rest are files (CSV, JSON), and dashboards.assets serves static files.
+NOT_PAGES = re.compile(r"^/$|^/bfe/<page>$|\.(csv|json)$")
 
 # Swagger UI's own markup breaks these rules, and no option or stylesheet of ours changes that:
 # rule -> the elements (by their HTML) where it may; allowed on /api/docs only, each listed in
@@ -80,7 +86,7 @@ def test_every_page_of_the_url_map_is_checked(app):
 
 
 @pytest.fixture(scope="module")
-def places(site, ingest_config):
+def places(site, ingest_config):  # noqa: F811  (the fixture, overridden for Pips above)
     """The ids the page URLs need, from the tournament the site serves."""
     import psycopg
 
@@ -121,6 +127,23 @@ def reach(page, base: str, name: str, url: str) -> None:
             page.locator("#board button.board-pick").first.wait_for()
         else:  # a concession, with nothing undone (an answer after an undo may first ask to replace)
             play(page, log["decisions"][:DEPLOYING - 1])
+            page.click("#end-early > summary")
+            page.click("button[data-concede='2']")
+            page.click("button[data-concede='2']")
+            page.wait_for_selector("#verdict[data-status]")
+    elif name.startswith("lines-") and name != "lines-setup":
+        page.fill("#player-1", "Ada")
+        page.fill("#player-2", "Bo")
+        page.click("#start")
+        for count in range(4):  # four lines: the first of each kind offered
+            page.wait_for_selector(f"#record[data-busy=false][data-count='{count}']", state="attached")
+            page.locator("#answers button.answer").first.click()
+        page.wait_for_selector("#record[data-busy=false][data-count='4']", state="attached")
+        if name == "lines-game":
+            page.click("#undo")
+            page.wait_for_selector("#record[data-busy=false][data-count='3']", state="attached")
+            page.click("#frame-box > summary")
+        else:
             page.click("#end-early > summary")
             page.click("button[data-concede='2']")
             page.click("button[data-concede='2']")

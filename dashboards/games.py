@@ -1,0 +1,121 @@
+"""The games of the site: the switcher in the navigation, each game's index under ``/<key>/``, and the
+navigation of the page shown (docs/dashboards.md, "Games").
+
+- ``GET /<key>/`` — a game's index. Battle for Empyrean's is its meta overview: ``/bfe/`` redirects
+  to ``/meta`` (with the query string, the filters), so that every page keeps the one URL its links,
+  bookmarks and shared filters already use. A game with no pages of its own yet gets a page saying
+  what the game is, with its recorder and the other games. A key that looks like a game's but names
+  none is the site's 404 page, naming the games there are.
+- ``GET /bfe/<page>`` — each Battle for Empyrean page under its game's key too (``/bfe/matchups``):
+  a redirect to where it has always been.
+
+The games come from the engine's registry (engine.games), read on every request: a game registered
+while the process runs (the tests' Pips) is on the next page drawn.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+
+from engine import games
+from services.stats.filters import PARAMETERS
+
+from .pages import NAV as BFE_PAGES
+
+blueprint = Blueprint("games", __name__, template_folder="templates")
+
+BFE = games.DEFAULT_GAME
+KEY = re.compile(games.KEY_PATTERN)
+# what a game without pages of its own offers in the navigation, besides what every game shares
+GAME_PAGES = [("games.index", "About the game"), ("record.record_game", "Record a game")]
+SHARED_PAGES = [("events.events", "Events & disputes")]
+
+
+def current_game() -> str:
+    """The game whose page this is: the key in the URL, else Battle for Empyrean (every page
+    outside /<key>/ is one of its pages or one every game shares)."""
+    key = (request.view_args or {}).get("game")
+    return key if games.is_known(key) else BFE
+
+
+def _nav_args() -> dict:
+    """The meta pages carry their filters from page to page."""
+    return {k: v for k, v in request.args.to_dict(flat=False).items() if k in PARAMETERS}
+
+
+def _links(key: str) -> list[dict]:
+    """The navigation's links for game ``key``: its pages, then those every game shares."""
+    if key == BFE:
+        args = _nav_args()
+        return [{"url": url_for(endpoint, **args), "label": label, "current": request.endpoint == endpoint}
+                for endpoint, label in BFE_PAGES]
+    return ([{"url": url_for(endpoint, game=key), "label": label, "current": request.endpoint == endpoint}
+             for endpoint, label in GAME_PAGES]
+            + [{"url": url_for(endpoint), "label": label, "current": request.endpoint == endpoint}
+               for endpoint, label in SHARED_PAGES])
+
+
+@blueprint.app_context_processor
+def navigation() -> dict:
+    """On every page: the games (the switcher), the one this page is of, and its navigation."""
+    key = current_game()
+    return {"site_games": [{"key": g.key, "name": g.name, "url": index_url(g.key), "current": g.key == key}
+                           for g in games.known()],
+            "site_game": games.info(key), "nav_links": _links(key)}
+
+
+def index_url(key: str) -> str:
+    """Where a game's index is: Battle for Empyrean's meta overview, or /<key>/."""
+    return url_for("pages.meta") if key == BFE else url_for("games.index", game=key)
+
+
+def _reserved() -> set[str]:
+    """The first parts of the site's other URLs (api, events, record …): never a game's key, so that
+    /api/ stays the API's 404 and not a page about a game named "api"."""
+    found = current_app.extensions.setdefault("empyrean_reserved_paths", set())
+    if not found:
+        for rule in current_app.url_map.iter_rules():
+            first = rule.rule.strip("/").split("/", 1)[0]
+            if first and "<" not in first:
+                found.add(first)
+    return found
+
+
+def known_or_404(key: str) -> None:
+    """Go on only for a registered game. A key that could be one but is not gets the 404 page naming
+    the games there are; anything else (/api/, a word no key is written as, a client that asks for
+    JSON), the site's usual 404."""
+    if games.is_known(key):
+        return
+    wants_page = request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"
+    if not KEY.fullmatch(key) or key in _reserved() or not wants_page:
+        abort(404)
+    abort(current_app.make_response((render_template(
+        "not_found.html", page_title="No such game", message=f"There is no game “{key}” here.",
+        name_games=True), 404)))
+
+
+# strict_slashes=False: /pips is Pips's index as well, and an unknown /no-such-page is not first
+# redirected to /no-such-page/ (it stays the site's 404, as it was before games had pages)
+@blueprint.get("/<game>/", strict_slashes=False)
+def index(game: str):
+    known_or_404(game)
+    if game == BFE:
+        return redirect(url_for("pages.meta", **request.args.to_dict(flat=False)))
+    info = games.info(game)
+    others = [(g, index_url(g.key)) for g in games.known() if g.key != game]
+    return render_template("game_index.html", page_title=info.name, game=info,
+                           chance=sorted(info.chance_kinds), others=others,
+                           factions_url=url_for("api_v1.stats.factions", game=game))
+
+
+@blueprint.get(f"/{BFE}/<page>")
+def bfe_page(page: str):
+    """Battle for Empyrean's pages under its key as well (its recorder too: /bfe/record): each redirects
+    to the URL it has always had."""
+    for endpoint, _ in BFE_PAGES:
+        if url_for(endpoint) == f"/{page}":
+            return redirect(url_for(endpoint, **request.args.to_dict(flat=False)))
+    abort(404)
