@@ -23,6 +23,7 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, render_template, request, url_for
 
+from engine import games
 from engine.bfe.catalog import load_catalog
 from engine.words import decision_number
 from services.api.access import current_token, may_read_game
@@ -145,6 +146,10 @@ def _start_step(tl: dict[str, Any]) -> int:
     return last if tl["verdict"]["status"] == "mismatch" else 0
 
 
+# The games whose board the viewer draws (static/board.js); any other game's replay lists its lines.
+BOARDS = {games.DEFAULT_GAME}
+
+
 def _not_found(game_id: int):
     return render_template("replay_missing.html", game_id=game_id), 404
 
@@ -156,6 +161,10 @@ def replay_page(game_id: int):
         return _not_found(game_id)
     replay, dispute = loaded
     tl = _numbered(replay.timeline.to_dict())
+    if replay.game.game not in BOARDS:  # a game whose board the viewer cannot draw yet: its lines
+        return render_template("replay_lines.html", game=_game_facts(replay), tl=tl, info=games.info(replay.game.game),
+                               dispute=_dispute_facts(dispute, game_id),
+                               page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")
     return render_template("replay.html", game=_game_facts(replay), tl=tl, step=_start_step(tl),
                            dispute=_dispute_facts(dispute, game_id), cards=_card_facts(tl),
                            page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 
 import pytest
+from markupsafe import escape
 from tournament import wait_event_done
 
 from engine import games
@@ -100,3 +102,24 @@ def test_a_test_game_log_is_refused_by_an_event_of_another_game(admin_client, db
     message = answer.get_json()["error"]["message"]
     assert "Pips (test game) (pips)" in message and "Battle for Empyrean (bfe)" in message
     assert db.execute("SELECT count(*) FROM games WHERE event_id = %s", (bfe_event["id"],)).fetchone()[0] == 0
+
+
+def test_the_replay_page_of_a_game_whose_board_is_not_drawn_lists_its_lines(admin_client, client, db, rules):
+    """The viewer draws Battle for Empyrean's board only; another game's replay page answers with the
+    verdict and every decision as written, the one at fault marked (never a 500)."""
+    log = rules.self_play(400)
+    bad = {**log, "decisions": [log["decisions"][1], *log["decisions"][1:]]}
+    ids = [admin_client.post("/api/v1/games", json=body).get_json()["id"] for body in (log, bad)]
+    for game_id in ids:
+        for _ in range(240):
+            status = client.get(f"/api/v1/games/{game_id}").get_json()["status"]
+            if status not in ("received", "queued", "replaying"):
+                break
+            time.sleep(0.25)
+    good_page, bad_page = (client.get(f"/games/{game_id}/replay") for game_id in ids)
+    assert good_page.status_code == bad_page.status_code == 200
+    good, wrong = good_page.get_data(as_text=True), bad_page.get_data(as_text=True)
+    assert "Pips (test game)" in good and "does not draw" in good and log["decisions"][-1] in good
+    assert "not allowed" not in good
+    verdict = replay(json.dumps(bad).encode()).verdict
+    assert "not allowed" in wrong and str(escape(verdict.rule)) in wrong
