@@ -64,7 +64,7 @@ CREATE TABLE agg_faction_results (
     wins       integer NOT NULL DEFAULT 0,
     draws      integer NOT NULL DEFAULT 0,   -- games without one winner
     CONSTRAINT agg_faction_results_key UNIQUE NULLS NOT DISTINCT (played_on, event_id, players, game, faction)
-);
+) WITH (fillfactor = 50);  -- room for the fold's upserts to update rows in place, as every agg_* (revision 0007)
 COMMENT ON TABLE agg_faction_results IS 'Every game''s results by faction, by day and event';
 CREATE INDEX agg_faction_results_game_idx ON agg_faction_results (game, played_on);
 
