@@ -181,7 +181,10 @@ class Rules(Protocol):
     def trace_observer(self) -> Any: ...
 
     # self-play (bots, the simulator, the conformance suite)
-    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False) -> dict: ...
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
+                  factions: list[str] | None = None, meta: dict | None = None) -> dict: ...
+    def faction_choices(self) -> list[str]: ...  # what a seat may play as, in the default catalog
+    def misclaimed_result(self, result: dict) -> dict: ...  # a log's result claiming another seat won
 
 
 def rules_members() -> list[str]:

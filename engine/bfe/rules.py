@@ -10,7 +10,7 @@ from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome
 from ..log import GameLog, read_schema_file
 from . import frames, logformat, verdicts, views
 from .board import describe
-from .catalog import Catalog
+from .catalog import DEFAULT_VERSION, Catalog, load_catalog
 from .decisions import NOTHING, UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
 from .game import ROUNDS, DecisionPoint, Game, battlefield_winners, forced_choice
 from .observe import GameObserver
@@ -141,9 +141,22 @@ class BfeRules:
 
     bots = tuple(BOTS)  # the bots self_play knows, by name
 
-    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False) -> dict:
-        """One seeded game played by bots (``bot``: a name in ``bots``), its log as a JSON-ready dict."""
-        return self_play(seed, bot=bot, players=players, checkpoints=checkpoints)
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
+                  factions: list[str] | None = None, meta: dict | None = None) -> dict:
+        """One seeded game played by bots (``bot``: a name in ``bots``; ``factions``: each seat's
+        deck, else drawn from the seed), its log as a JSON-ready dict with ``meta`` as its meta."""
+        return self_play(seed, decks=factions, bot=bot, players=players, checkpoints=checkpoints, meta=meta)
+
+    @staticmethod
+    def faction_choices() -> list[str]:
+        """Every deck of the default catalog."""
+        return sorted(load_catalog(DEFAULT_VERSION).decks)
+
+    @staticmethod
+    def misclaimed_result(result: dict) -> dict:
+        """The result a player claiming wrongly writes: the other seat won (seat 1, after a draw)."""
+        winner = result.get("winner")
+        return {"winner": 3 - winner if winner in (1, 2) else 1}
 
     def parse_line(self, text: str) -> Decision:
         """One decision line read (DecisionSyntaxError, naming what is wrong, if it does not read)."""

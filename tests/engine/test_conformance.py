@@ -223,6 +223,35 @@ def test_the_outcome_names_every_seat_once_with_ranks_from_1(key, bot, players, 
     assert all(o == outcomes[0] for o in outcomes), outcomes
 
 
+@EACH_GAME
+def test_self_play_plays_the_factions_and_meta_it_is_given(key):
+    """Self-play seats the factions it is given (each of the game's choices, in turn) and writes the
+    meta it is given; the simulator and the balance report choose factions through this."""
+    rules = games.rules_for(key)
+    choices = rules.faction_choices()
+    assert choices and len(set(choices)) == len(choices)
+    players = rules.info.min_players
+    for i, first in enumerate(choices):
+        factions = [first, *(choices[(i + k) % len(choices)] for k in range(1, players))]
+        log = rules.self_play(SEEDS[0], players=players, factions=factions, meta={"event": f"E{i}"})
+        assert rules.factions(parse_log(log)) == factions
+        assert log["meta"] == {"event": f"E{i}"}
+        assert replay(log).verdict.status is VerdictStatus.VALID
+
+
+@EACH_GAME
+def test_a_misclaimed_result_is_a_mismatch(key):
+    """The result a player claiming wrongly would write (the simulator's wrong-result flaw) names
+    another winner, and the log then verifies as a mismatch."""
+    rules = games.rules_for(key)
+    for seed in SEEDS:
+        log = json.loads(played(key, "random", rules.info.min_players, seed))
+        claimed = rules.misclaimed_result(log["result"])
+        assert claimed != log["result"]
+        res = replay({**log, "result": claimed})
+        assert res.verdict.status is VerdictStatus.MISMATCH, res.verdict.message
+
+
 # ------------------------------------------------------------------------------------- 2: the line grammar
 @EACH_CASE
 def test_every_line_offered_reads_and_writes_back_to_itself(key, bot, players, seed):

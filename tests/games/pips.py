@@ -532,9 +532,12 @@ class PipsRules:
         return False
 
     # -- self-play
-    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False) -> dict:
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
+                  factions: list[str] | None = None, meta: dict | None = None) -> dict:
         pick = random.Random(seed)
         colours = [COLOURS[pick.randrange(len(COLOURS))] for _ in range(players)]
+        if factions is not None:
+            colours = list(factions)
         g = State(seed, None)
         lines = []
         while not g.over:
@@ -544,7 +547,16 @@ class PipsRules:
             g.answer(d)
         return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": "1", "setup": {"colours": colours},
                 "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed}, "decisions": lines,
-                "result": {"winner": g.winner}}
+                "result": {"winner": g.winner}, **({"meta": meta} if meta else {})}
+
+    @staticmethod
+    def faction_choices() -> list[str]:
+        return list(COLOURS)
+
+    @staticmethod
+    def misclaimed_result(result: dict) -> dict:
+        winner = result.get("winner")
+        return {"winner": 3 - winner if winner in (1, 2) else 1}
 
 
 def _said(winner: int | None, names: list[str]) -> str:
