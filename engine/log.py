@@ -456,15 +456,6 @@ _PATTERN_WORDS = {
     "^[0-9A-Za-z._-]{1,32}(?![\\s\\S])": "1 to 32 letters, digits, dots, underscores or dashes (e.g. \"2026.1\")",
     "^[0-9]{4}-[0-9]{2}-[0-9]{2}$": "a date written YYYY-MM-DD",
 }
-# Requirements that hold only in some cases (if/then in the schema), explained.
-_CONDITIONAL = {
-    ("setup", "first_player"): "a log with recorded chance must say who went first: the field \"first_player\" "
-                               "(1, 2 or 3) is missing",
-    ("chance", "seed"): "seeded chance needs the seed: the field \"seed\" (a whole number from 0 to 2^64 - 1) "
-                        "is missing",
-    ("chance", "algorithm"): "seeded chance needs the random number generator: the field \"algorithm\" "
-                             "(\"splitmix64-v1\") is missing",
-}
 
 
 def _resolve(root: Any, s: Any) -> Any:
@@ -534,7 +525,6 @@ def _explain(root: Any, err: Any) -> list[tuple[list, str]]:
     sub = _schema_at(root, path)
     what = _the(root, path, sub)
     found = _describe(inst)
-    in_then = "then" in err.absolute_schema_path
 
     if kw == "type":
         types = [val] if isinstance(val, str) else list(val)
@@ -546,9 +536,10 @@ def _explain(root: Any, err: Any) -> list[tuple[list, str]]:
         out = []
         for name in val:
             if isinstance(inst, dict) and name not in inst:
-                where = path[-1] if path else ""
-                if in_then and (where, name) in _CONDITIONAL:
-                    out.append((path + [name], _CONDITIONAL[(where, name)]))
+                # a field required only in some cases says why in its schema ("x-missing")
+                said = err.schema.get("x-missing", {}) if isinstance(err.schema, dict) else {}
+                if name in said:
+                    out.append((path + [name], said[name]))
                 else:
                     title = _schema_at(root, path + [name]).get("title")
                     label = f" ({title})" if title and title != name else ""

@@ -440,6 +440,7 @@ def test_seeded_chance_without_seed_or_with_a_wrong_algorithm():
     errs = errors_of(d)
     assert [e["path"] for e in errs] == ["/chance/algorithm", "/chance/seed"]
     assert '"splitmix64-v1"' in errs[0]["message"] and '"mersenne"' in errs[0]["message"]
+    assert errs[1]["message"].startswith("seeded chance needs the seed")
 
 
 def test_seed_out_of_range_and_huge_numbers():
