@@ -180,6 +180,10 @@ class Rules(Protocol):
     def is_drawn(self, entry: Any) -> bool: ...
     def trace_observer(self) -> Any: ...
 
+    # its content (cards, species, maps) as versioned data: the catalog API, ``empyrean cards``
+    def catalog_versions(self) -> list[str]: ...  # oldest first; the last is the default
+    def catalog_data(self, version: str) -> dict: ...  # JSON-ready, with "version" and "notice"; KeyError: none such
+
     # self-play (bots, the simulator, the conformance suite)
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None) -> dict: ...

@@ -22,7 +22,6 @@ REFUSALS = [
     ["simulate", "--out", "never.ndjson"],
     ["balance", "--games", "1", "--out", "never.md"],
     ["record", "--out", "never.json", "--first-player", "1"],
-    ["cards", "stun"],
     ["catalog", "docs", "--out", "never.md"],  # the group takes --game: before its command
 ]
 
@@ -73,6 +72,23 @@ def test_the_game_played_is_taken_where_it_is_the_one_the_command_plays():
     r = run("cards", "--game", "bfe", "stun")
     assert r.returncode == 0 and "match(es) in catalog" in r.stderr
     assert "--game [bfe]" in run("record", "--help").stdout  # the choices come from the registry
+
+
+def test_cards_searches_another_games_catalog_as_its_rules_give_it(tmp_path):
+    """`empyrean cards --game K` searches K's catalog data (its rules' ``catalog_data``): the
+    entries of its lists, each word of the query in an entry's line; an unknown version names the
+    versions there are."""
+    with second_game():
+        found = CliRunner().invoke(cli, ["cards", "--game", STAND_IN.key, "stun", "token"])
+        old = CliRunner().invoke(cli, ["cards", "--game", STAND_IN.key, "--catalog", "2026.1", "stun"])
+        none = CliRunner().invoke(cli, ["cards", "--game", STAND_IN.key, "no-such-word-anywhere"])
+        bad = CliRunner().invoke(cli, ["cards", "--game", STAND_IN.key, "--catalog", "1999.9"])
+    lines = found.stdout.splitlines()
+    assert found.exit_code == 0 and lines and all("stun" in ln.lower() and "token" in ln.lower() for ln in lines)
+    assert any(" (cards) — " in ln for ln in lines)
+    assert found.stderr.endswith("match(es) in catalog 2026.2\n") and old.stderr.endswith("catalog 2026.1\n")
+    assert none.exit_code == 1 and none.stdout == ""
+    assert bad.exit_code == 2 and "unknown catalog version '1999.9' of Stand-in of Empyrean" in bad.stderr
 
 
 def test_verify_and_merge_name_each_logs_game(tmp_path):

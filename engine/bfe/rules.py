@@ -10,7 +10,7 @@ from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome
 from ..log import GameLog, read_schema_file
 from . import frames, logformat, verdicts, views
 from .board import describe
-from .catalog import DEFAULT_VERSION, Catalog, load_catalog
+from .catalog import DEFAULT_VERSION, Catalog, available_versions, catalog_data, load_catalog
 from .decisions import NOTHING, UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
 from .game import ROUNDS, DecisionPoint, Game, battlefield_winners, forced_choice
 from .observe import GameObserver
@@ -151,6 +151,15 @@ class BfeRules:
     def faction_choices() -> list[str]:
         """Every deck of the default catalog."""
         return sorted(load_catalog(DEFAULT_VERSION).decks)
+
+    @staticmethod
+    def catalog_versions() -> list[str]:
+        return available_versions()
+
+    @staticmethod
+    def catalog_data(version: str) -> dict:
+        """A catalog version as data (engine.bfe.catalog.catalog_data); KeyError if there is none."""
+        return catalog_data(load_catalog(version))
 
     @staticmethod
     def misclaimed_result(result: dict) -> dict:

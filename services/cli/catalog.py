@@ -9,10 +9,11 @@ from pathlib import Path
 
 import click
 
-from services.cli.games import game_option, play_only_what_is_written
+from services.cli.games import default_game, game_option, play_only_what_is_written
 
-OF_GAME = ("The game whose catalog it is (left out: the game of a log that names none); Battle for Empyrean only "
-           "for now.")
+OF_GAME = "The game whose catalog it is (left out: the game of a log that names none)."
+CHECKS_GAME = ("The game whose catalog files are checked (left out: the game of a log that names none); Battle for "
+               "Empyrean only for now.")
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG_DOC = ROOT / "docs" / "catalog.md"
@@ -33,21 +34,41 @@ def load_catalog_option(version: str | None):
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
 @game_option(OF_GAME)
 def cards(query: tuple[str, ...], version: str | None, game: str | None) -> None:
-    """List and search cards and battlefields with their text: every word of QUERY must appear in
-    the name, deck, type, ability or text (e.g. `empyrean cards stun`, `empyrean cards vikings 8`)."""
-    play_only_what_is_written("cards", game)
-    from services.cli.catalog_ref import search
+    """List and search a game's catalog with its text: every word of QUERY must appear in an entry
+    (Battle for Empyrean: a card's or battlefield's name, deck, type, ability or text; e.g. `empyrean
+    cards stun`, `empyrean cards vikings 8`, `empyrean cards --game titans dragon`)."""
+    from engine.games import DEFAULT_GAME
 
-    cat = load_catalog_option(version)
-    found = search(cat, " ".join(query))
+    if default_game(game) == DEFAULT_GAME:
+        from services.cli.catalog_ref import search
+
+        cat = load_catalog_option(version)
+        found, version = search(cat, " ".join(query)), cat.version
+    else:
+        from services.cli.catalog_ref import search_data
+
+        data = game_catalog(default_game(game), version)
+        found, version = search_data(data, " ".join(query)), data["version"]
     for entry in found:
         click.echo(entry)
-    click.echo(f"{len(found)} match(es) in catalog {cat.version}", err=True)
+    click.echo(f"{len(found)} match(es) in catalog {version}", err=True)
     sys.exit(0 if found else 1)
 
 
+def game_catalog(game: str, version: str | None) -> dict:
+    """One catalog version of a game other than Battle for Empyrean (the newest when not named)."""
+    from engine import games
+
+    rules = games.rules_for(game)
+    versions = rules.catalog_versions()
+    if version is not None and version not in versions:
+        raise click.BadParameter(f"unknown catalog version {version!r} of {games.info(game).name}; there are "
+                                 f"{', '.join(versions)}", param_hint="--catalog")
+    return rules.catalog_data(version or versions[-1])
+
+
 @click.group()
-@game_option(OF_GAME)
+@game_option(CHECKS_GAME)
 def catalog(game: str | None) -> None:
     """Check catalog data files and render the catalog reference."""
     play_only_what_is_written("catalog", game)

@@ -57,6 +57,25 @@ def search(cat: Catalog, query: str = "") -> list[str]:
     return out
 
 
+def search_data(data: dict, query: str = "") -> list[str]:
+    """A game's catalog data (its rules' ``catalog_data``) searched: each entry — an object with a
+    "name" in one of its lists (cards, species, maneuvers …) — whose words contain every word of
+    ``query``, one line each: "name (kind): its other fields"."""
+    words = query.lower().split()
+    out = []
+    for kind, entries in data.items():
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or "name" not in entry:
+                continue
+            fields = [f"{k}: {v}" for k, v in entry.items() if k != "name" and isinstance(v, (str, int, float))]
+            line = f"{entry['name']} ({kind})" + (f" — {'; '.join(fields)}" if fields else "")
+            if all(w in line.lower() for w in words):
+                out.append(line)
+    return out
+
+
 def check_file(path: Path, base: Catalog | None = None) -> str:
     """Validate an organiser's deck file, battlefield file or whole catalog folder; returns a
     one-line summary, raises CatalogError naming file, card and field."""

@@ -240,6 +240,21 @@ def test_self_play_plays_the_factions_and_meta_it_is_given(key):
 
 
 @EACH_GAME
+def test_the_catalog_gives_each_version_as_json_ready_data(key):
+    """Every catalog version the game lists is JSON-ready data saying its version and where its
+    content comes from; a version it does not list is a KeyError (the API's 404)."""
+    rules = games.rules_for(key)
+    versions = rules.catalog_versions()
+    assert versions and len(set(versions)) == len(versions)
+    for version in versions:
+        data = rules.catalog_data(version)
+        assert json.loads(json.dumps(data)) == data
+        assert data["version"] == version and data["notice"]
+    with pytest.raises(KeyError):
+        rules.catalog_data("no such version")
+
+
+@EACH_GAME
 def test_a_misclaimed_result_is_a_mismatch(key):
     """The result a player claiming wrongly would write (the simulator's wrong-result flaw) names
     another winner, and the log then verifies as a mismatch."""

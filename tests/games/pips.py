@@ -34,6 +34,7 @@ OPENING = 1  # cards drawn before round 1
 PARITY_BONUS = 2
 COLOURS = ("red", "blue", "green")
 UNSEEN = "?"
+CATALOG = "1"  # the only catalog version
 
 GAME_INFO = GameInfo(key=KEY, name="Pips (test game)", min_players=2, max_players=2,
                      chance_kinds=frozenset({"draw", "roll"}), any_order=frozenset({"draw"}),
@@ -398,7 +399,7 @@ class PipsRules:
 
     # -- replay
     def new_game(self, log: GameLog, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> State:
-        if log.catalog != "1":
+        if log.catalog != CATALOG:
             raise LogFormatError([{"path": "/catalog", "message": f"unknown catalog version {log.catalog!r}; "
                                    "Pips has 1"}])
         return State(log.chance.seed if log.chance.type == "seeded" else None, log.chance.view,
@@ -545,13 +546,25 @@ class PipsRules:
             d = max(legal, key=lambda x: x.value or 0) if bot == "greedy" else legal[pick.randrange(len(legal))]
             lines.append(format_line(d))
             g.answer(d)
-        return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": "1", "setup": {"colours": colours},
+        return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": CATALOG, "setup": {"colours": colours},
                 "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed}, "decisions": lines,
                 "result": {"winner": g.winner}, **({"meta": meta} if meta else {})}
 
     @staticmethod
     def faction_choices() -> list[str]:
         return list(COLOURS)
+
+    @staticmethod
+    def catalog_versions() -> list[str]:
+        return [CATALOG]
+
+    @staticmethod
+    def catalog_data(version: str) -> dict:
+        if version != CATALOG:
+            raise KeyError(version)
+        return {"version": CATALOG, "notice": "Pips is the test suite's own game, not one of the Empyrean family.",
+                "cards": [{"name": str(v), "text": f"worth {v} pip{'s' * (v > 1)} when played"} for v in VALUES],
+                "colours": [{"name": c, "text": "a seat's colour; it changes nothing in play"} for c in COLOURS]}
 
     @staticmethod
     def misclaimed_result(result: dict) -> dict:

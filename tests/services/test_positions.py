@@ -169,6 +169,20 @@ def test_the_catalog_lists_versions_and_serves_each_with_an_etag(client):
     assert missing.status_code == 404 and "2026" in missing.get_json()["error"]["message"]
 
 
+def test_the_catalog_of_a_game_named_is_that_games_and_an_unknown_game_is_a_400(client):
+    """``?game=bfe`` answers as no game named does; an unknown game names the parameter and the games."""
+    listing = client.get("/api/v1/catalog?game=bfe").get_json()
+    assert listing["game"] == "bfe" and listing["versions"] == client.get("/api/v1/catalog").get_json()["versions"]
+    assert listing["urls"][listing["default"]] == f"/api/v1/catalog/{listing['default']}?game=bfe"
+    one = client.get(listing["urls"][listing["default"]])
+    assert one.get_data() == client.get(f"/api/v1/catalog/{listing['default']}").get_data()
+    for path in ("/api/v1/catalog?game=nope", "/api/v1/catalog/2026.1?game=nope"):
+        error = client.get(path)
+        assert error.status_code == 400, path
+        body = error.get_json()["error"]
+        assert body["parameter"] == "game" and "nope" in body["message"] and "bfe" in body["message"]
+
+
 def test_the_openapi_examples_are_what_the_api_answers(client):
     """Each request example of POST /positions, posted, answers exactly its response example, and
     the answer fits the documented schema."""

@@ -44,6 +44,16 @@ def ndjson(*logs: dict) -> bytes:
     return ("\n".join(json.dumps(log) for log in logs) + "\n").encode()
 
 
+def test_a_test_games_catalog_is_served_under_its_key(client, rules):
+    """GET /api/v1/catalog?game=pips lists Pips' own versions; each version is its rules' data."""
+    listing = client.get(f"/api/v1/catalog?game={PIPS}").get_json()
+    assert listing["game"] == PIPS and listing["versions"] == rules.catalog_versions()
+    data = client.get(listing["urls"][listing["default"]]).get_json()
+    assert data == rules.catalog_data(listing["default"]) and data["notice"]
+    missing = client.get(f"/api/v1/catalog/2026.1?game={PIPS}")
+    assert missing.status_code == 404 and "Pips" in missing.get_json()["error"]["message"]
+
+
 def test_a_test_game_goes_from_upload_to_its_statistics(admin_client, client, db, rules):
     created = admin_client.post("/api/v1/events", json={"name": "Pips Night", "game": PIPS})
     assert created.status_code == 201 and created.get_json()["game"] == PIPS, created.get_json()
