@@ -18,9 +18,11 @@ from engine.bfe.selfplay import self_play
 from engine.seats import as_recorded, seat_view
 from services.cli import main as cli
 
-REFUSALS = [
+PLAYING = [  # commands that play any registered game
     ["simulate", "--out", "never.ndjson"],
     ["balance", "--games", "1", "--out", "never.md"],
+]
+REFUSALS = [
     ["record", "--out", "never.json", "--first-player", "1"],
     ["catalog", "docs", "--out", "never.md"],  # the group takes --game: before its command
 ]
@@ -60,7 +62,7 @@ def test_a_command_refuses_a_game_it_cannot_play_in_one_line(args, tmp_path, mon
     assert list(tmp_path.iterdir()) == []  # nothing written
 
 
-@pytest.mark.parametrize("args", REFUSALS, ids=lambda a: a[0])
+@pytest.mark.parametrize("args", PLAYING + REFUSALS, ids=lambda a: a[0])
 def test_an_unknown_game_is_refused_naming_the_games_there_are(args):
     r = run(*with_game(args, "nope"))
     assert r.returncode == 2

@@ -52,9 +52,9 @@ def game_tag(key: str | None) -> str:
 
 def play_only_what_is_written(command: str, game: str | None) -> str:
     """The game ``command`` is to play (``--game``, by default the default game); exits 2 with one line
-    when it is not one this command can play. For now the commands that play, record or describe
-    games (simulate, balance, record, cards, catalog) are written against Battle for Empyrean's package
-    (engine.bfe: its bots, simulator, catalog and prompt) and play that game only."""
+    when it is not one this command can play. For now the commands that record or describe games
+    (record, cards, catalog) are written against Battle for Empyrean's package (engine.bfe: its
+    catalog and prompt) and play that game only; simulate and balance play any registered game."""
     from engine.bfe.rules import GAME_INFO
     from services.games.game_names import game_words
 

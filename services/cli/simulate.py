@@ -1,6 +1,7 @@
 """``empyrean simulate`` (Swiss tournaments played by bots, as a bundle of logs) and ``empyrean
-balance`` (each deck's win rate, docs/balance.md). Both choose the engine build before they import
-the engine (services.platform.native), so this module imports neither at import."""
+balance`` (each faction's win rate, docs/balance.md), for any registered game (``--game``). Both
+choose the engine build before they import the engine (services.platform.native), so this module
+imports neither at import."""
 
 from __future__ import annotations
 
@@ -14,19 +15,38 @@ from pathlib import Path
 import click
 
 from services.cli.catalog import ROOT, load_catalog_option
-from services.cli.games import game_option, play_only_what_is_written
+from services.cli.games import default_game, game_option
 
-PLAYED = "The game to play (left out: the game of a log that names none); only Battle for Empyrean for now."
+PLAYED = "The game to play (left out: Battle for Empyrean, the game of a log that names none)."
 
 BALANCE_DOC = ROOT / "docs" / "balance.md"
+
+
+def _played_catalog(game: str, version: str | None) -> str | None:
+    """The catalog version the games are played under, as ``--catalog`` may name it: Battle for
+    Empyrean's newest (the one a game's self-play plays, engine.games.Rules), None for another game.
+    A usage error for another version, or for ``--catalog`` with another game."""
+    from engine.games import DEFAULT_GAME
+
+    if game != DEFAULT_GAME:
+        if version:
+            raise click.BadParameter(f"only Battle for Empyrean has catalog versions to choose, not {game!r}",
+                                     param_hint="--catalog")
+        return None
+    newest = load_catalog_option(None).version
+    if version and load_catalog_option(version).version != newest:
+        raise click.BadParameter(f"games are played under the newest catalog, {newest}, not {version}",
+                                 param_hint="--catalog")
+    return newest
 
 
 @click.command()
 @click.option("--players", type=click.IntRange(min=2), default=64, show_default=True)
 @click.option("--rounds", type=click.IntRange(min=1), default=6, show_default=True, help="Swiss rounds per event.")
 @click.option("--events", type=click.IntRange(min=1), default=1, show_default=True, help="Events, one a week.")
-@click.option("--deck", "decks", multiple=True, help="A deck players may bring (repeat; default: every deck).")
-@click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
+@click.option("--faction", "--deck", "factions", multiple=True,
+              help="A faction (Battle for Empyrean: a deck) players may bring (repeat; default: every one).")
+@click.option("--bot", default="greedy", show_default=True, help="One of the game's bots (greedy, random …).")
 @click.option("--flawed", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Share of matches uploaded with a flaw (illegal decision, wrong result, duplicate, dispute).")
 @click.option("--seed", type=click.IntRange(min=0, max=2**52), default=1, show_default=True)
@@ -35,18 +55,17 @@ BALANCE_DOC = ROOT / "docs" / "balance.md"
 @click.option("--round-days", type=click.IntRange(min=0), default=0, show_default=True,
               help="Days between an event's rounds (0: one-day events; 7: a weekly league).")
 @click.option("--name", default="Simulated Open", show_default=True, help="Event name (numbered when several).")
-@click.option("--catalog", "version", help="Catalog version (default: the newest).")
+@click.option("--catalog", "version", help="Battle for Empyrean's catalog version (only the newest is played).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The bundle: .ndjson or .json (an array), optionally .gz.")
 @click.option("--expected", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the expected verification counts here (JSON).")
 @game_option(PLAYED)
-def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot: str, flawed: float,
+def simulate(players: int, rounds: int, events: int, factions: tuple[str, ...], bot: str, flawed: float,
              seed: int, start: dt.datetime, round_days: int, name: str, version: str | None, out: Path,
              expected: Path | None, game: str | None) -> None:
     """Generate Swiss tournaments played by bots, as a bundle of game logs that loads straight into
     `empyrean upload --event` and `empyrean verify`."""
-    play_only_what_is_written("simulate", game)
     from services.platform.native import use_native_engine
 
     use_native_engine()
@@ -55,10 +74,10 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
     from services.simulation.simulate import SimConfig
     from services.simulation.simulate import simulate as run
 
-    cat = load_catalog_option(version)
-    config = SimConfig(players=players, rounds=rounds, events=events, decks=list(decks) or None, bot=bot,
-                       flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name,
-                       catalog=cat.version)
+    game = default_game(game)
+    _played_catalog(game, version)
+    config = SimConfig(players=players, rounds=rounds, events=events, factions=list(factions) or None, bot=bot,
+                       flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name, game=game)
     try:
         bundle = run(config, progress=lambda it: tqdm(it, desc="simulating", unit="game"))
     except ValueError as exc:
@@ -83,32 +102,48 @@ def simulate(players: int, rounds: int, events: int, decks: tuple[str, ...], bot
 
 @click.command()
 @click.option("--games", type=click.IntRange(min=1), default=20_000, show_default=True)
-@click.option("--bot", type=click.Choice(["greedy", "random"]), default="greedy", show_default=True)
+@click.option("--bot", default="greedy", show_default=True, help="One of the game's bots (greedy, random …).")
 @click.option("--seed", type=click.IntRange(min=0, max=2**32), default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Worker processes.")
-@click.option("--catalog", "version", help="Catalog version (default: the newest).")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=BALANCE_DOC, show_default=True)
+@click.option("--catalog", "version", help="Battle for Empyrean's catalog version (only the newest is played).")
+@click.option("--band", type=click.FloatRange(0, 1), nargs=2, default=None, metavar="LO HI",
+              help="The win rates every faction must be between (default: the game's band, docs/balance.md).")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="The report (default: docs/balance.md for Battle for Empyrean, docs/balance-KEY.md for another).")
 @game_option(PLAYED)
-def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, out: Path, game: str | None) -> None:
-    """Play GAMES bot-vs-bot games between different decks and write each deck's win rate with
-    its 95% interval (docs/balance.md). Exit status 1 when a deck is outside 35-65%."""
-    play_only_what_is_written("balance", game)
+def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, band: tuple[float, float] | None,
+            out: Path | None, game: str | None) -> None:
+    """Play GAMES bot-vs-bot games between different factions and write each faction's win rate with
+    its 95% interval (docs/balance.md). Exit status 1 when a faction is outside the band (the
+    game's own, 35-65% for Battle for Empyrean, else 40-60%; or --band)."""
     from services.platform.native import use_native_engine
 
     use_native_engine()
     from tqdm import tqdm
 
+    from engine.games import DEFAULT_GAME, info
     from services.simulation import balance as report
 
-    cat = load_catalog_option(version)
+    game = default_game(game)
+    catalog = _played_catalog(game, version)
+    if band is not None and band[0] > band[1]:
+        raise click.BadParameter(f"the band's low end {band[0]} is above its high end {band[1]}", param_hint="--band")
+    out = out or (BALANCE_DOC if game == DEFAULT_GAME else ROOT / "docs" / f"balance-{game}.md")
     t = time.perf_counter()
-    tallies = report.run(games, bot=bot, seed=seed, catalog=cat.version, jobs=jobs,
-                         progress=lambda it: tqdm(it, desc="playing", unit="game"))
-    command = f"empyrean balance --games {games} --bot {bot} --seed {seed} --catalog {cat.version}"
-    out.write_text(report.render(tallies, games=games, bot=bot, seed=seed, catalog=cat.version,
-                                 command=command, seconds=time.perf_counter() - t), encoding="utf-8")
-    outside = [t.deck for t in tallies.values() if not report.BAND[0] <= t.wins / max(1, t.games) <= report.BAND[1]]
-    click.echo(f"wrote {out}" + (f"; outside the band: {', '.join(outside)}" if outside else "; every deck in band"))
+    try:
+        tallies = report.run(games, game=game, bot=bot, seed=seed, jobs=jobs,
+                             progress=lambda it: tqdm(it, desc="playing", unit="game"))
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    command = ("empyrean balance" + (f" --game {game}" if game != DEFAULT_GAME else "") +
+               f" --games {games} --bot {bot} --seed {seed}" + (f" --catalog {catalog}" if catalog else "") +
+               (f" --band {band[0]} {band[1]}" if band else ""))
+    band = band or report.band_for(game)
+    out.write_text(report.render(tallies, games=games, bot=bot, seed=seed, catalog=catalog, command=command,
+                                 seconds=time.perf_counter() - t, game=game, band=band), encoding="utf-8")
+    outside = report.outside(tallies, band)
+    click.echo(f"wrote {out}" + (f"; outside the band: {', '.join(outside)}" if outside
+                                 else f"; every {info(game).faction} in band"))
     sys.exit(1 if outside else 0)
 
 

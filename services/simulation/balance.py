@@ -1,10 +1,15 @@
-"""The balance report: every deck's win rate when bots play it against the other decks.
+"""The balance report, for any registered game: every faction's win rate when bots play it against
+the game's other factions.
 
-Game ``i`` of a run is fully determined by (seed, i): two different decks, three battlefields and
-the game's own chance all come from the engine's SplitMix64, and both seats are played by the same
-kind of bot. Games run in worker processes (one per core); results are counted in the parent.
-The win rate follows the statistics API's convention (docs/services.md): wins / games, a draw is
-a game not won; the 95% interval is Wilson's (services.stats.intervals, via statsmodels).
+Game ``i`` of a run is fully determined by (seed, i): its different factions (one a seat) and its
+game seed come from the engine's SplitMix64; the game's own set-up and chance come from that seed
+(the rules object's ``self_play``), and every seat is played by the same kind of bot. Games run in
+worker processes (one per core); results are counted in the parent from each game's outcome as the
+engine replays it. The win rate follows the statistics API's convention (docs/services.md): wins /
+games, where a seat wins only when its outcome says ``won`` — a draw, or a first rank shared with
+another seat, is a game not won; the 95% interval is Wilson's (services.stats.intervals, via
+statsmodels). The band a faction's rate must be inside is the game's own (``BANDS``), else
+``DEFAULT_BAND``.
 """
 
 from __future__ import annotations
@@ -13,120 +18,150 @@ import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
-from engine.bfe.selfplay import self_play
+from engine.games import DEFAULT_GAME, rules_for
 from engine.rng import SplitMix64
 from services.simulation.processes import process_map
+from services.simulation.simulate import outcome_of
 
-BAND = (0.35, 0.65)  # the balance target for every deck
+DEFAULT_BAND = (0.40, 0.60)  # the design's target: every faction wins 40-60% of greedy-bot games
+BANDS = {"bfe": (0.35, 0.65)}  # a game's own band, where it has one (docs/balance.md)
 CHUNK = 50
 
 
+def band_for(game: str) -> tuple[float, float]:
+    return BANDS.get(game, DEFAULT_BAND)
+
+
 @dataclass
-class DeckTally:
-    deck: str
+class FactionTally:
+    faction: str
     games: int = 0
     wins: int = 0
-    draws: int = 0
-    first_games: int = 0
-    first_wins: int = 0
+    draws: int = 0  # games not won in which the faction shared the first rank
     against: dict[str, list[int]] = field(default_factory=dict)  # opponent -> [games, wins]
+
+    @property
+    def deck(self) -> str:
+        """Battle for Empyrean's word for the faction."""
+        return self.faction
 
     @property
     def losses(self) -> int:
         return self.games - self.wins - self.draws
 
+    @property
+    def rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
 
-def pairing(seed: int, i: int, decks: list[str]) -> tuple[list[str], int]:
-    """Game i's two (different) decks and its game seed."""
+
+def pairing(seed: int, i: int, factions: list[str], seats: int = 2) -> tuple[list[str], int]:
+    """Game i's factions (all different: each drawn from those not yet seated, in the pool's order
+    from the last one drawn) and its game seed."""
     rng = SplitMix64(seed * 0x9E3779B1 + i)
-    a = rng.below(len(decks))
-    b = (a + 1 + rng.below(len(decks) - 1)) % len(decks)
-    return [decks[a], decks[b]], rng.next() >> 12
+    a = rng.below(len(factions))
+    chosen, rest = [factions[a]], factions[a + 1:] + factions[:a]
+    for _ in range(seats - 1):
+        k = rng.below(len(rest))
+        chosen.append(rest[k])
+        rest = rest[k + 1:] + rest[:k]
+    return chosen, rng.next() >> 12
 
 
-def _play_chunk(args: tuple[int, int, int, str, str, list[str]]) -> list[tuple[list[str], int, int | None]]:
-    """Worker: games [start, stop) -> (decks, first player, winner) each."""
-    start, stop, seed, bot, catalog, decks = args
+def _play_chunk(args: tuple[int, int, int, str, str, list[str], int]) -> list[tuple[list[str], list[tuple[bool, int]]]]:
+    """Worker: games [start, stop) -> (factions, each seat's (won, rank)) each."""
+    start, stop, seed, game, bot, factions, seats = args
+    rules = rules_for(game)
     out = []
     for i in range(start, stop):
-        pair, game_seed = pairing(seed, i, decks)
-        log = self_play(game_seed, decks=pair, bot=bot, catalog=catalog)
-        out.append((pair, log["setup"]["first_player"], log["result"]["winner"]))
+        chosen, game_seed = pairing(seed, i, factions, seats)
+        outcome = outcome_of(rules.self_play(game_seed, bot=bot, players=seats, factions=chosen))
+        out.append((chosen, [(s.won, s.rank) for s in outcome.seats]))
     return out
 
 
-def run(games: int, *, bot: str = "greedy", seed: int = 1, catalog: str = DEFAULT_VERSION,
-        jobs: int = 1, progress: Callable[[Iterable], Iterable] = lambda it: it) -> dict[str, DeckTally]:
-    cat = load_catalog(catalog)
-    decks = sorted(cat.decks)
-    if len(decks) < 2:
-        raise ValueError("a balance report needs at least two decks")
-    tallies = {d: DeckTally(d) for d in decks}
-    tasks = [(s, min(s + CHUNK, games), seed, bot, cat.version, decks) for s in range(0, games, CHUNK)]
+def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int = 1, jobs: int = 1,
+        progress: Callable[[Iterable], Iterable] = lambda it: it) -> dict[str, FactionTally]:
+    """Play ``games`` games of ``game`` between different factions (as few seats as the game allows);
+    each faction's tally."""
+    rules = rules_for(game)
+    factions = sorted(rules.faction_choices())
+    seats = rules.info.min_players
+    if len(factions) < seats:
+        raise ValueError(f"a balance report of {rules.info.name} needs at least {seats} {rules.info.faction} choices")
+    if bot not in rules.bots:
+        raise ValueError(f"unknown bot {bot!r}; {rules.info.name} has {', '.join(rules.bots)}")
+    tallies = {f: FactionTally(f) for f in factions}
+    tasks = [(s, min(s + CHUNK, games), seed, game, bot, factions, seats) for s in range(0, games, CHUNK)]
     bar = iter(progress(range(games)))
     for chunk in process_map(_play_chunk, tasks, jobs):
-        for pair, first, winner in chunk:
-            for seat, deck in enumerate(pair, 1):
-                t = tallies[deck]
-                won = winner == seat
+        for chosen, places in chunk:
+            for seat, (faction, (won, rank)) in enumerate(zip(chosen, places)):
+                t = tallies[faction]
                 t.games += 1
                 t.wins += won
-                t.draws += winner is None
-                if first == seat:
-                    t.first_games += 1
-                    t.first_wins += won
-                vs = t.against.setdefault(pair[2 - seat], [0, 0])
-                vs[0] += 1
-                vs[1] += won
+                t.draws += not won and rank == 1
+                for other, opponent in enumerate(chosen):
+                    if other != seat:
+                        vs = t.against.setdefault(opponent, [0, 0])
+                        vs[0] += 1
+                        vs[1] += won
             next(bar, None)
     for _ in bar:  # run the progress iterator out, so a progress bar closes at 100%
         pass
     return tallies
 
 
-def render(tallies: dict[str, DeckTally], *, games: int, bot: str, seed: int, catalog: str,
-           command: str, seconds: float) -> str:
-    """docs/balance.md."""
+def outside(tallies: dict[str, FactionTally], band: tuple[float, float]) -> list[str]:
+    """The factions whose win rate is outside ``band``, best first."""
+    return [t.faction for t in _ranked(tallies) if not band[0] <= t.rate <= band[1]]
+
+
+def _ranked(tallies: dict[str, FactionTally]) -> list[FactionTally]:
+    return sorted(tallies.values(), key=lambda t: (-t.rate, t.faction))
+
+
+def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int, catalog: str | None,
+           command: str, seconds: float, game: str = DEFAULT_GAME, band: tuple[float, float] | None = None) -> str:
+    """The report in Markdown (docs/balance.md for Battle for Empyrean)."""
     from services.stats.intervals import wilson_interval
 
-    rows = []
-    for t in tallies.values():
-        lo, hi = wilson_interval(t.wins, t.games)
-        rows.append((t.wins / t.games if t.games else 0.0, lo or 0.0, hi or 0.0, t))
-    rows.sort(key=lambda r: (-r[0], r[3].deck))
-    inside = all(BAND[0] <= rate <= BAND[1] for rate, _, _, _ in rows)
+    info = rules_for(game).info
+    word = info.faction
+    band = band or band_for(game)
+    ranked = _ranked(tallies)
+    inside = not outside(tallies, band)
+    played = f"catalog {catalog}; " if catalog else ""
     lines = [
-        "# Balance report",
+        f"# Balance report: {info.name}",
         "",
         "Generated by a command; do not edit by hand:",
         "",
         f"    {command}",
         "",
-        f"Catalog {catalog}; {games:,} games, {bot} bot against {bot} bot in both seats; each game two",
-        f"different decks, three battlefields and the game's chance drawn from seed {seed}. Win rate =",
-        "wins / games (a draw is a game not won), with Wilson 95% intervals. Target: every deck",
-        f"between {BAND[0]:.0%} and {BAND[1]:.0%}. "
-        f"**{'All decks are inside it.' if inside else 'Not every deck is inside it.'}**",
+        f"{info.name}, {played}{games:,} games, {bot} bot against {bot} bot in every seat; each game "
+        f"{info.min_players} different {word} choices, and the game's set-up and chance drawn from seed {seed}. "
+        f"Win rate = wins / games (a draw, or a first rank shared with another seat, is a game not won), with "
+        f"Wilson 95% intervals. Target: every {word} between {band[0]:.0%} and {band[1]:.0%}. "
+        f"**{f'Every {word} is inside it.' if inside else f'Not every {word} is inside it.'}**",
         f"Run time {seconds / 60:.1f} min on this machine ({dt.date.today().isoformat()}).",
         "",
-        "| deck | games | wins | draws | losses | win rate | 95% interval | as first player | in band |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | :---: |",
+        f"| {word} | games | wins | draws | losses | win rate | 95% interval | in band |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- | :---: |",
     ]
-    for rate, lo, hi, t in rows:
-        first = f"{t.first_wins / t.first_games:.1%} of {t.first_games:,}" if t.first_games else "–"
-        ok = "yes" if BAND[0] <= rate <= BAND[1] else "**no**"
-        lines.append(f"| {t.deck} | {t.games:,} | {t.wins:,} | {t.draws:,} | {t.losses:,} | {rate:.1%} | "
-                     f"{lo:.1%} – {hi:.1%} | {first} | {ok} |")
-    decks = [t.deck for _, _, _, t in rows]
+    for t in ranked:
+        lo, hi = wilson_interval(t.wins, t.games)
+        ok = "yes" if band[0] <= t.rate <= band[1] else "**no**"
+        lines.append(f"| {t.faction} | {t.games:,} | {t.wins:,} | {t.draws:,} | {t.losses:,} | {t.rate:.1%} | "
+                     f"{lo or 0.0:.1%} – {hi or 0.0:.1%} | {ok} |")
+    names = [t.faction for t in ranked]
     lines += ["", "## Matchups", "",
-              "Row deck's win rate against the column deck (games in brackets).", "",
-              "| deck | " + " | ".join(decks) + " |",
-              "| --- |" + " ---: |" * len(decks)]
-    for d in decks:
+              f"Row {word}'s win rate against the column {word} (games in brackets).", "",
+              f"| {word} | " + " | ".join(names) + " |",
+              "| --- |" + " ---: |" * len(names)]
+    for f in names:
         cells = []
-        for o in decks:
-            g, w = tallies[d].against.get(o, [0, 0])
+        for o in names:
+            g, w = tallies[f].against.get(o, [0, 0])
             cells.append(f"{w / g:.0%} ({g})" if g else "–")
-        lines.append(f"| {d} | " + " | ".join(cells) + " |")
+        lines.append(f"| {f} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

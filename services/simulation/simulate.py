@@ -1,15 +1,19 @@
-"""Tournament simulator: Swiss events played by bots, written as a bundle of game logs.
+"""Tournament simulator: Swiss events played by bots, written as a bundle of game logs, for any
+registered game (engine.games) whose matches are two seats.
 
 ``simulate(config)`` plays ``events`` Swiss tournaments, one a week, with the same ``players``
-players (each with a deck: chosen from a pool or at random). Between events some players switch
-to decks that did well, so the meta share moves over time the way a real one does. Each match is
-a seeded self-play game (engine.bfe.selfplay); its true result feeds the Swiss standings.
+players (each with a faction — a deck, a colour … — chosen from a pool or at random). Between events
+some players switch to factions that did well, so the meta share moves over time the way a real one
+does. Each match is a seeded self-play game of the game's rules object (``self_play``); its outcome
+as the engine replays it (``engine.replay.replay(log).outcome``: each seat's rank and whether it
+won) feeds the Swiss standings, so no game's own result format is read here.
 
 A chosen share of matches is uploaded with a deliberate flaw, for demonstrating verification:
 
-- ``illegal``: one player decision is replaced by one the rules forbid at that point (checked with
-  the engine, so the verdict is certain: ``illegal`` at that decision);
-- ``wrong_result``: the log claims the other player won (``mismatch``);
+- ``illegal``: one player decision is replaced by another line of the same log that the rules refuse
+  at that point (checked by replaying, so the verdict is certain: ``illegal`` at that decision); a
+  game with no such line anywhere gets a ``wrong_result`` instead, so the counts stay exact;
+- ``wrong_result``: the log claims another seat won (the game's ``misclaimed_result``: ``mismatch``);
 - ``duplicate``: the same log is uploaded twice (the service keeps one game; verify sees two);
 - ``dispute``: the loser uploads the match a second time claiming the win (``mismatch``, and the
   service opens a dispute for the match).
@@ -22,22 +26,19 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import InitVar, dataclass, field
+from typing import Any
 
 import networkx as nx
 
-from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
-from engine.bfe.decisions import Decision, Kind, format_decision, parse_decision
-from engine.bfe.game import Game
-from engine.bfe.selfplay import self_play
-from engine.bfe.verdicts import build_game
-from engine.log import parse_log
+from engine.games import CHANCE, DEFAULT_GAME, Outcome, rules_for
 from engine.replay import replay
 from engine.rng import SplitMix64
 
 FLAWS = ("illegal", "wrong_result", "duplicate", "dispute")
-SWITCH_CHANCE = 3  # in 10: a player with a losing record tries a deck from the top half next event
+SWITCH_CHANCE = 3  # in 10: a player with a losing record tries a faction from the top half next event
+SEATS = 2  # a Swiss match is two players
 
 
 @dataclass
@@ -45,14 +46,21 @@ class SimConfig:
     players: int = 64
     rounds: int = 6
     events: int = 1
-    decks: list[str] | None = None  # the pool players' decks come from (None: every deck)
+    factions: list[str] | None = None  # the pool players' factions come from (None: the game's every choice)
     bot: str = "greedy"
     flawed: float = 0.0  # share of matches uploaded with a flaw
     seed: int = 1
     start: dt.date = dt.date(2026, 9, 5)
     round_days: int = 0  # days between rounds of one event (0: a one-day event; 7: a weekly league)
     name: str = "Simulated Open"
-    catalog: str = DEFAULT_VERSION
+    game: str = DEFAULT_GAME
+    decks: InitVar[list[str] | None] = None  # Battle for Empyrean's word for the pool: ``factions``
+
+    def __post_init__(self, decks: list[str] | None) -> None:
+        if decks is not None:
+            if self.factions is not None:
+                raise ValueError("give the pool as factions or as decks, not both")
+            self.factions = list(decks)
 
 
 @dataclass
@@ -107,71 +115,81 @@ def swiss_pairs(standings: dict[str, float], played: set[frozenset[str]], rng: S
 
 
 # ---------------------------------------------------------------------------- flaws
-def make_illegal(log: dict, rng: SplitMix64) -> dict:
-    """The log with one player decision replaced by one the rules forbid at that point: the whole
-    log replayed says illegal at exactly that decision.
+def _rules_of(log: dict) -> Any:
+    return rules_for(log.get("game", DEFAULT_GAME))
 
-    A decision the game refuses at that point is not always enough: a forced answer (the only legal
-    one) may be written or left out, so a replacement such as 'P1 pass' just after P1's forced pass
-    reads as that pass written out, and the log fails later or not at all. So each candidate is
-    replayed, and the next one is tried until one fails where it was put."""
-    parsed = parse_log(log)
-    choices = [i for i, text in enumerate(log["decisions"]) if text.startswith("P")]
-    start = rng.below(len(choices))
-    for k in range(len(choices)):  # the first index (from a random start) with a forbidden twin
-        i = choices[(start + k) % len(choices)]
-        g = build_game(parsed)
-        for text in log["decisions"][:i]:
-            g.apply(parse_decision(text))
-        for bad in _forbidden_at(g, rng):
-            out = copy.deepcopy(log)
-            out["decisions"][i] = format_decision(bad)
+
+def make_illegal(log: dict, rng: SplitMix64) -> dict | None:
+    """The log with one player decision replaced by a line the rules refuse at that point, so that
+    the whole log replayed says illegal at exactly that decision; None when no decision of the game
+    can be made so.
+
+    From a random player decision on, each is tried in turn with the player lines written elsewhere
+    in the same log (they read well, and are often refused: a card already played, a turn not
+    yours), in a seeded order. A line the game refuses at that point is not always enough: a forced
+    answer (the only legal one) may be written or left out, so a replacement such as 'P1 pass' just
+    after P1's forced pass reads as that pass written out, and the log fails later or not at all.
+    So each candidate is replayed, and kept only when the log fails where it was put."""
+    rules = _rules_of(log)
+    lines = log["decisions"]
+    chosen = [i for i, text in enumerate(lines) if rules.parse_line(text).actor != CHANCE]
+    written = sorted({lines[i] for i in chosen})
+    start = rng.below(len(chosen)) if chosen else 0
+    for k in range(len(chosen)):  # the first decision (from a random start) with a refused twin
+        i = chosen[(start + k) % len(chosen)]
+        candidates = [text for text in written if text != lines[i]]
+        rng.shuffle(candidates)
+        for text in candidates:
+            out = {**log, "decisions": [*lines[:i], text, *lines[i + 1:]]}
             verdict = replay(out, record=False).verdict
             if verdict.status == "illegal" and verdict.index == i:
-                return out
-    raise ValueError("no decision of this game can be made illegal")  # pragma: no cover
-
-
-def _forbidden_at(g: Game, rng: SplitMix64) -> Iterator[Decision]:
-    """Decisions that read well but that the rules forbid here, of kinds a player might write, in a
-    random order."""
-    pend = g.pending
-    assert pend is not None
-    p = pend.player
-    ps = g.players[p - 1]
-    hand = {c.name for c in ps.hand}
-    elsewhere = sorted({c.name for c in ps.cards} - hand)
-    candidates: list[Decision] = []
-    if pend.kind == Kind.DEPLOY:
-        for c in sorted(ps.hand, key=lambda c: c.name):
-            candidates.append(Decision(p, "deploy", card=c.name, bf=g.nbf + 1 + rng.below(9 - g.nbf)))
-            for b in range(1, g.nbf + 1):
-                candidates.append(Decision(p, "deploy", card=c.name, bf=b))  # too dear, or a full side
-        candidates += [Decision(p, "deploy", card=nm, bf=1) for nm in elsewhere]  # not in hand
-    elif pend.kind == Kind.DRAFT_KEEP:
-        candidates += [Decision(p, "keep", card=nm) for nm in elsewhere]  # not one of the two drawn
-    candidates.append(Decision(g.n + 1 - p if g.n == 2 else p % g.n + 1, "pass"))  # out of turn
-    rng.shuffle(candidates)
-    yield from (d for d in candidates if g.check(d) is not None)
+                return copy.deepcopy(out)
+    return None
 
 
 def wrong_result(log: dict) -> dict:
-    """The log claiming the other player won (or player 1, after a draw)."""
+    """The log claiming another seat won (the game's ``misclaimed_result``)."""
     out = copy.deepcopy(log)
-    winner = out["result"]["winner"]
-    out["result"] = {"winner": 3 - winner if winner in (1, 2) else 1}
+    out["result"] = _rules_of(log).misclaimed_result(log["result"])
     return out
 
 
+def outcome_of(log: dict) -> Outcome:
+    """How a finished self-played game ended, seat by seat, as the engine replays it."""
+    result = replay(log, record=False)
+    if result.outcome is None:  # pragma: no cover - self-play writes finished, legal games
+        raise RuntimeError(f"a self-played game did not replay to its end: {result.verdict.message}")
+    return result.outcome
+
+
+def points(outcome: Outcome, seat: int) -> float:
+    """A seat's Swiss points: 1 for a win, 1/2 for a draw (a rank shared at the top), else 0."""
+    place = outcome.seats[seat - 1]
+    return 1.0 if place.won else 0.5 if place.rank == 1 else 0.0
+
+
 # ---------------------------------------------------------------------------- the simulation
+def check_pool(rules: Any, factions: list[str] | None, bot: str) -> list[str]:
+    """The pool of factions to draw from (the game's every choice when ``factions`` is None);
+    ValueError naming what is wrong for an unknown faction or bot."""
+    info = rules.info
+    choices = rules.faction_choices()
+    pool = sorted(factions or choices)
+    unknown = [f for f in pool if f not in choices]
+    if unknown:
+        raise ValueError(f"unknown {info.faction}(s) {', '.join(unknown)}; "
+                         f"{info.name} has {', '.join(sorted(choices))}")
+    if bot not in rules.bots:
+        raise ValueError(f"unknown bot {bot!r}; {info.name} has {', '.join(rules.bots)}")
+    return pool
+
+
 def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambda it: it) -> Bundle:
     """Play the events; ``progress`` wraps the iterator of matches (e.g. a tqdm progress bar)."""
-    cat = load_catalog(config.catalog)
-    pool = sorted(config.decks or cat.decks)
-    unknown = [d for d in pool if d not in cat.decks]
-    if unknown:
-        raise ValueError(f"unknown deck(s) {', '.join(unknown)}; "
-                         f"catalog {cat.version} has {', '.join(sorted(cat.decks))}")
+    rules = rules_for(config.game)
+    if not rules.info.min_players <= SEATS <= rules.info.max_players:
+        raise ValueError(f"{rules.info.name} is for {rules.info.players_words()}; a Swiss match seats {SEATS}")
+    pool = check_pool(rules, config.factions, config.bot)
     if config.players < 2 or config.rounds < 1 or config.events < 1 or config.round_days < 0:
         raise ValueError("a tournament needs at least 2 players, 1 round and 1 event")
     if not 0 <= config.flawed <= 1:
@@ -179,7 +197,7 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
     rng = SplitMix64(config.seed)
     width = len(str(config.players))
     players = [f"Player {i:0{width}d}" for i in range(1, config.players + 1)]
-    deck_of = {p: pool[rng.below(len(pool))] for p in players}
+    faction_of = {p: pool[rng.below(len(pool))] for p in players}
     bundle = Bundle()
     it = iter(progress(range(config.events * config.rounds * (config.players // 2))))
     for e in range(config.events):
@@ -200,30 +218,33 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
                 meta = {"event": event, "round": rnd, "table": str(table), "players": [a, b],
                         "date": round_day.isoformat()}
                 seed = rng.next() >> 12  # 52 bits: exact in any JSON reader
-                log = self_play(seed, decks=[deck_of[a], deck_of[b]], bot=config.bot, catalog=cat.version,
-                                meta=meta)
+                log = rules.self_play(seed, bot=config.bot, players=SEATS,
+                                      factions=[faction_of[a], faction_of[b]], meta=meta)
+                outcome = outcome_of(log)
                 bundle.matches += 1
                 played.add(frozenset((a, b)))
-                winner = log["result"]["winner"]
                 for seat, name in ((1, a), (2, b)):
-                    standings[name] += 1.0 if winner == seat else 0.5 if winner is None else 0.0
-                _add_upload(bundle, log, config.flawed, rng)
-        _switch_decks(deck_of, standings, config.rounds, rng)
+                    standings[name] += points(outcome, seat)
+                _add_upload(bundle, log, outcome, config.flawed, rng)
+        _switch_factions(faction_of, standings, config.rounds, rng)
     for _ in it:  # run the progress iterator out, so a progress bar closes at 100%
         pass
     return bundle
 
 
-def _add_upload(bundle: Bundle, log: dict, flawed: float, rng: SplitMix64) -> None:
+def _add_upload(bundle: Bundle, log: dict, outcome: Outcome, flawed: float, rng: SplitMix64) -> None:
     if flawed <= 0 or rng.below(1_000_000) >= flawed * 1_000_000:
         bundle.uploads.append(log)
         return
     flaw = FLAWS[rng.below(len(FLAWS))]
-    if flaw == "dispute" and log["result"]["winner"] is None:
+    if flaw == "dispute" and outcome.winner is None:
         flaw = "wrong_result"  # a drawn match has no loser to dispute it
+    illegal = make_illegal(log, rng) if flaw == "illegal" else None
+    if flaw == "illegal" and illegal is None:
+        flaw = "wrong_result"  # no decision of this game can be made illegal
     bundle.flaws[flaw] += 1
-    if flaw == "illegal":
-        bundle.uploads.append(make_illegal(log, rng))
+    if illegal is not None:
+        bundle.uploads.append(illegal)
     elif flaw == "wrong_result":
         bundle.uploads.append(wrong_result(log))
     elif flaw == "duplicate":
@@ -232,10 +253,10 @@ def _add_upload(bundle: Bundle, log: dict, flawed: float, rng: SplitMix64) -> No
         bundle.uploads += [log, wrong_result(log)]
 
 
-def _switch_decks(deck_of: dict[str, str], standings: dict[str, float], rounds: int, rng: SplitMix64) -> None:
-    """After an event, some players with a losing record copy the deck of a top-half player."""
+def _switch_factions(faction_of: dict[str, str], standings: dict[str, float], rounds: int, rng: SplitMix64) -> None:
+    """After an event, some players with a losing record copy the faction of a top-half player."""
     ranked = sorted(standings, key=lambda p: (-standings[p], p))
     top = ranked[: max(1, len(ranked) // 2)]
     for p in ranked[len(ranked) // 2:]:
         if standings[p] < rounds / 2 and rng.below(10) < SWITCH_CHANCE:
-            deck_of[p] = deck_of[top[rng.below(len(top))]]
+            faction_of[p] = faction_of[top[rng.below(len(top))]]

@@ -133,3 +133,22 @@ def test_the_replay_page_of_a_game_whose_board_is_not_drawn_lists_its_lines(admi
     assert "not allowed" not in good
     verdict = replay(json.dumps(bad).encode()).verdict
     assert "not allowed" in wrong and str(escape(verdict.rule)) in wrong
+
+
+def test_a_simulated_pips_event_gives_the_service_counts_the_simulator_expects(admin_client, rules):
+    """`empyrean simulate --game pips` output, every kind of flaw in it, through the real pipeline: the
+    acceptance report, the verdicts and the disputes are what the bundle's ``expected()`` says."""
+    from services.simulation.simulate import SimConfig, simulate
+
+    bundle = simulate(SimConfig(game=PIPS, players=12, rounds=3, bot="random", flawed=0.6, seed=6, name="Pips Open"))
+    want = bundle.expected()["service"]
+    assert all(bundle.flaws.values()), bundle.flaws
+    event = admin_client.post("/api/v1/events", json={"name": "Pips Open", "game": PIPS}).get_json()["id"]
+    answer = admin_client.post(f"/api/v1/events/{event}/games", data=ndjson(*bundle.uploads),
+                               content_type="application/x-ndjson")
+    assert answer.status_code == 202, answer.get_json()
+    report = answer.get_json()
+    assert (report["accepted"], report["duplicates"]) == (want["accepted"], want["duplicate"])
+    summary = wait_event_done(admin_client, event, want["accepted"])
+    assert summary["games"] == {k: want[k] for k in ("valid", "illegal", "mismatch") if want[k]}
+    assert summary["open_disputes"] == want["disputes"]

@@ -1,0 +1,151 @@
+"""The tournament simulator and the balance report for a game other than Battle for Empyrean: the
+test game Pips (tests/games/pips.py). The command-line tests run `empyrean` in a process of its own
+that registers Pips as a deployment registers a game (EMPYREAN_EXTRA_GAMES); the others register it
+in this process for as long as they need it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine import games
+from engine.replay import replay
+from engine.rng import SplitMix64
+from services.cli import main as cli
+from services.simulation import balance
+from services.simulation.simulate import SimConfig, make_illegal, simulate
+
+GAMES_DIR = Path(__file__).resolve().parent / "games"
+
+
+def empyrean(*args: str) -> subprocess.CompletedProcess:
+    env = dict(os.environ, EMPYREAN_EXTRA_GAMES="pips:RULES", PYTHONPATH=str(GAMES_DIR), EMPYREAN_ENGINE="python")
+    return subprocess.run([sys.executable, "-m", "services.cli", *args], env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture
+def pips(monkeypatch):
+    monkeypatch.syspath_prepend(str(GAMES_DIR))
+    import pips
+
+    games.register(pips.RULES)
+    yield pips
+    games.unregister("pips")
+
+
+def test_a_simulated_pips_event_verifies_with_the_expected_counts_where_it_says(tmp_path):
+    out, expected = tmp_path / "pips.ndjson", tmp_path / "pips.expected.json"
+    made = empyrean("simulate", "--game", "pips", "--players", "12", "--rounds", "3", "--bot", "random",
+                    "--flawed", "0.6", "--seed", "6", "--out", str(out), "--expected", str(expected))
+    assert made.returncode == 0, made.stderr
+    want = json.loads(expected.read_text())
+    assert want["matches"] == 12 // 2 * 3 and all(want["flaws"].values()), want
+    uploads = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {log["game"] for log in uploads} == {"pips"} and len(uploads) == want["uploads"]
+
+    verified = empyrean("verify", "--json", str(out))
+    verdicts = [json.loads(line) for line in verified.stdout.splitlines()]
+    assert Counter(v["status"] for v in verdicts) == Counter({k: n for k, n in want["verify"].items() if n})
+    for log, v in zip(uploads, verdicts):
+        if v["status"] == "illegal":  # a player's line written elsewhere in the same log, refused where it was put
+            lines = log["decisions"]
+            bad = lines[v["index"]]
+            assert bad.startswith("P") and bad in lines[:v["index"]] + lines[v["index"] + 1:], (bad, lines)
+            assert v["rule"]
+        elif v["status"] == "mismatch":  # a claimed winner the rules disagree with
+            assert [e["path"] for e in v["errors"]] == ["/result/winner"]
+
+
+def test_the_pool_and_the_bot_reach_the_games_and_unknown_ones_are_named(pips, tmp_path):
+    bundle = simulate(SimConfig(game="pips", factions=["red", "green"], bot="greedy", players=6, rounds=2, seed=2))
+    for log in bundle.uploads:
+        assert set(log["setup"]["colours"]) <= {"red", "green"}
+        again = pips.RULES.self_play(log["chance"]["seed"], bot="greedy", factions=log["setup"]["colours"],
+                                     meta=log["meta"])
+        assert again == log
+    out = str(tmp_path / "x.json")
+    refused = CliRunner().invoke(cli, ["simulate", "--game", "pips", "--deck", "purple", "--out", out])
+    assert refused.exit_code == 2
+    assert "unknown colour(s) purple; Pips (test game) has blue, green, red" in refused.output
+    refused = CliRunner().invoke(cli, ["simulate", "--game", "pips", "--bot", "clever", "--out", out])
+    assert refused.exit_code == 2 and "unknown bot 'clever'" in refused.output
+    refused = CliRunner().invoke(cli, ["simulate", "--game", "pips", "--catalog", "2026.2", "--out", out])
+    assert refused.exit_code == 2 and "--catalog" in refused.output
+    assert not (tmp_path / "x.json").exists()
+
+
+class ConcededAtOnce:
+    """Pips whose every self-played game P1 concedes before any card is played: no player line is
+    written but the concession, so no decision of it can be made illegal."""
+
+    def __init__(self, rules):
+        self._rules = rules
+        self.info = dataclasses.replace(rules.info, key="pipsconceded", name="Pips, conceded at once")
+
+    def __getattr__(self, name):
+        return getattr(self._rules, name)
+
+    def self_play(self, seed, **kw):
+        log = self._rules.self_play(seed, **kw)
+        return {**log, "game": self.info.key, "decisions": ["P1 concede"], "result": {"winner": 2}}
+
+
+def test_a_game_with_no_decision_to_make_illegal_gets_another_flaw_and_the_counts_stay_exact(pips):
+    rules = ConcededAtOnce(pips.RULES)
+    games.register(rules)
+    try:
+        log = rules.self_play(5, meta={"event": "x"})
+        assert replay(log).verdict.status == "valid"
+        assert make_illegal(log, SplitMix64(1)) is None
+        bundle = simulate(SimConfig(game=rules.info.key, players=8, rounds=3, flawed=1.0, bot="random", seed=3))
+        statuses = Counter(replay(upload, record=False).verdict.status for upload in bundle.uploads)
+    finally:
+        games.unregister(rules.info.key)
+    # every match flawed, none illegal: the illegal draws became wrong results
+    assert bundle.flaws["illegal"] == 0 and sum(bundle.flaws.values()) == bundle.matches == 12
+    assert bundle.flaws["wrong_result"] > 0
+    assert statuses == Counter({k: n for k, n in bundle.expected()["verify"].items() if n})
+
+
+def test_the_balance_report_of_pips_names_the_game_and_exits_1_when_a_colour_is_outside_the_band(tmp_path):
+    narrow, wide = tmp_path / "narrow.md", tmp_path / "wide.md"
+    done = empyrean("balance", "--game", "pips", "--games", "120", "--bot", "random", "--jobs", "2",
+                    "--band", "0.9", "1.0", "--out", str(narrow))
+    assert done.returncode == 1, done.stderr
+    assert "outside the band: " in done.stdout and "red" in done.stdout
+    text = narrow.read_text()
+    assert text.startswith("# Balance report: Pips (test game)\n")
+    assert "--game pips --games 120 --bot random --seed 1 --band 0.9 1.0" in text
+    assert "between 90% and 100%. **Not every colour is inside it.**" in text and "| **no** |" in text
+    done = empyrean("balance", "--game", "pips", "--games", "120", "--bot", "random", "--jobs", "1",
+                    "--band", "0", "1", "--out", str(wide))
+    assert done.returncode == 0 and "every colour in band" in done.stdout, done.stdout + done.stderr
+
+    def rows(path):  # each colour's counts; the same games whatever the jobs
+        return [line.split(" | ")[:6] for line in path.read_text().splitlines() if line.startswith("| ")]
+
+    assert rows(narrow) == rows(wide)
+    refused = empyrean("balance", "--game", "pips", "--games", "1", "--band", "0.7", "0.2", "--out", str(wide))
+    assert refused.returncode == 2 and "--band" in refused.stderr
+
+
+def test_a_draw_is_not_a_win_and_each_game_has_its_own_band(pips):
+    tallies = balance.run(200, game="pips", bot="random", seed=2)
+    assert sorted(tallies) == ["blue", "green", "red"]
+    wins = sum(t.wins for t in tallies.values())
+    draws = sum(t.draws for t in tallies.values())
+    assert draws > 0 and wins + draws // 2 == 200  # a drawn game is two seats' draw, no seat's win
+    assert all(t.wins + t.draws + t.losses == t.games for t in tallies.values())
+    assert balance.band_for("bfe") == (0.35, 0.65) and balance.band_for("pips") == balance.DEFAULT_BAND == (0.4, 0.6)
+    text = balance.render(tallies, games=200, bot="random", seed=2, catalog=None, command="x", seconds=1, game="pips")
+    assert "Target: every colour between 40% and 60%." in text and "catalog" not in text
+    assert balance.outside(tallies, (0.0, 1.0)) == []
