@@ -186,8 +186,9 @@ class Rules(Protocol):
 
     # self-play (bots, the simulator, the conformance suite)
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
-                  factions: list[str] | None = None, meta: dict | None = None) -> dict: ...
-    def faction_choices(self) -> list[str]: ...  # what a seat may play as, in the default catalog
+                  factions: list[str] | None = None, meta: dict | None = None,
+                  catalog: str | None = None) -> dict: ...  # catalog: a version (None: the default)
+    def faction_choices(self, catalog: str | None = None) -> list[str]: ...  # what a seat may play as (None: default catalog)
     def misclaimed_result(self, result: dict) -> dict: ...  # a log's result claiming another seat won
 
 

@@ -79,8 +79,21 @@ def test_the_pool_and_the_bot_reach_the_games_and_unknown_ones_are_named(pips, t
     refused = CliRunner().invoke(cli, ["simulate", "--game", "pips", "--bot", "clever", "--out", out])
     assert refused.exit_code == 2 and "unknown bot 'clever'" in refused.output
     refused = CliRunner().invoke(cli, ["simulate", "--game", "pips", "--catalog", "2026.2", "--out", out])
-    assert refused.exit_code == 2 and "--catalog" in refused.output
+    assert refused.exit_code == 2 and "unknown catalog version '2026.2' of Pips (test game); there are 1" \
+        in refused.output
     assert not (tmp_path / "x.json").exists()
+
+
+def test_the_catalog_named_is_the_one_the_games_are_played_under(tmp_path):
+    """--catalog reaches every game of the bundle (Battle for Empyrean's older catalog here), and the
+    balance report's games are played under the version it is given."""
+    out = tmp_path / "old.ndjson"
+    made = CliRunner().invoke(cli, ["simulate", "--players", "4", "--rounds", "1", "--catalog", "2026.1",
+                                    "--out", str(out)])
+    assert made.exit_code == 0, made.output
+    assert {json.loads(line)["catalog"] for line in out.read_text().splitlines()} == {"2026.1"}
+    with pytest.raises(KeyError):
+        balance.run(2, bot="random", catalog="1999.9")
 
 
 class ConcededAtOnce:
@@ -124,7 +137,7 @@ def test_the_balance_report_of_pips_names_the_game_and_exits_1_when_a_colour_is_
     assert "outside the band: " in done.stdout and "red" in done.stdout
     text = narrow.read_text()
     assert text.startswith("# Balance report: Pips (test game)\n")
-    assert "--game pips --games 120 --bot random --seed 1 --band 0.9 1.0" in text
+    assert "--game pips --games 120 --bot random --seed 1 --catalog 1 --band 0.9 1.0" in text
     assert "between 90% and 100%. **Not every colour is inside it.**" in text and "| **no** |" in text
     done = empyrean("balance", "--game", "pips", "--games", "120", "--bot", "random", "--jobs", "1",
                     "--band", "0", "1", "--out", str(wide))

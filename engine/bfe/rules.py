@@ -142,15 +142,17 @@ class BfeRules:
     bots = tuple(BOTS)  # the bots self_play knows, by name
 
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
-                  factions: list[str] | None = None, meta: dict | None = None) -> dict:
+                  factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
         """One seeded game played by bots (``bot``: a name in ``bots``; ``factions``: each seat's
-        deck, else drawn from the seed), its log as a JSON-ready dict with ``meta`` as its meta."""
-        return self_play(seed, decks=factions, bot=bot, players=players, checkpoints=checkpoints, meta=meta)
+        deck, else drawn from the seed) under ``catalog`` (the newest when None), its log as a
+        JSON-ready dict with ``meta`` as its meta."""
+        return self_play(seed, decks=factions, bot=bot, players=players, checkpoints=checkpoints, meta=meta,
+                         catalog=catalog or DEFAULT_VERSION)
 
     @staticmethod
-    def faction_choices() -> list[str]:
-        """Every deck of the default catalog."""
-        return sorted(load_catalog(DEFAULT_VERSION).decks)
+    def faction_choices(catalog: str | None = None) -> list[str]:
+        """Every premade deck of the catalog (the newest when None)."""
+        return sorted(load_catalog(catalog or DEFAULT_VERSION).decks)
 
     @staticmethod
     def catalog_versions() -> list[str]:

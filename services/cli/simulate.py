@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from services.cli.catalog import ROOT, load_catalog_option
+from services.cli.catalog import ROOT
 from services.cli.games import default_game, game_option
 
 PLAYED = "The game to play (left out: Battle for Empyrean, the game of a log that names none)."
@@ -22,22 +22,16 @@ PLAYED = "The game to play (left out: Battle for Empyrean, the game of a log tha
 BALANCE_DOC = ROOT / "docs" / "balance.md"
 
 
-def _played_catalog(game: str, version: str | None) -> str | None:
-    """The catalog version the games are played under, as ``--catalog`` may name it: Battle for
-    Empyrean's newest (the one a game's self-play plays, engine.games.Rules), None for another game.
-    A usage error for another version, or for ``--catalog`` with another game."""
-    from engine.games import DEFAULT_GAME
+def _played_catalog(game: str, version: str | None) -> str:
+    """The catalog version of ``game`` the games are played under: ``--catalog``, else the game's
+    default (its newest); a usage error naming the versions there are for one it does not have."""
+    from engine import games
 
-    if game != DEFAULT_GAME:
-        if version:
-            raise click.BadParameter(f"only Battle for Empyrean has catalog versions to choose, not {game!r}",
-                                     param_hint="--catalog")
-        return None
-    newest = load_catalog_option(None).version
-    if version and load_catalog_option(version).version != newest:
-        raise click.BadParameter(f"games are played under the newest catalog, {newest}, not {version}",
-                                 param_hint="--catalog")
-    return newest
+    versions = games.rules_for(game).catalog_versions()
+    if version is not None and version not in versions:
+        raise click.BadParameter(f"unknown catalog version {version!r} of {games.info(game).name}; there are "
+                                 f"{', '.join(versions)}", param_hint="--catalog")
+    return version or versions[-1]
 
 
 @click.command()
@@ -55,7 +49,7 @@ def _played_catalog(game: str, version: str | None) -> str | None:
 @click.option("--round-days", type=click.IntRange(min=0), default=0, show_default=True,
               help="Days between an event's rounds (0: one-day events; 7: a weekly league).")
 @click.option("--name", default="Simulated Open", show_default=True, help="Event name (numbered when several).")
-@click.option("--catalog", "version", help="Battle for Empyrean's catalog version (only the newest is played).")
+@click.option("--catalog", "version", help="The game's catalog version played (default: its newest).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True,
               help="The bundle: .ndjson or .json (an array), optionally .gz.")
 @click.option("--expected", type=click.Path(dir_okay=False, path_type=Path),
@@ -75,9 +69,10 @@ def simulate(players: int, rounds: int, events: int, factions: tuple[str, ...], 
     from services.simulation.simulate import simulate as run
 
     game = default_game(game)
-    _played_catalog(game, version)
+    catalog = _played_catalog(game, version)
     config = SimConfig(players=players, rounds=rounds, events=events, factions=list(factions) or None, bot=bot,
-                       flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name, game=game)
+                       flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name, game=game,
+                       catalog=catalog)
     try:
         bundle = run(config, progress=lambda it: tqdm(it, desc="simulating", unit="game"))
     except ValueError as exc:
@@ -105,7 +100,7 @@ def simulate(players: int, rounds: int, events: int, factions: tuple[str, ...], 
 @click.option("--bot", default="greedy", show_default=True, help="One of the game's bots (greedy, random …).")
 @click.option("--seed", type=click.IntRange(min=0, max=2**32), default=1, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=2, show_default=True, help="Worker processes.")
-@click.option("--catalog", "version", help="Battle for Empyrean's catalog version (only the newest is played).")
+@click.option("--catalog", "version", help="The game's catalog version played (default: its newest).")
 @click.option("--band", type=click.FloatRange(0, 1), nargs=2, default=None, metavar="LO HI",
               help="The win rates every faction must be between (default: the game's band, docs/balance.md).")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
@@ -131,7 +126,7 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, ban
     out = out or (BALANCE_DOC if game == DEFAULT_GAME else ROOT / "docs" / f"balance-{game}.md")
     t = time.perf_counter()
     try:
-        tallies = report.run(games, game=game, bot=bot, seed=seed, jobs=jobs,
+        tallies = report.run(games, game=game, bot=bot, seed=seed, jobs=jobs, catalog=catalog,
                              progress=lambda it: tqdm(it, desc="playing", unit="game"))
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None

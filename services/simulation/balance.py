@@ -67,31 +67,35 @@ def pairing(seed: int, i: int, factions: list[str], seats: int = 2) -> tuple[lis
     return chosen, rng.next() >> 12
 
 
-def _play_chunk(args: tuple[int, int, int, str, str, list[str], int]) -> list[tuple[list[str], list[tuple[bool, int]]]]:
+Chunk = tuple[int, int, int, str, str, list[str], int, str | None]  # games [start, stop) and how to play them
+
+
+def _play_chunk(args: Chunk) -> list[tuple[list[str], list[tuple[bool, int]]]]:
     """Worker: games [start, stop) -> (factions, each seat's (won, rank)) each."""
-    start, stop, seed, game, bot, factions, seats = args
+    start, stop, seed, game, bot, factions, seats, catalog = args
     rules = rules_for(game)
     out = []
     for i in range(start, stop):
         chosen, game_seed = pairing(seed, i, factions, seats)
-        outcome = outcome_of(rules.self_play(game_seed, bot=bot, players=seats, factions=chosen))
+        outcome = outcome_of(rules.self_play(game_seed, bot=bot, players=seats, factions=chosen, catalog=catalog))
         out.append((chosen, [(s.won, s.rank) for s in outcome.seats]))
     return out
 
 
 def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int = 1, jobs: int = 1,
-        progress: Callable[[Iterable], Iterable] = lambda it: it) -> dict[str, FactionTally]:
+        catalog: str | None = None, progress: Callable[[Iterable], Iterable] = lambda it: it
+        ) -> dict[str, FactionTally]:
     """Play ``games`` games of ``game`` between different factions (as few seats as the game allows);
     each faction's tally."""
     rules = rules_for(game)
-    factions = sorted(rules.faction_choices())
+    factions = sorted(rules.faction_choices(catalog))
     seats = rules.info.min_players
     if len(factions) < seats:
         raise ValueError(f"a balance report of {rules.info.name} needs at least {seats} {rules.info.faction} choices")
     if bot not in rules.bots:
         raise ValueError(f"unknown bot {bot!r}; {rules.info.name} has {', '.join(rules.bots)}")
     tallies = {f: FactionTally(f) for f in factions}
-    tasks = [(s, min(s + CHUNK, games), seed, game, bot, factions, seats) for s in range(0, games, CHUNK)]
+    tasks = [(s, min(s + CHUNK, games), seed, game, bot, factions, seats, catalog) for s in range(0, games, CHUNK)]
     bar = iter(progress(range(games)))
     for chunk in process_map(_play_chunk, tasks, jobs):
         for chosen, places in chunk:

@@ -54,6 +54,7 @@ class SimConfig:
     round_days: int = 0  # days between rounds of one event (0: a one-day event; 7: a weekly league)
     name: str = "Simulated Open"
     game: str = DEFAULT_GAME
+    catalog: str | None = None  # the game's catalog version played (None: its default)
     decks: InitVar[list[str] | None] = None  # Battle for Empyrean's word for the pool: ``factions``
 
     def __post_init__(self, decks: list[str] | None) -> None:
@@ -169,11 +170,11 @@ def points(outcome: Outcome, seat: int) -> float:
 
 
 # ---------------------------------------------------------------------------- the simulation
-def check_pool(rules: Any, factions: list[str] | None, bot: str) -> list[str]:
-    """The pool of factions to draw from (the game's every choice when ``factions`` is None);
-    ValueError naming what is wrong for an unknown faction or bot."""
+def check_pool(rules: Any, factions: list[str] | None, bot: str, catalog: str | None = None) -> list[str]:
+    """The pool of factions to draw from (the game's every choice in ``catalog`` when ``factions`` is
+    None); ValueError naming what is wrong for an unknown faction or bot."""
     info = rules.info
-    choices = rules.faction_choices()
+    choices = rules.faction_choices(catalog)
     pool = sorted(factions or choices)
     unknown = [f for f in pool if f not in choices]
     if unknown:
@@ -189,7 +190,7 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
     rules = rules_for(config.game)
     if not rules.info.min_players <= SEATS <= rules.info.max_players:
         raise ValueError(f"{rules.info.name} is for {rules.info.players_words()}; a Swiss match seats {SEATS}")
-    pool = check_pool(rules, config.factions, config.bot)
+    pool = check_pool(rules, config.factions, config.bot, config.catalog)
     if config.players < 2 or config.rounds < 1 or config.events < 1 or config.round_days < 0:
         raise ValueError("a tournament needs at least 2 players, 1 round and 1 event")
     if not 0 <= config.flawed <= 1:
@@ -219,7 +220,7 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
                         "date": round_day.isoformat()}
                 seed = rng.next() >> 12  # 52 bits: exact in any JSON reader
                 log = rules.self_play(seed, bot=config.bot, players=SEATS,
-                                      factions=[faction_of[a], faction_of[b]], meta=meta)
+                                      factions=[faction_of[a], faction_of[b]], meta=meta, catalog=config.catalog)
                 outcome = outcome_of(log)
                 bundle.matches += 1
                 played.add(frozenset((a, b)))
@@ -239,7 +240,8 @@ def _add_upload(bundle: Bundle, log: dict, outcome: Outcome, flawed: float, rng:
     flaw = FLAWS[rng.below(len(FLAWS))]
     if flaw == "dispute" and outcome.winner is None:
         flaw = "wrong_result"  # a drawn match has no loser to dispute it
-    illegal = make_illegal(log, rng) if flaw == "illegal" else None
+    # the search draws from a stream of its own: how long it took changes none of the later matches
+    illegal = make_illegal(log, SplitMix64(rng.next())) if flaw == "illegal" else None
     if flaw == "illegal" and illegal is None:
         flaw = "wrong_result"  # no decision of this game can be made illegal
     bundle.flaws[flaw] += 1

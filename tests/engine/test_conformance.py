@@ -252,6 +252,15 @@ def test_the_catalog_gives_each_version_as_json_ready_data(key):
         assert data["version"] == version and data["notice"]
     with pytest.raises(KeyError):
         rules.catalog_data("no such version")
+    players = rules.info.min_players
+    assert rules.self_play(SEEDS[0], players=players, catalog=versions[0])["catalog"] == versions[0]
+    assert rules.self_play(SEEDS[0], players=players)["catalog"] == versions[-1]
+    for version in versions:  # each catalog's choices are played under it
+        chosen = rules.faction_choices(version)[-players:]
+        log = rules.self_play(SEEDS[0], players=players, catalog=version, factions=chosen)
+        assert rules.factions(parse_log(log)) == chosen and replay(log).verdict.status is VerdictStatus.VALID
+    with pytest.raises(KeyError):
+        rules.faction_choices("no such version")
 
 
 @EACH_GAME

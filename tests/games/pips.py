@@ -534,7 +534,9 @@ class PipsRules:
 
     # -- self-play
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
-                  factions: list[str] | None = None, meta: dict | None = None) -> dict:
+                  factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
+        if catalog not in (None, CATALOG):
+            raise KeyError(catalog)
         pick = random.Random(seed)
         colours = [COLOURS[pick.randrange(len(COLOURS))] for _ in range(players)]
         if factions is not None:
@@ -551,7 +553,9 @@ class PipsRules:
                 "result": {"winner": g.winner}, **({"meta": meta} if meta else {})}
 
     @staticmethod
-    def faction_choices() -> list[str]:
+    def faction_choices(catalog: str | None = None) -> list[str]:
+        if catalog not in (None, CATALOG):
+            raise KeyError(catalog)
         return list(COLOURS)
 
     @staticmethod
