@@ -172,11 +172,11 @@ def disputes_table(disputes: list[views.DisputeSummary]) -> Table:
     """An event's disputes, each linked to its desk (dashboards.disputes) and each upload to its replay,
     with the ruling of those resolved."""
     return Table(
-        ["dispute", "game", "status", "round", "table", "players", "why", "counts", "ruling", "uploads (replay)"],
-        [[Link(f"#{d.id}", url_for("dispute_desk.dispute_page", dispute_id=d.id)), game_name(d.game), d.status,
-          d.round, d.table_label, player_links(d.players, d.game), d.reason, counts_text(d), d.resolution or "–",
-          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
-         for d in disputes], numeric={3}, prose={6, 8}, phrase={1, 5, 7, 9})
+        ["dispute", "status", "round", "table", "players", "why", "counts", "ruling", "uploads (replay)", "game"],
+        [[Link(f"#{d.id}", url_for("dispute_desk.dispute_page", dispute_id=d.id)), d.status, d.round,
+          d.table_label, player_links(d.players, d.game), d.reason, counts_text(d), d.resolution or "–",
+          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)], game_name(d.game)]
+         for d in disputes], numeric={2}, prose={5, 7}, phrase={4, 6, 8, 9})
 
 
 def _not_found(event_id: int):
@@ -222,10 +222,11 @@ def event(event_id: int):
     dispute_table = disputes_table(disputes[:MAX_DISPUTE_ROWS])
     set_page_game(summary["game"])
     flagged_table = Table(
-        ["game", "of", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
-        [[Link(f"game {g['id']}", replay_path(g["id"])), game_name(g["game"]), g["status"], g["status_message"],
+        ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received", "which game"],
+        [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
           uploaded_by_text(g["uploaded_by"]), g["uploader"] or "",
-          g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged], prose={3}, phrase={1, 4, 5, 6})
+          g["received_at"].strftime("%Y-%m-%d %H:%M"), game_name(g["game"])] for g in flagged],
+        prose={2}, phrase={3, 4, 5, 6})
     def csv(table: str) -> str:
         return url_for("events.event_csv", event_id=event_id, table=table)
 
