@@ -22,7 +22,7 @@ from services.games.status import FINISHED, PENDING, GameStatus
 
 from . import figures
 from .datasets import to_csv
-from .games import events_url, game_filter, game_name, known_or_404, set_page_game
+from .games import events_url, game_choices, game_filter, game_name, known_or_404, set_page_game
 from .panels import Link, Panel, Table
 from .players import player_links
 
@@ -74,10 +74,8 @@ def _events_page(game: str | None):
                   note="The 40 newest events are drawn; the table has them all (newest first).",
                   csv_url=url_for("events.events_csv", **({"game": game} if game else {})))
     title = f"Events & disputes of {game_name(game)}" if game else "Events & disputes"
-    choices = [{"key": i.key, "name": i.name, "url": events_url(i.key), "current": i.key == game}
-               for i in games.known()]
     return render_template("events.html", page_title=title, panels=[panel], event=None, game=game,
-                           choices=choices, every_game_url=url_for("events.events"))
+                           choices=game_choices(game, events_url), every_game_url=url_for("events.events"))
 
 
 @blueprint.get("/events")

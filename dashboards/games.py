@@ -122,9 +122,14 @@ def _switch_url(key: str) -> str:
 def navigation() -> dict:
     """On every page: the games (the switcher), the one this page is of, and its navigation."""
     key = current_game()
-    return {"site_games": [{"key": i.key, "name": i.name, "url": _switch_url(i.key), "current": i.key == key}
-                           for i in games.known()],
-            "site_game": games.info(key), "nav_links": _links(key)}
+    return {"site_games": game_choices(key, _switch_url), "site_game": games.info(key), "nav_links": _links(key)}
+
+
+def game_choices(game: str | None, url_of, among=None) -> list[dict]:
+    """Each registered game as a link: {key, name, url: ``url_of(key)``, current: it is ``game``};
+    ``among``: only those keys (and ``game``)."""
+    return [{"key": i.key, "name": i.name, "url": url_of(i.key), "current": i.key == game}
+            for i in games.known() if among is None or i.key in among or i.key == game]
 
 
 def index_url(key: str) -> str:

@@ -23,7 +23,7 @@ from services.games import standings, views
 from services.platform.storable import storable
 from services.stats.intervals import rates
 
-from .games import game_filter, game_name, known_or_404, player_url, set_page_game
+from .games import game_choices, game_filter, game_name, known_or_404, player_url, set_page_game
 from .panels import Link, Panel, Table, rate_cell
 
 blueprint = Blueprint("players", __name__, template_folder="templates")
@@ -113,11 +113,10 @@ def _player(name: str, game: str | None):
               note="Newest first. A match that is disputed, waiting for its replay or has no valid upload is "
                    "listed with its state and is not in the results."),
     ]
-    choices = [{"key": i.key, "name": i.name, "url": player_url(name, i.key), "current": i.key == game}
-               for i in games.known() if i.key in played or i.key == game]
     return render_template("players.html", page_title=name, panels=panels, record=overall,
                            win_rate=rate_cell(win_rate), left_out=len(settled) - len(counted), game=game,
-                           choices=choices, every_game_url=player_url(name),
+                           choices=game_choices(game, lambda key: player_url(name, key), among=played),
+                           every_game_url=player_url(name),
                            game_title=game_name(game) if game else None)
 
 

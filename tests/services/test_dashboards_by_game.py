@@ -9,34 +9,21 @@ always have; an unknown game in a URL is a 404 page, in a filter a 400 page nami
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import re
 from urllib.parse import quote
 
 import pytest
+from service_games import PIPS, ingest_config, pips_forgotten_afterwards  # noqa: F401  (Pips registered)
 from service_helpers import as_admin
 from tournament import wait_event_done
 
 from engine import games
 from engine.bfe.selfplay import self_play as bfe_self_play
 
-PIPS = "pips"
-EXTRA_GAMES = "tests.games.pips:RULES"  # importable from the checkout's root, as the worker's PYTHONPATH has it
 PLAYER = "Quill Ames"  # plays in both events
 PIPS_NAME = "Pips (test game)"
 BFE_NAME = "Battle for Empyrean"
-
-
-@pytest.fixture(scope="module")
-def ingest_config(ingest_config):
-    return dataclasses.replace(ingest_config, extra_games=EXTRA_GAMES)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pips_forgotten_afterwards():
-    yield
-    games.unregister(PIPS)
 
 
 def _winner_of(rules, seed: int) -> int | None:
