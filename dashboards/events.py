@@ -69,7 +69,7 @@ def _events_page(game: str | None):
     table = Table(["event", "game", "dates", "games", *VERDICTS, "pending", "open disputes"],
                   [[Link(e["name"], f"/events/{e['id']}"), Link(e["game_name"], events_url(e["game"])), _dates(e),
                     e["games"], *[e["verdicts"][v] for v in VERDICTS], e["verdicts"]["pending"], e["open_disputes"]]
-                   for e in summaries], numeric=set(range(3, 10)), phrase={1})
+                   for e in summaries], numeric=set(range(3, 10)), phrase={0, 1})
     panel = Panel("events", "Events", figures.event_verdicts(summaries[:40]), table,
                   note="The 40 newest events are drawn; the table has them all (newest first).",
                   csv_url=url_for("events.events_csv", **({"game": game} if game else {})))

@@ -99,11 +99,12 @@ def _player(name: str, game: str | None):
                            for ((key, played_as), r), rate in zip(factions, faction_rates)], numeric={3, 4, 5, 6})
     event_table = Table(["event", "game", "counted", "wins", "draws", "losses", "points", "left out"], [
         [Link(event, f"/events/{event_id}#panel-standings"), game_name(of_event[event_id]), *_event_cells(name, found)]
-        for (event_id, event), found in by_event.items()], numeric={2, 3, 4, 5, 6, 7})
+        for (event_id, event), found in by_event.items()], numeric={2, 3, 4, 5, 6, 7}, phrase={0, 1})
     match_table = Table(
         ["result", "game", "opponents", faction, f"their {faction}s", "event", "round", "table", "date",
          "games (replay)", "note"],
-        [_match_row(name, s, of_event[s.match.event_id]) for s in settled], numeric={6}, phrase={1})
+        [_match_row(name, s, of_event[s.match.event_id]) for s in settled], numeric={6}, phrase={1, 2, 5, 9},
+        prose={10})
     panels = [
         Panel("player-decks", f"{faction.capitalize()}s played", table=faction_table,
               note="Counted matches only. A draw is a match not won; the interval is the 95% Wilson interval."),
