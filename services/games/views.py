@@ -342,10 +342,12 @@ def event_games(conn: Connection, event_ids: list[int]) -> dict[int, str]:
     return dict(conn.execute("SELECT id, game FROM events WHERE id = ANY(%s)", (list(event_ids),)).fetchall())
 
 
-def public_event_names(conn: Connection, limit: int) -> list[tuple[int, str]]:
-    """(id, name) of the newest ``limit`` public events (unlisted ones are not offered)."""
-    return conn.execute("SELECT id, name FROM events WHERE visibility = 'public' ORDER BY id DESC LIMIT %s",
-                        (limit,)).fetchall()
+def public_event_names(conn: Connection, limit: int, game: str | None = None) -> list[tuple[int, str]]:
+    """(id, name) of the newest ``limit`` public events (unlisted ones are not offered); ``game``: of
+    that game only."""
+    return conn.execute("""SELECT id, name FROM events WHERE visibility = 'public'
+                             AND (%(game)s::text IS NULL OR game = %(game)s)
+                           ORDER BY id DESC LIMIT %(limit)s""", {"game": game, "limit": limit}).fetchall()
 
 
 # --- disputes --------------------------------------------------------------------------------------

@@ -175,3 +175,12 @@ def test_an_unknown_game_in_a_url_is_a_404(client, two_events, url):
 def test_a_game_s_index_links_its_events(client, two_events):
     page = client.get(f"/{PIPS}/").get_data(as_text=True)
     assert f'id="events-link" href="/{PIPS}/events"' in page
+
+
+def test_battle_for_empyrean_s_event_filter_offers_its_events_only(client, two_events):
+    """The meta pages are Battle for Empyrean's statistics: their event filter lists its events, not
+    another game's (which would show nothing)."""
+    page = client.get("/meta").get_data(as_text=True)
+    select = page[page.index('name="event"'):page.index("</select>", page.index('name="event"'))]
+    assert f'value="{two_events["bfe"]}"' in select and "Empyrean by Game Cup" in select
+    assert f'value="{two_events["pips"]}"' not in select and "Pips by Game Night" not in select
