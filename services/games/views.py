@@ -394,20 +394,16 @@ _DISPUTES = """
 
 
 def dispute_summaries(conn: Connection, *, status: str = "all", event_id: int | None = None,
-                      before: int | None = None, limit: int | None = None,
-                      game: str | None = None) -> list[DisputeSummary]:
+                      before: int | None = None, limit: int | None = None) -> list[DisputeSummary]:
     """Disputes, newest first: ``status`` open, resolved or all; those of one event, else of every
-    public event (an unlisted event's only when it is named); ids below ``before``; ``limit`` of them;
-    ``game``: only those of events of that game."""
+    public event (an unlisted event's only when it is named); ids below ``before``; ``limit`` of them."""
     rows = _cursor(conn).execute(
         _DISPUTES + """
         WHERE (%(status)s = 'all' OR d.status = %(status)s)
           AND (%(event)s::bigint IS NULL AND e.visibility = 'public' OR m.event_id = %(event)s)
           AND (%(before)s::bigint IS NULL OR d.id < %(before)s)
-          AND (%(game)s::text IS NULL OR e.game = %(game)s)
         ORDER BY d.id DESC
-        LIMIT %(limit)s""", {"status": status, "event": event_id, "before": before, "limit": limit,
-                             "game": game}).fetchall()
+        LIMIT %(limit)s""", {"status": status, "event": event_id, "before": before, "limit": limit}).fetchall()
     return [_dispute_summary(r) for r in rows]
 
 
