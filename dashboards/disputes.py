@@ -32,6 +32,7 @@ from services.games.status import GameStatus
 
 from . import dispute_desk as desk
 from .events import counts_text, disputes_table, replay_path, uploaded_by_text
+from .games import game_name, set_page_game
 from .panels import Panel
 
 blueprint = Blueprint("dispute_desk", __name__, template_folder="templates")
@@ -83,10 +84,12 @@ def _claim_words(log: GameLog | None) -> str:
     if result is None:
         return "no result claimed"
     words = desk.outcome_words(names, result.winner)
-    if result.reason in ("concession", "time"):
-        words += " (by concession)" if result.reason == "concession" else " (time was called)"
-    if result.might is not None:
-        words += " " + desk.might_words(names, log.setup.battlefields, result.might, result.winner)
+    # how it ended and the might: what a Battle for Empyrean result claims (another game's claims its winner)
+    reason, might = getattr(result, "reason", None), getattr(result, "might", None)
+    if reason in ("concession", "time"):
+        words += " (by concession)" if reason == "concession" else " (time was called)"
+    if might is not None:
+        words += " " + desk.might_words(names, log.setup.battlefields, might, result.winner)
     return words
 
 
@@ -158,6 +161,7 @@ def dispute_page(dispute_id: int):
         return _not_found(f"dispute {dispute_id}")
     found, uploads, others = loaded
     d = found.dispute
+    set_page_game(d.game)
     logs = [_parse(uploads[s["id"]].raw_log) for s in found.sides]
     columns = [_upload(i + 1, s, uploads[s["id"]], log) for i, (s, log) in enumerate(zip(found.sides, logs))]
     difference = _difference(columns, logs)
@@ -186,9 +190,10 @@ def event_disputes(event_id: int):
         disputes = views.dispute_summaries(conn, event_id=event_id)
     disputes.sort(key=lambda o: o.status != "open")  # stable: newest first within open, then resolved
     event = found[0]
+    set_page_game(event.game)
     panel = Panel("event-disputes", f"Disputes ({sum(o.status == 'open' for o in disputes)} open)",
                   table=disputes_table(disputes),
                   note="Open disputes first. Each links to its desk: the uploads side by side, the ruling.",
                   csv_url=url_for("events.event_csv", event_id=event_id, table="disputes"))
     return render_template("event_disputes.html", page_title=f"Disputes of {event.name}", panels=[panel],
-                           event_url=url_for("events.event", event_id=event_id))
+                           event_url=url_for("events.event", event_id=event_id), game_name=game_name(event.game))

@@ -1,5 +1,7 @@
-"""Events and disputes: per event its standings, its games by verdict and its disputes, each side of
-a dispute and each flagged game linked to the replay viewer, each player to their page.
+"""Events and disputes: the events of every game (``/events``, each row saying its game; ``?game=<key>``
+one game's) and of one game under its key (``/<key>/events``, dashboards/games.py); per event its
+standings, its games by verdict and its disputes, each side of a dispute and each flagged game linked
+to the replay viewer, each player to their page. An event is of one game: its page is that game's.
 
 Everything shown is read by services.games.views (the reads the events API makes too): counts by
 status from the per-event aggregate, an event's disputes (a handful of rows) and its flagged games
@@ -11,14 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, Response, current_app, render_template, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 
+from engine import games
 from services.api.access import current_token, may_read_event
 from services.games import standings, views
 from services.games.status import FINISHED, PENDING, GameStatus
 
 from . import figures
 from .datasets import to_csv
+from .games import events_url, game_choices, game_filter, game_name, known_or_404, set_page_game
 from .panels import Link, Panel, Table
 from .players import player_links
 
@@ -43,7 +47,8 @@ def _verdicts(counts: dict[str, int]) -> dict[str, int]:
 
 
 def _summary(e: views.EventSummary) -> dict:
-    return {"id": e.id, "name": e.name, "starts_on": e.starts_on, "ends_on": e.ends_on,
+    return {"id": e.id, "name": e.name, "game": e.game, "game_name": game_name(e.game),
+            "starts_on": e.starts_on, "ends_on": e.ends_on,
             "played_from": e.played_from, "played_to": e.played_to,
             "games": sum(e.games.values()), "verdicts": _verdicts(e.games), "open_disputes": e.open_disputes}
 
@@ -52,28 +57,47 @@ def _pool():
     return current_app.extensions["empyrean"].db_pool
 
 
-def _all_summaries() -> list[dict]:
+def _all_summaries(game: str | None) -> list[dict]:
     with _pool().connection() as conn:
-        return [_summary(e) for e in views.event_summaries(conn)]
+        return [_summary(e) for e in views.event_summaries(conn, game=game)]
+
+
+def _events_page(game: str | None):
+    """The events list: of every game (``game`` None), each row saying its game, or of one game."""
+    set_page_game(game)
+    summaries = _all_summaries(game)
+    table = Table(["event", "game", "dates", "games", *VERDICTS, "pending", "open disputes"],
+                  [[Link(e["name"], f"/events/{e['id']}"), Link(e["game_name"], events_url(e["game"])), _dates(e),
+                    e["games"], *[e["verdicts"][v] for v in VERDICTS], e["verdicts"]["pending"], e["open_disputes"]]
+                   for e in summaries], numeric=set(range(3, 10)), phrase={0, 1})
+    panel = Panel("events", "Events", figures.event_verdicts(summaries[:40]), table,
+                  note="The 40 newest events are drawn; the table has them all (newest first).",
+                  csv_url=url_for("events.events_csv", **({"game": game} if game else {})))
+    title = f"Events & disputes of {game_name(game)}" if game else "Events & disputes"
+    return render_template("events.html", page_title=title, panels=[panel], event=None, game=game,
+                           choices=game_choices(game, events_url), every_game_url=url_for("events.events"))
 
 
 @blueprint.get("/events")
 def events():
-    summaries = _all_summaries()
-    table = Table(["event", "dates", "games", *VERDICTS, "pending", "open disputes"],
-                  [[Link(e["name"], f"/events/{e['id']}"), _dates(e), e["games"],
-                    *[e["verdicts"][v] for v in VERDICTS], e["verdicts"]["pending"], e["open_disputes"]]
-                   for e in summaries], numeric=set(range(2, 9)))
-    panel = Panel("events", "Events", figures.event_verdicts(summaries[:40]), table,
-                  note="The 40 newest events are drawn; the table has them all (newest first).",
-                  csv_url=url_for("events.events_csv"))
-    return render_template("events.html", page_title="Events & disputes", panels=[panel], event=None)
+    """Every game's events; ``?game=<key>`` one game's."""
+    return _events_page(game_filter())
+
+
+@blueprint.get("/<game>/events")
+def game_events(game: str):
+    """One game's events, in its navigation (Battle for Empyrean's /bfe/events is /events: games.bfe_page)."""
+    known_or_404(game)
+    if game == games.DEFAULT_GAME:
+        return redirect(url_for("events.events", **request.args.to_dict(flat=False)))
+    return _events_page(game)
 
 
 @blueprint.get("/events.csv")
 def events_csv():
-    rows = [{"id": e["id"], "name": e["name"], "starts_on": e["starts_on"], "ends_on": e["ends_on"],
-             "games": e["games"], **e["verdicts"], "open_disputes": e["open_disputes"]} for e in _all_summaries()]
+    rows = [{"id": e["id"], "name": e["name"], "game": e["game"], "starts_on": e["starts_on"], "ends_on": e["ends_on"],
+             "games": e["games"], **e["verdicts"], "open_disputes": e["open_disputes"]}
+            for e in _all_summaries(game_filter())]
     return _csv(rows, "events")
 
 
@@ -146,11 +170,11 @@ def disputes_table(disputes: list[views.DisputeSummary]) -> Table:
     """An event's disputes, each linked to its desk (dashboards.disputes) and each upload to its replay,
     with the ruling of those resolved."""
     return Table(
-        ["dispute", "status", "round", "table", "players", "why", "counts", "ruling", "uploads (replay)"],
+        ["dispute", "status", "round", "table", "players", "why", "counts", "ruling", "uploads (replay)", "game"],
         [[Link(f"#{d.id}", url_for("dispute_desk.dispute_page", dispute_id=d.id)), d.status, d.round,
-          d.table_label, player_links(d.players), d.reason, counts_text(d), d.resolution or "–",
-          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)]]
-         for d in disputes], numeric={2}, prose={5, 7}, phrase={4, 6, 8})
+          d.table_label, player_links(d.players, d.game), d.reason, counts_text(d), d.resolution or "–",
+          [Link(f"game {g} ({s})", replay_path(g)) for g, s in zip(d.games, d.statuses)], game_name(d.game)]
+         for d in disputes], numeric={2}, prose={5, 7}, phrase={4, 6, 8, 9})
 
 
 def _not_found(event_id: int):
@@ -165,19 +189,19 @@ STANDINGS_NOTE = (
     "'Left out': the player's matches not counted yet (disputed, waiting for a replay, no valid upload).")
 
 
-def _standings_table(table: standings.Standings) -> Table:
+def _standings_table(table: standings.Standings, game: str) -> Table:
     return Table(
         ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"],
-        [[r.rank, player_links([r.player])[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
+        [[r.rank, player_links([r.player], game)[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
           figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
           figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
          for r, d in ((r, r.as_dict()) for r in table.rows[:MAX_STANDING_ROWS])],
         numeric={0, 2, 3, 4, 5, 6, 7})
 
 
-def _left_out_table(left_out: list[standings.Settled]) -> Table:
+def _left_out_table(left_out: list[standings.Settled], game: str) -> Table:
     return Table(["round", "table", "players", "state", "why", "uploads (replay)"],
-                 [[s.match.round, s.match.table, player_links(s.match.players), s.state, s.why,
+                 [[s.match.round, s.match.table, player_links(s.match.players, game), s.state, s.why,
                    [Link(f"game {g.id} ({g.status})", replay_path(g.id)) for g in s.match.games]]
                   for s in left_out[:MAX_STANDING_ROWS]], numeric={0}, prose={4}, phrase={2, 3, 5})
 
@@ -194,22 +218,25 @@ def event(event_id: int):
         return _not_found(event_id)
     summary, disputes, flagged = detail.summary, detail.disputes, detail.flagged
     dispute_table = disputes_table(disputes[:MAX_DISPUTE_ROWS])
+    set_page_game(summary["game"])
     flagged_table = Table(
-        ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received"],
+        ["game", "verdict", "why", "uploaded by (token)", "label (X-Uploader, unchecked)", "received", "which game"],
         [[Link(f"game {g['id']}", replay_path(g["id"])), g["status"], g["status_message"],
           uploaded_by_text(g["uploaded_by"]), g["uploader"] or "",
-          g["received_at"].strftime("%Y-%m-%d %H:%M")] for g in flagged], prose={2}, phrase={3, 4, 5})
+          g["received_at"].strftime("%Y-%m-%d %H:%M"), game_name(g["game"])] for g in flagged],
+        prose={2}, phrase={3, 4, 5, 6})
     def csv(table: str) -> str:
         return url_for("events.event_csv", event_id=event_id, table=table)
 
     counted, left_out = detail.standings.counted, detail.standings.left_out
     outside = (f" {detail.outside} of its games name no round, table or players in their logs: they are in no "
                "match and not in the standings." if detail.outside else "")
+    game = summary["game"]
     panels = [
-        Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings),
+        Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings, game),
               note=STANDINGS_NOTE + outside + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
               csv_url=csv("standings")),
-        Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out),
+        Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out, game),
               note="Disputed, waiting for their replay, or with no valid upload: counted once settled."
                    + _more(MAX_STANDING_ROWS, len(left_out), "matches"), csv_url=csv("left-out")),
         Panel("event-verdicts", "Games by verdict", figures.event_verdicts([summary])),
@@ -220,7 +247,10 @@ def event(event_id: int):
         Panel("flagged", "Games that are not valid", table=flagged_table, csv_url=csv("flagged"),
               note=f"Illegal, mismatched, malformed or failed games (up to {MAX_FLAGGED}), each with its replay."),
     ]
-    return render_template("events.html", page_title=summary["name"], panels=panels, event=summary)
+    return render_template("events.html", page_title=summary["name"], panels=panels, event=summary,
+                           game_events_url=events_url(summary["game"]),
+                           meta_url=url_for("pages.meta", event=event_id) if summary["game"] == games.DEFAULT_GAME
+                           else url_for("games.index", game=summary["game"]))
 
 
 EVENT_CSV_COLUMNS = {

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, g, redirect, render_template, request, url_for
 
 from engine import games
 from services.stats.filters import PARAMETERS
@@ -29,15 +29,63 @@ blueprint = Blueprint("games", __name__, template_folder="templates")
 BFE = games.DEFAULT_GAME
 KEY = re.compile(games.KEY_PATTERN)
 # what a game without pages of its own offers in the navigation, besides what every game shares
-GAME_PAGES = [("games.index", "About the game"), ("record.record_game", "Record a game")]
-SHARED_PAGES = [("events.events", "Events & disputes")]
+GAME_PAGES = [("games.index", "About the game"), ("record.record_game", "Record a game"),
+              ("events.game_events", "Events & disputes")]
 
 
 def current_game() -> str:
-    """The game whose page this is: the key in the URL, else Battle for Empyrean (every page
-    outside /<key>/ is one of its pages or one every game shares)."""
-    key = (request.view_args or {}).get("game")
+    """The game whose page this is: the one the view set (set_page_game: an event's, a replayed
+    game's, a list narrowed by ?game=), else the key in the URL, else Battle for Empyrean (every other
+    page is one of its pages or one every game shares)."""
+    key = g.get("page_game") or (request.view_args or {}).get("game")
     return key if games.is_known(key) else BFE
+
+
+def set_page_game(key: str | None) -> None:
+    """This page is of game ``key`` (None: of every game): its switcher and navigation are that game's."""
+    g.page_game = key
+
+
+def game_name(key: str) -> str:
+    """A game as people name it, from the registry; a game no longer registered here by its key."""
+    return games.info(key).name if games.is_known(key) else key
+
+
+def events_url(key: str) -> str:
+    """The events of one game: Battle for Empyrean's on the shared page narrowed (/events?game=bfe, its
+    /bfe/events being the shared page as it has always been), any other game's under its key."""
+    return url_for("events.events", game=key) if key == BFE else url_for("events.game_events", game=key)
+
+
+def player_url(name: str, key: str | None = None) -> str:
+    """A player's page: of every game (``key`` None), or of one, as events_url."""
+    if key is None or key == BFE:
+        return url_for("players.player_page", name=name, **({"game": key} if key else {}))
+    return url_for("players.game_player_page", game=key, name=name)
+
+
+class UnknownGame(Exception):
+    """A ?game= filter naming no registered game."""
+
+
+def game_filter() -> str | None:
+    """The ``game`` parameter of a shared page: a registered game's key, or None (every game). An
+    empty value is every game (the form sends one); an unknown key raises UnknownGame."""
+    key = request.args.get("game", "").strip()
+    if not key:
+        return None
+    if not games.is_known(key):
+        raise UnknownGame(key)
+    return key
+
+
+@blueprint.app_errorhandler(UnknownGame)
+def unknown_game(exc: UnknownGame):
+    """The page of a bad filter: a 400 naming the parameter and the games there are."""
+    key = str(exc)[:40]
+    return render_template("not_found.html", page_title="No such game",
+                           message=f"game: there is no game “{key}” here; leave it out for every game, "
+                                   "or choose one of the games below.", name_games=True), 400
 
 
 def _nav_args() -> dict:
@@ -51,19 +99,37 @@ def _links(key: str) -> list[dict]:
         args = _nav_args()
         return [{"url": url_for(endpoint, **args), "label": label, "current": request.endpoint == endpoint}
                 for endpoint, label in BFE_PAGES]
-    return ([{"url": url_for(endpoint, game=key), "label": label, "current": request.endpoint == endpoint}
-             for endpoint, label in GAME_PAGES]
-            + [{"url": url_for(endpoint), "label": label, "current": request.endpoint == endpoint}
-               for endpoint, label in SHARED_PAGES])
+    return [{"url": url_for(endpoint, game=key), "label": label, "current": request.endpoint == endpoint}
+            for endpoint, label in GAME_PAGES]
+
+
+# the pages every game has a version of: endpoint -> the URL of game key's version
+_COUNTERPARTS = {
+    "events.events": lambda key: events_url(key),
+    "events.game_events": lambda key: events_url(key),
+    "players.player_page": lambda key: player_url(request.view_args["name"], key),
+    "players.game_player_page": lambda key: player_url(request.view_args["name"], key),
+}
+
+
+def _switch_url(key: str) -> str:
+    """Where the switcher takes game ``key``: this page's version of it, else its index."""
+    counterpart = _COUNTERPARTS.get(request.endpoint or "")
+    return counterpart(key) if counterpart and request.view_args is not None else index_url(key)
 
 
 @blueprint.app_context_processor
 def navigation() -> dict:
     """On every page: the games (the switcher), the one this page is of, and its navigation."""
     key = current_game()
-    return {"site_games": [{"key": g.key, "name": g.name, "url": index_url(g.key), "current": g.key == key}
-                           for g in games.known()],
-            "site_game": games.info(key), "nav_links": _links(key)}
+    return {"site_games": game_choices(key, _switch_url), "site_game": games.info(key), "nav_links": _links(key)}
+
+
+def game_choices(game: str | None, url_of, among=None) -> list[dict]:
+    """Each registered game as a link: {key, name, url: ``url_of(key)``, current: it is ``game``};
+    ``among``: only those keys (and ``game``)."""
+    return [{"key": i.key, "name": i.name, "url": url_of(i.key), "current": i.key == game}
+            for i in games.known() if among is None or i.key in among or i.key == game]
 
 
 def index_url(key: str) -> str:
@@ -108,7 +174,7 @@ def index(game: str):
     others = [(g, index_url(g.key)) for g in games.known() if g.key != game]
     return render_template("game_index.html", page_title=info.name, game=info,
                            chance=sorted(info.chance_kinds), others=others,
-                           factions_url=url_for("api_v1.stats.factions", game=game))
+                           factions_url=url_for("api_v1.stats.factions", game=game), events_url=events_url(game))
 
 
 @blueprint.get(f"/{BFE}/<page>")

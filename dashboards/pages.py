@@ -18,6 +18,7 @@ from flask import (
 )
 from werkzeug.datastructures import MultiDict
 
+from engine import games
 from services.games import views
 from services.platform.tokens import Reader
 from services.stats import queries
@@ -69,8 +70,9 @@ def _render(page_title: str, intro: str, compute):
         error, filters, status = exc, Filters(), 400
     with _pool().connection() as conn:
         queries.read_snapshot(conn)
-        # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one
-        events = views.public_event_names(conn, MAX_EVENT_OPTIONS)
+        # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one.
+        # These are Battle for Empyrean's statistics: another game's events would show nothing.
+        events = views.public_event_names(conn, MAX_EVENT_OPTIONS, games.DEFAULT_GAME)
         if error is None:
             try:
                 check_names(conn, filters)

@@ -1,5 +1,7 @@
-"""A player's page, ``/players/<name>``: their matches in the service's public events, the decks they
-played, their results and win rate (with its 95% Wilson interval), each game linked to its replay.
+"""A player's page, ``/players/<name>``: their matches in the service's public events, the factions
+they played (a deck, a colour …), their results and win rate (with its 95% Wilson interval), each game
+linked to its replay, each match and event saying its game. Of every game, or of one: ``?game=<key>``,
+and ``/<key>/players/<name>`` in that game's navigation (dashboards/games.py).
 
 A player is a name as the logs write it (``meta.players``), matched exactly. Their matches are read
 by services.games.views.player_matches (public events only: an unlisted event never shows here) and
@@ -13,13 +15,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, current_app, redirect, render_template, url_for
 
+from engine import games
 from engine.log import longest_name
 from services.games import standings, views
 from services.platform.storable import storable
 from services.stats.intervals import rates
 
+from .games import game_choices, game_filter, game_name, known_or_404, player_url, set_page_game
 from .panels import Link, Panel, Table, rate_cell
 
 blueprint = Blueprint("players", __name__, template_folder="templates")
@@ -28,17 +32,17 @@ MAX_PLAYER_NAME_CHARS = longest_name("player")  # no log can name a longer playe
 RESULT_WORDS = {"win": "won", "draw": "draw", "loss": "lost"}
 
 
-def player_path(name: str) -> str:
-    return url_for("players.player_page", name=name)
+def player_links(names, game: str | None = None) -> list[Link]:
+    """Links to players' pages: from a list of one game (``game``), to their page of that game; Battle
+    for Empyrean's lists link the page of every game, as they always have."""
+    key = None if game == games.DEFAULT_GAME else game
+    return [Link(n, player_url(n, key)) for n in names]
 
 
-def player_links(names) -> list[Link]:
-    return [Link(n, player_path(n)) for n in names]
-
-
-def _not_found(name: str):
+def _not_found(name: str, game: str | None):
+    of = f" of {game_name(game)}" if game else ""
     return render_template("not_found.html", page_title="No such player",
-                           message=f"No match of a public event names the player {name!r} "
+                           message=f"No match of a public event{of} names the player {name!r} "
                                    "(names are matched exactly, as the logs write them)."), 404
 
 
@@ -49,38 +53,60 @@ def _record(results: list[str]) -> dict:
 
 @blueprint.get("/players/<path:name>")
 def player_page(name: str):
+    """A player's matches of every game; ``?game=<key>`` of one."""
+    return _player(name, game_filter())
+
+
+@blueprint.get("/<game>/players/<path:name>")
+def game_player_page(game: str, name: str):
+    """A player's matches of one game, in its navigation (Battle for Empyrean's: /players/<name>?game=bfe)."""
+    known_or_404(game)
+    if game == games.DEFAULT_GAME:
+        return redirect(url_for("players.player_page", name=name, game=game))
+    return _player(name, game)
+
+
+def _player(name: str, game: str | None):
+    set_page_game(game)
     if not 1 <= len(name) <= MAX_PLAYER_NAME_CHARS or storable(name) != name:  # no log can name such a player
-        return _not_found(storable(name))
+        return _not_found(storable(name), game)
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
-        matches = views.player_matches(conn, name)
+        matches = views.player_matches(conn, name, game)
+        of_event = views.event_games(conn, sorted({m.event_id for m in matches}))
     if not matches:
-        return _not_found(name)
+        return _not_found(name, game)
     settled = sorted((standings.settle(m) for m in matches),
                      key=lambda s: (s.match.played_on or "", s.match.event_id, s.match.round, s.match.table),
                      reverse=True)
     counted = [s for s in settled if s.state == standings.COUNTED]
     overall = _record([s.outcome[name] for s in counted])
-    by_deck: dict[str, list[str]] = defaultdict(list)
+    by_faction: dict[tuple[str, str], list[str]] = defaultdict(list)
     by_event: dict[tuple[int, str], list[standings.Settled]] = defaultdict(list)
     for s in settled:
         by_event[s.match.event_id, s.match.event].append(s)
         if s.state == standings.COUNTED:
-            by_deck[s.deck_of(name) or "unknown"].append(s.outcome[name])
-    decks = sorted(by_deck.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-    deck_rates = rates([(r.count("win"), len(r)) for _, r in decks])
+            by_faction[of_event[s.match.event_id], s.deck_of(name) or "unknown"].append(s.outcome[name])
+    factions = sorted(by_faction.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    faction_rates = rates([(r.count("win"), len(r)) for _, r in factions])
     [win_rate] = rates([(overall["wins"], overall["matches"])])
+    played = sorted(set(of_event.values()))
+    # what a seat plays as, in the words of the games shown ("deck"; "deck or colour" across games)
+    faction = " or ".join(dict.fromkeys(games.info(k).faction if games.is_known(k) else "faction" for k in played))
 
-    deck_table = Table(["deck", "win rate (95% CI)", "matches", "wins", "draws", "losses"],
-                       [[deck, rate_cell(rate), len(r), r.count("win"), r.count("draw"), r.count("loss")]
-                        for (deck, r), rate in zip(decks, deck_rates)], numeric={2, 3, 4, 5})
-    event_table = Table(["event", "counted", "wins", "draws", "losses", "points", "left out"], [
-        [Link(event, f"/events/{event_id}#panel-standings"), *_event_cells(name, found)]
-        for (event_id, event), found in by_event.items()], numeric={1, 2, 3, 4, 5, 6})
+    faction_table = Table(["game", faction, "win rate (95% CI)", "matches", "wins", "draws", "losses"],
+                          [[game_name(key), played_as, rate_cell(rate), len(r), r.count("win"), r.count("draw"),
+                            r.count("loss")]
+                           for ((key, played_as), r), rate in zip(factions, faction_rates)], numeric={3, 4, 5, 6})
+    event_table = Table(["event", "game", "counted", "wins", "draws", "losses", "points", "left out"], [
+        [Link(event, f"/events/{event_id}#panel-standings"), game_name(of_event[event_id]), *_event_cells(name, found)]
+        for (event_id, event), found in by_event.items()], numeric={2, 3, 4, 5, 6, 7}, phrase={0, 1})
     match_table = Table(
-        ["result", "opponents", "deck", "their decks", "event", "round", "table", "date", "games (replay)", "note"],
-        [_match_row(name, s) for s in settled], numeric={5})
+        ["result", "game", "opponents", faction, f"their {faction}s", "event", "round", "table", "date",
+         "games (replay)", "note"],
+        [_match_row(name, s, of_event[s.match.event_id]) for s in settled], numeric={6}, phrase={1, 2, 5, 9},
+        prose={10})
     panels = [
-        Panel("player-decks", "Decks played", table=deck_table,
+        Panel("player-decks", f"{faction.capitalize()}s played", table=faction_table,
               note="Counted matches only. A draw is a match not won; the interval is the 95% Wilson interval."),
         Panel("player-events", "Events", table=event_table,
               note="Points: win 3, draw 1. Each event's standings are on its page."),
@@ -89,7 +115,10 @@ def player_page(name: str):
                    "listed with its state and is not in the results."),
     ]
     return render_template("players.html", page_title=name, panels=panels, record=overall,
-                           win_rate=rate_cell(win_rate), left_out=len(settled) - len(counted))
+                           win_rate=rate_cell(win_rate), left_out=len(settled) - len(counted), game=game,
+                           choices=game_choices(game, lambda key: player_url(name, key), among=played),
+                           every_game_url=player_url(name),
+                           game_title=game_name(game) if game else None)
 
 
 def _event_cells(name: str, found: list[standings.Settled]) -> list:
@@ -99,12 +128,13 @@ def _event_cells(name: str, found: list[standings.Settled]) -> list:
             len(found) - record["matches"]]
 
 
-def _match_row(name: str, s: standings.Settled) -> list:
+def _match_row(name: str, s: standings.Settled, game: str) -> list:
     m = s.match
     opponents = [p for p in m.players if p != name]
     counted = s.state == standings.COUNTED
-    games = [Link(f"game {g.id} ({g.status})", url_for("replay.replay_page", game_id=g.id))
-             for g in m.games if g.visible]
-    return [RESULT_WORDS[s.outcome[name]] if counted else s.state, player_links(opponents), s.deck_of(name) or "",
-            ", ".join(s.deck_of(p) or "?" for p in opponents), Link(m.event, f"/events/{m.event_id}"), m.round,
-            m.table, m.played_on or "", games, "" if counted else s.why]
+    replays = [Link(f"game {g.id} ({g.status})", url_for("replay.replay_page", game_id=g.id))
+               for g in m.games if g.visible]
+    return [RESULT_WORDS[s.outcome[name]] if counted else s.state, game_name(game), player_links(opponents, game),
+            s.deck_of(name) or "", ", ".join(s.deck_of(p) or "?" for p in opponents),
+            Link(m.event, f"/events/{m.event_id}"), m.round, m.table, m.played_on or "", replays,
+            "" if counted else s.why]

@@ -29,6 +29,8 @@ from engine.words import decision_number
 from services.api.access import current_token, may_read_game
 from services.games import views
 
+from .games import set_page_game
+
 blueprint = Blueprint("replay", __name__, template_folder="templates")
 
 DB_TIMEOUT_S = 5.0
@@ -160,6 +162,7 @@ def replay_page(game_id: int):
     if loaded is None:
         return _not_found(game_id)
     replay, dispute = loaded
+    set_page_game(replay.game.game)  # its switcher and navigation are its game's
     tl = _numbered(replay.timeline.to_dict())
     if replay.game.game not in BOARDS:  # a game whose board the viewer cannot draw yet: its lines
         return render_template("replay_lines.html", game=_game_facts(replay), tl=tl, info=games.info(replay.game.game),

@@ -27,30 +27,12 @@
   var waiting = null;   // the lines of an answer that would replace undone decisions, until the person says
 
   function byId(id) { return document.getElementById(id); }
-  function seatName(seat) {
-    var p = game.setup.players[seat - 1];
-    return p && p.name ? p.name : "";
-  }
-  function who(seat) { return "P" + seat + (seatName(seat) ? " " + seatName(seat) : ""); }
+  function seatName(seat) { return steps.seatName(game, seat); }
+  function who(seat) { return steps.who(game, seat); }
 
   // ------------------------------------------------------------------ screens and saving
-  function show(screen) {
-    ["setup", "game", "end"].forEach(function (s) { byId(s).hidden = s !== screen; });
-    root.setAttribute("data-screen", screen);
-  }
-
-  function save() {
-    try {
-      store.save(game);
-      refused(null);
-      return true;
-    } catch (e) {
-      refused(e);
-      return false;
-    }
-  }
-
-  function refused(err) { steps.keptWarning(err, function () { RecordEnd.download(); }); }
+  var show = steps.show;
+  var save = steps.saver(store, function () { return game; });
   var inView = steps.inView;
 
   function busy(on) {
@@ -118,35 +100,35 @@
   }
 
   // "This replaces the 12 decisions after it — Keep them / Replace", in place of the answers.
+  // The board's buttons wait too.
   function askReplace(lines) {
-    var n = game.redo.length, h = heldLater();
-    var words = steps.replaceWords(n, h ? h.lines.length : 0);
+    var h = heldLater();
     waiting = lines;
-    byId("replace-text").textContent = words.text;
-    byId("keep-later").textContent = words.keep;
-    byId("replace-panel").setAttribute("data-count", String(n));
-    byId("replace-panel").hidden = false;
-    byId("answers").hidden = true;
     document.querySelectorAll("#board button[data-board-line], #board button[data-board-group]")
       .forEach(function (b) { b.disabled = true; });
-    inView(byId("replace-panel"));
-    byId("keep-later").focus({preventScroll: true});
+    steps.askReplace(game.redo.length, h ? h.lines.length : 0, byId("answers"));
   }
 
   function closeReplace() {
     waiting = null;
-    byId("replace-panel").hidden = true;
-    byId("answers").hidden = false;
+    steps.closeReplace(byId("answers"));
+  }
+
+  // After a move of record_steps.js that changed the game (``changed``): nothing picked or searched
+  // any more, the game kept, and the service asked.
+  function moved(changed) {
+    if (!changed) return;
+    pick = null;
+    filter = "";
+    save();
+    ask();
   }
 
   // Keep them: back to the end of the game, every undone decision as it was.
   function keepLater() {
     closeReplace();
     steps.keepLater(game);
-    pick = null;
-    filter = "";
-    save();
-    ask();
+    moved(true);
   }
 
   function replaceLater() {
@@ -156,13 +138,7 @@
   }
 
   // Restore the replaced decisions: the old log exactly (record_steps.js).
-  function restoreReplaced() {
-    if (!steps.restore(game)) return;
-    pick = null;
-    filter = "";
-    save();
-    ask();
-  }
+  function restoreReplaced() { moved(steps.restore(game)); }
 
   function drawReplaced() {
     var old = game.replaced;
@@ -170,26 +146,14 @@
     if (old) byId("restore-replaced").textContent = steps.restoreWords(old.count);
   }
 
-  function undoTo(k) {
-    if (!steps.undoTo(game, k)) return;
-    pick = null;
-    filter = "";
-    save();
-    ask();
-  }
+  function undoTo(k) { moved(steps.undoTo(game, k)); }
 
   // Undo takes back what was entered last: a held deploy (record_held.js), else the last decision.
   function undoLast() {
     if (!held.undo()) undoTo(game.decisions.length - 1);
   }
 
-  function redo() {
-    if (!steps.redo(game)) return;
-    pick = null;
-    filter = "";
-    save();
-    ask();
-  }
+  function redo() { moved(steps.redo(game)); }
 
   // ------------------------------------------------------------------ reading lines
   var POS = "P[1-3]:B[1-9]Z[1-9]";
@@ -395,7 +359,7 @@
     }
     if (pos.status !== "in progress") {
       held.draw();
-      drawProblem(problem);
+      steps.problem(problem, pos.verdict, game, undoTo);
       title.textContent = "The log cannot go on";
       return;
     }
@@ -414,20 +378,6 @@
       drawLeftOut(answers, pos.left_out || []);
     }
     number(answers);
-  }
-
-  function drawProblem(box) {
-    var v = pos.verdict || {message: "unknown"};
-    box.hidden = false;
-    add(box, el("p", "", v.message));
-    if (v.index !== null && v.index !== undefined && v.index < game.decisions.length) {
-      var b = add(box, el("button", "primary", "Go back to just before decision " + (v.index + 1)));
-      b.type = "button";
-      b.addEventListener("click", function () { undoTo(v.index); });
-    }
-    (v.errors || []).slice(0, 10).forEach(function (e) {
-      add(box, el("p", "note", (e.path ? e.path + ": " : "") + e.message));
-    });
   }
 
   function answerButton(parent, text, line, cls) {
@@ -647,19 +597,7 @@
   function drawHistory() { steps.history(game, forcedAt, said, undoTo); }
 
   function drawConcede() {
-    var box = byId("concede-buttons");
-    box.textContent = "";
-    game.setup.players.forEach(function (p, i) {
-      var seat = i + 1;
-      var b = add(box, el("button", "danger", who(seat) + " concedes"));
-      b.type = "button";
-      b.setAttribute("data-concede", String(seat));
-      b.addEventListener("click", function () {
-        if (!steps.secondTap(b, "Tap again: " + who(seat) + " concedes the game")) return;
-        byId("end-early").open = false;
-        concede(seat);
-      });
-    });
+    steps.concedeButtons(game.setup.players.map(function (p, i) { return i + 1; }), who, concede);
     var time = byId("time-called");
     time.removeAttribute("data-armed");
     time.textContent = "Time is called";
@@ -675,13 +613,7 @@
   }
 
   // Back to the game from the end: a concession goes with the left-out points written before it.
-  function takeBackEnd() {
-    if (!steps.takeBackEnd(game)) return;
-    pick = null;
-    filter = "";
-    save();
-    ask();
-  }
+  function takeBackEnd() { moved(steps.takeBackEnd(game)); }
 
   // ------------------------------------------------------------------ ending early: time called
   function timeRule() {
@@ -714,41 +646,28 @@
     filter = "";
     forcedAt = {};
     save();  // a browser that refuses storage still records: the page says so, with the download
-    window.history.replaceState(null, "", "#game=" + encodeURIComponent(game.id));
     setup.catalog(game.setup.catalog).then(function (data) {
       cat = data;
       if (pos && root.getAttribute("data-screen") === "game") drawGame();
     }, function () { cat = null; });
-    show("game");
-    byId("decide-title").textContent = "Loading the game…";
+    steps.opened(game);
     ask();
   }
 
   function fromHash() {
-    var m = /^#game=([0-9a-f]+)$/.exec(window.location.hash);
-    if (!m) return false;
-    if (game && game.id === m[1]) return true;
-    var saved = store.load(m[1]);
-    if (!saved) {
-      byId("open-error").textContent = "There is no saved game " + m[1] + " on this device.";
-      return false;
-    }
-    if (store.gameOf(saved) !== "bfe") {  // a game of the lines mode: recorded on its own game's page
-      byId("open-error").textContent = "The saved game " + m[1] + " is a game of “" + store.gameOf(saved) +
-        "”: it is recorded at /" + store.gameOf(saved) + "/record#game=" + m[1] + ".";
-      return false;
-    }
-    start(saved);
-    return true;
+    return steps.resume(store, function () { return game; }, function (id, saved) {
+      if (!saved) return "There is no saved game " + id + " on this device.";
+      if (store.gameOf(saved) === "bfe") return "";
+      // a game of the lines mode: recorded on its own game's page
+      return "The saved game " + id + " is a game of “" + store.gameOf(saved) + "”: it is recorded at /" +
+        store.gameOf(saved) + "/record#game=" + id + ".";
+    }, start);
   }
 
   function newGame() {
     game = null;
     pos = null;
-    window.history.replaceState(null, "", window.location.pathname);
-    setup.drawSaved();
-    show("setup");
-    window.scrollTo(0, 0);
+    steps.toSetup(setup.drawSaved);
   }
 
   steps.keys({

@@ -24,11 +24,8 @@
   var waiting = null;   // the lines of an answer that would replace undone decisions, until the person says
 
   function byId(id) { return document.getElementById(id); }
-  function seatName(seat) {
-    var p = game.setup.players[seat - 1];
-    return p && p.name ? p.name : "";
-  }
-  function who(seat) { return "P" + seat + (seatName(seat) ? " " + seatName(seat) : ""); }
+  function seatName(seat) { return steps.seatName(game, seat); }
+  function who(seat) { return steps.who(game, seat); }
 
   // ------------------------------------------------------------------ the setup
   function players() {
@@ -115,17 +112,10 @@
                     event: null, round: "", table: ""}};
   }
 
-  // What stops the game from starting: ours, or the engine's (a malformed verdict's errors, each with
-  // its JSON pointer: the field it names is marked and called by its label).
-  function setupErrors(problems) {
-    var box = byId("setup-errors");
-    box.textContent = "";
-    if (!problems.length) return;
-    add(box, el("p", "", "Before the game can start:"));
-    var ul = add(box, el("ul"));
-    problems.forEach(function (p) { add(ul, el("li", "", p)); });
-    box.scrollIntoView({block: "nearest"});
-  }
+  // What stops the game from starting: ours (record_steps.js lists them), or the engine's (a
+  // malformed verdict's errors, each with its JSON pointer: the field it names is marked and called
+  // by its label).
+  var setupErrors = steps.setupErrors;
 
   // The form's input for a part of the log (a JSON pointer), if it has one.
   function inputAt(path) {
@@ -158,21 +148,8 @@
   }
 
   // ------------------------------------------------------------------ screens, saving, asking
-  function show(screen) {
-    ["setup", "game", "end"].forEach(function (s) { byId(s).hidden = s !== screen; });
-    root.setAttribute("data-screen", screen);
-  }
-
-  function save() {
-    try {
-      store.save(game);
-      steps.keptWarning(null);
-      return true;
-    } catch (e) {
-      steps.keptWarning(e, function () { RecordEnd.download(); });
-      return false;
-    }
-  }
+  var show = steps.show;
+  var save = steps.saver(store, function () { return game; });
 
   function busy(on) {
     root.setAttribute("data-busy", on ? "true" : "false");
@@ -216,21 +193,13 @@
   }
 
   function askReplace(lines) {
-    var n = game.redo.length, words = steps.replaceWords(n, 0);
     waiting = lines;
-    byId("replace-text").textContent = words.text;
-    byId("keep-later").textContent = words.keep;
-    byId("replace-panel").setAttribute("data-count", String(n));
-    byId("replace-panel").hidden = false;
-    byId("lines").hidden = true;
-    steps.inView(byId("replace-panel"));
-    byId("keep-later").focus({preventScroll: true});
+    steps.askReplace(game.redo.length, 0, byId("lines"));
   }
 
   function closeReplace() {
     waiting = null;
-    byId("replace-panel").hidden = true;
-    byId("lines").hidden = false;
+    steps.closeReplace(byId("lines"));
   }
 
   // After a move of record_steps.js that changed the game: kept, and the service asked.
@@ -332,7 +301,7 @@
     }
     if (pos.status !== "in progress") {
       byId("lines").hidden = true;
-      drawProblem(problem);
+      steps.problem(problem, pos.verdict, game, undoTo);
       title.textContent = "The log cannot go on";
       return;
     }
@@ -397,20 +366,6 @@
     });
   }
 
-  function drawProblem(box) {
-    var v = pos.verdict || {message: "unknown"};
-    box.hidden = false;
-    add(box, el("p", "", v.message));
-    if (v.index !== null && v.index !== undefined && v.index < game.decisions.length) {
-      var b = add(box, el("button", "primary", "Go back to just before decision " + (v.index + 1)));
-      b.type = "button";
-      b.addEventListener("click", function () { undoTo(v.index); });
-    }
-    (v.errors || []).slice(0, 10).forEach(function (e) {
-      add(box, el("p", "note", (e.path ? e.path + ": " : "") + e.message));
-    });
-  }
-
   // The game's own frame of the moment (the replay viewer's), each part as the engine writes it.
   function drawFrame() {
     var dl = byId("frame");
@@ -423,20 +378,11 @@
     });
   }
 
+  // The game's own concession lines (the positions API's), a button a seat.
   function drawConcede() {
-    var box = byId("concede-buttons");
-    box.textContent = "";
-    (pos.concede || []).forEach(function (line) {
-      var seat = Number((/^P([0-9]+) /.exec(line) || [0, 0])[1]);
-      var b = add(box, el("button", "danger", who(seat) + " concedes"));
-      b.type = "button";
-      b.setAttribute("data-concede", String(seat));
-      b.addEventListener("click", function () {
-        if (!steps.secondTap(b, "Tap again: " + who(seat) + " concedes the game")) return;
-        byId("end-early").open = false;
-        concede(line);
-      });
-    });
+    var lines = {};
+    (pos.concede || []).forEach(function (line) { lines[Number((/^P([0-9]+) /.exec(line) || [0, 0])[1])] = line; });
+    steps.concedeButtons(Object.keys(lines).map(Number), who, function (seat) { concede(lines[seat]); });
   }
 
   // ------------------------------------------------------------------ starting and resuming
@@ -445,32 +391,21 @@
     pos = null;
     forcedAt = {};
     save();  // a browser that refuses storage still records: the page says so, with the download
-    window.history.replaceState(null, "", "#game=" + encodeURIComponent(game.id));
-    show("game");
-    byId("decide-title").textContent = "Loading the game…";
+    steps.opened(game);
     ask();
   }
 
   function fromHash() {
-    var m = /^#game=([0-9a-f]+)$/.exec(window.location.hash);
-    if (!m) return false;
-    if (game && game.id === m[1]) return true;
-    var saved = store.load(m[1]);
-    if (!saved || store.gameOf(saved) !== info.key) {
-      byId("open-error").textContent = "There is no saved game " + m[1] + " of " + info.name + " on this device.";
-      return false;
-    }
-    start(saved);
-    return true;
+    return steps.resume(store, function () { return game; }, function (id, saved) {
+      return saved && store.gameOf(saved) === info.key ? ""
+        : "There is no saved game " + id + " of " + info.name + " on this device.";
+    }, start);
   }
 
   function newGame() {
     game = null;
     pos = null;
-    window.history.replaceState(null, "", window.location.pathname);
-    store.drawSaved(info.key);
-    show("setup");
-    window.scrollTo(0, 0);
+    steps.toSetup(function () { store.drawSaved(info.key); });
   }
 
   steps.keys({

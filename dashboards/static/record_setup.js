@@ -340,15 +340,7 @@ window.RecordSetup = (function () {
   var setupEvents = null;
 
   // ------------------------------------------------------------------ reading the form
-  function errorsBox(problems) {
-    var box = byId("setup-errors");
-    box.textContent = "";
-    if (!problems.length) return;
-    add(box, el("p", "", "Before the game can start:"));
-    var ul = add(box, el("ul"));
-    problems.forEach(function (p) { add(ul, el("li", "", p)); });
-    box.scrollIntoView({block: "nearest"});
-  }
+  var errorsBox = window.RecordSteps.setupErrors;
 
   function read() {
     var problems = [];

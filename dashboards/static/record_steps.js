@@ -1,9 +1,11 @@
 // The decisions of a game being recorded, as every mode of the recorder keeps them (record.js, the
 // board mode; record_lines.js, the lines mode): writing an answer after the log, undo, redo, going
-// back and replacing (asked first, and restorable), taking back the end; and the parts of the game
-// screen that show them: the list of decisions taken, the question an answer that replaces undone
-// decisions asks, the warning when the browser will not keep the game, the line that says the
-// service could not be reached, the keys of a laptop.
+// back and replacing (asked first, and restorable), taking back the end; and the parts of the
+// screens that every mode shows alike: which screen is shown, the setup's problems, a game opened,
+// resumed from the address or left for a new one, the players as the page names them, the list of
+// decisions taken, the question an answer that replaces undone decisions asks, why the log cannot
+// go on, the concession buttons, the warning when the browser will not keep the game, the line that
+// says the service could not be reached, the keys of a laptop.
 //
 // The moves change the kept game (record_store.js) only; the page saves it and asks the positions
 // API about the new log. Every text from a log or a player is put into the page with textContent.
@@ -92,6 +94,79 @@ window.RecordSteps = (function () {
     return undoTo(game, n - 1);
   }
 
+  // ------------------------------------------------------------------ the screens
+  // Show one screen of #record (setup, game, end); #record's data-screen says which.
+  function show(screen) {
+    ["setup", "game", "end"].forEach(function (s) { byId(s).hidden = s !== screen; });
+    byId("record").setAttribute("data-screen", screen);
+  }
+
+  // What stops the game from starting, listed above the Start button (#setup-errors); none: emptied.
+  function setupErrors(problems) {
+    var box = byId("setup-errors");
+    box.textContent = "";
+    if (!problems.length) return;
+    add(box, el("p", "", "Before the game can start:"));
+    var ul = add(box, el("ul"));
+    problems.forEach(function (p) { add(ul, el("li", "", p)); });
+    box.scrollIntoView({block: "nearest"});
+  }
+
+  // ``save()`` for the page: ``current()`` kept by ``store``; a browser that refuses is said
+  // (keptWarning, with the download), and the answer is false.
+  function saver(store, current) {
+    return function () {
+      try {
+        store.save(current());
+        keptWarning(null);
+        return true;
+      } catch (e) {
+        keptWarning(e, function () { window.RecordEnd.download(); });
+        return false;
+      }
+    };
+  }
+
+  // A game opened on the game screen: its id in the address (#game=<id>), so that a reload resumes it.
+  function opened(game) {
+    window.history.replaceState(null, "", "#game=" + encodeURIComponent(game.id));
+    show("game");
+    byId("decide-title").textContent = "Loading the game…";
+  }
+
+  // The game the address names (#game=<id>), kept on this device: true when it is (or already was)
+  // opened with ``start``. ``refusal(id, saved)``: why this page cannot record it (said in #open-error), or "".
+  function resume(store, current, refusal, start) {
+    var m = /^#game=([0-9a-f]+)$/.exec(window.location.hash);
+    if (!m) return false;
+    var game = current();
+    if (game && game.id === m[1]) return true;
+    var saved = store.load(m[1]);
+    var why = refusal(m[1], saved);
+    if (why) {
+      byId("open-error").textContent = why;
+      return false;
+    }
+    start(saved);
+    return true;
+  }
+
+  // Back to the setup screen for a new game: the address forgets the old one, ``drawSaved()`` lists
+  // the games kept.
+  function toSetup(drawSaved) {
+    window.history.replaceState(null, "", window.location.pathname);
+    drawSaved();
+    show("setup");
+    window.scrollTo(0, 0);
+  }
+
+  // The players as the page names them: "Ada" (seat 1 of ``game``), "P1 Ada" (or "P1" without a name).
+  function seatName(game, seat) {
+    var p = game.setup.players[seat - 1];
+    return p && p.name ? p.name : "";
+  }
+  function who(game, seat) { return "P" + seat + (seatName(game, seat) ? " " + seatName(game, seat) : ""); }
+
   // ------------------------------------------------------------------ what the screen says of them
   function replaceWords(n, heldCount) {
     return {text: (n === 1 ? "This replaces the decision after it" : "This replaces the " + n + " decisions after it") +
@@ -101,6 +176,57 @@ window.RecordSteps = (function () {
 
   function restoreWords(count) {
     return count === 1 ? "Restore the replaced decision" : "Restore the " + count + " replaced decisions";
+  }
+
+  // The question an answer that replaces ``n`` undone decisions asks (#replace-panel, in place of
+  // ``answers``, the box of answers; ``heldCount``: the held deploys it takes along).
+  function askReplace(n, heldCount, answers) {
+    var words = replaceWords(n, heldCount);
+    byId("replace-text").textContent = words.text;
+    byId("keep-later").textContent = words.keep;
+    byId("replace-panel").setAttribute("data-count", String(n));
+    byId("replace-panel").hidden = false;
+    answers.hidden = true;
+    inView(byId("replace-panel"));
+    byId("keep-later").focus({preventScroll: true});
+  }
+
+  function closeReplace(answers) {
+    byId("replace-panel").hidden = true;
+    answers.hidden = false;
+  }
+
+  // Why the log cannot go on (the positions API's verdict ``v``) in ``box``, with a button back to
+  // just before the decision at fault (``undoTo(k)``) when it is one of ``game``'s.
+  function problem(box, v, game, undoTo) {
+    v = v || {message: "unknown"};
+    box.hidden = false;
+    add(box, el("p", "", v.message));
+    if (v.index !== null && v.index !== undefined && v.index < game.decisions.length) {
+      var b = add(box, el("button", "primary", "Go back to just before decision " + (v.index + 1)));
+      b.type = "button";
+      b.addEventListener("click", function () { undoTo(v.index); });
+    }
+    (v.errors || []).slice(0, 10).forEach(function (e) {
+      add(box, el("p", "note", (e.path ? e.path + ": " : "") + e.message));
+    });
+  }
+
+  // A concession button for each of ``seats`` in #concede-buttons (``who(seat)`` names them); the
+  // second tap closes "End early" and calls ``concede(seat)``.
+  function concedeButtons(seats, who, concede) {
+    var box = byId("concede-buttons");
+    box.textContent = "";
+    seats.forEach(function (seat) {
+      var b = add(box, el("button", "danger", who(seat) + " concedes"));
+      b.type = "button";
+      b.setAttribute("data-concede", String(seat));
+      b.addEventListener("click", function () {
+        if (!secondTap(b, "Tap again: " + who(seat) + " concedes the game")) return;
+        byId("end-early").open = false;
+        concede(seat);
+      });
+    });
   }
 
   // The decisions taken (#history-list; tap one to go back to just before it), with the answers the
@@ -238,6 +364,9 @@ window.RecordSteps = (function () {
   }
 
   return {write: write, keepLater: keepLater, restore: restore, undoTo: undoTo, redo: redo, takeBackEnd: takeBackEnd,
-          replaceWords: replaceWords, restoreWords: restoreWords, history: history, inView: inView,
-          keptWarning: keptWarning, offline: offline, asker: asker, secondTap: secondTap, keys: keys, otherTabs: otherTabs};
+          show: show, setupErrors: setupErrors, saver: saver, opened: opened, resume: resume, toSetup: toSetup,
+          seatName: seatName, who: who, askReplace: askReplace, closeReplace: closeReplace, problem: problem,
+          concedeButtons: concedeButtons, restoreWords: restoreWords, history: history,
+          inView: inView, keptWarning: keptWarning, offline: offline, asker: asker, secondTap: secondTap, keys: keys,
+          otherTabs: otherTabs};
 })();

@@ -8,14 +8,15 @@ the dashboards (dashboards/) draw them from the same reads. No writes here.
   (its and its event's visibility, its event's owner, the id of the token that uploaded it:
   services.api.access.may_read_game); ``replay_of`` reads that log once into the replay viewer's
   timeline.
-- ``event_summaries``: events with their game counts by status and open disputes;
-  ``flagged_games``: an event's games that are not valid; ``public_event_names``: the filter form's
-  events.
+- ``event_summaries``: events with their game counts by status and open disputes (of one game, or
+  every game); ``flagged_games``: an event's games that are not valid; ``public_event_names``: the
+  filter form's events; ``event_games``: the game each event is of.
 - ``dispute_summaries``, ``dispute_summary`` and ``dispute_view``: disputes, listed, one, or one with
   every side; ``match_uploads``: a dispute's sides with their stored logs and final boards (the
   dispute desk).
-- ``event_matches`` and ``player_matches``: matches with every upload, for the standings and the
-  player pages (services.games.standings makes them into results); ``games_outside_matches``.
+- ``event_matches`` and ``player_matches``: matches with every upload (a player's of one game, or of
+  every game), for the standings and the player pages (services.games.standings makes them into
+  results); ``games_outside_matches``.
 
 Ids above ``MAX_ID`` (PostgreSQL's bigint) name nothing; the callers answer "not found" for them
 before they ask for a connection.
@@ -326,20 +327,27 @@ def event_summaries(conn: Connection, event_id: int | None = None, *,
 def flagged_games(conn: Connection, event_id: int, limit: int) -> list[dict]:
     """The event's games that are not valid (illegal, mismatch, malformed, error), oldest first, read
     through the partial index of migration 0003 (whose predicate this one repeats to the letter).
-    Each: id, status, status_message, uploader (the X-Uploader label), uploaded_by (uploaded_by()),
-    received_at."""
+    Each: id, game (its key), status, status_message, uploader (the X-Uploader label), uploaded_by
+    (uploaded_by()), received_at."""
     rows = _cursor(conn).execute(
-        f"""SELECT g.id, g.status, g.status_message, g.uploader, {_UPLOADED_BY}, g.received_at
+        f"""SELECT g.id, g.game, g.status, g.status_message, g.uploader, {_UPLOADED_BY}, g.received_at
            FROM games g WHERE g.event_id = %s AND g.status IN ('illegal', 'mismatch', 'malformed', 'error')
            ORDER BY g.id LIMIT %s""", (event_id, limit)).fetchall()
     return [{**{k: v for k, v in r.items() if k not in _UPLOADED_BY_COLUMNS}, "uploaded_by": uploaded_by(r)}
             for r in rows]
 
 
-def public_event_names(conn: Connection, limit: int) -> list[tuple[int, str]]:
-    """(id, name) of the newest ``limit`` public events (unlisted ones are not offered)."""
-    return conn.execute("SELECT id, name FROM events WHERE visibility = 'public' ORDER BY id DESC LIMIT %s",
-                        (limit,)).fetchall()
+def event_games(conn: Connection, event_ids: list[int]) -> dict[int, str]:
+    """{event id: the key of the game it is of} for these events (one statement)."""
+    return dict(conn.execute("SELECT id, game FROM events WHERE id = ANY(%s)", (list(event_ids),)).fetchall())
+
+
+def public_event_names(conn: Connection, limit: int, game: str | None = None) -> list[tuple[int, str]]:
+    """(id, name) of the newest ``limit`` public events (unlisted ones are not offered); ``game``: of
+    that game only."""
+    return conn.execute("""SELECT id, name FROM events WHERE visibility = 'public'
+                             AND (%(game)s::text IS NULL OR game = %(game)s)
+                           ORDER BY id DESC LIMIT %(limit)s""", {"game": game, "limit": limit}).fetchall()
 
 
 # --- disputes --------------------------------------------------------------------------------------
@@ -357,6 +365,7 @@ class DisputeSummary:
     counts_game_id: int | None  # the game the resolution counts (None: none, or not resolved)
     event_id: int
     event_name: str
+    game: str  # the key of the game its event is of (engine.games)
     event_visibility: str
     event_organiser: str | None
     round: int
@@ -373,7 +382,7 @@ _RESOLVED_BY_COLUMNS = ("resolved_by_owner", "resolved_by_name", "resolved_by_ro
 _DISPUTES = """
     SELECT d.id, d.status, d.reason, d.resolution, d.opened_at, d.resolved_at, d.match_id, d.counts_game_id,
            d.resolved_by_owner, d.resolved_by_name, d.resolved_by_role,
-           m.event_id, e.name AS event_name, e.visibility AS event_visibility, e.organiser AS event_organiser,
+           m.event_id, e.name AS event_name, e.game, e.visibility AS event_visibility, e.organiser AS event_organiser,
            m.round, m.table_label, m.players, g.games, g.statuses
     FROM disputes d
     JOIN event_matches m ON m.id = d.match_id
@@ -512,15 +521,16 @@ def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
     return _matches(conn, heads, "g.event_id = %(key)s AND g.match_id IS NOT NULL", event_id)
 
 
-def player_matches(conn: Connection, player: str) -> list[standings.Match]:
+def player_matches(conn: Connection, player: str, game: str | None = None) -> list[standings.Match]:
     """The matches of public events in which ``player`` (a name as logs write it, exactly) played and
     of which some upload is public (a match known only from unlisted games is not listed), with all
     their uploads; each says whether anyone may see it (``visible``). Found through the players of
-    event_matches (its GIN index, migration 0014)."""
-    heads = conn.execute(_MATCH_HEADS + """WHERE m.players @> %s::text[] AND e.visibility = 'public'
+    event_matches (its GIN index, migration 0014). ``game``: only those of events of that game."""
+    heads = conn.execute(_MATCH_HEADS + """WHERE m.players @> %(player)s::text[] AND e.visibility = 'public'
+                                           AND (%(game)s::text IS NULL OR e.game = %(game)s)
                                            AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id
                                                        AND g.visibility = 'public')""",
-                         ([player],)).fetchall()
+                         {"player": [player], "game": game}).fetchall()
     return _matches(conn, heads, "g.match_id = ANY(%(key)s)", [h[0] for h in heads])
 
 

@@ -8,7 +8,6 @@ Screenshots of every page go to test-artifacts/screenshots/ (kept after the run)
 from __future__ import annotations
 
 import sys
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -19,7 +18,7 @@ sys.path.insert(0, str(ROOT / "tests" / "services"))
 
 from browser_artifacts import SCREENSHOTS  # noqa: E402
 from service_fixtures import *  # noqa: E402,F401,F403  (the real servers, worker and app)
-from service_helpers import as_admin  # noqa: E402
+from service_helpers import as_admin, served_at  # noqa: E402
 from tournament import load_tournament  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -35,33 +34,18 @@ def screenshots() -> Path:
     return SCREENSHOTS
 
 
-@contextmanager
-def serving(app):
-    """The app over real HTTP on a free loopback port: its base URL."""
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(10)
-
-
 @pytest.fixture(scope="module")
 def site(app):
     """The app over real HTTP with the tournament loaded: (base URL, facts)."""
     facts = load_tournament(as_admin(app))
-    with serving(app) as url:
+    with served_at(app) as url:
         yield url, facts
 
 
 @pytest.fixture(scope="module")
 def bare_site(app):
     """The app over real HTTP, without the tournament (the recorder and the API reference need none)."""
-    with serving(app) as url:
+    with served_at(app) as url:
         yield url
 
 

@@ -55,6 +55,10 @@ PAGES = {
     "lines-setup": ("/<game>/record", "/pips/record"),  # the recorder's lines mode
     "lines-game": ("/<game>/record", "/pips/record"),  # then a game: decisions, one undone, the frame unfolded
     "lines-end": ("/<game>/record", "/pips/record"),  # then a concession: the end screen
+    "events-of-a-game": ("/events", "/events?game=bfe"),  # the shared list narrowed to one game
+    "game-events": ("/<game>/events", "/pips/events"),  # a game's own events (none yet)
+    "game-player": ("/<game>/players/<path:name>", "/pips/players/{player}"),  # no Pips match: the 404 page
+    "no-such-game-filter": ("/events", "/events?game=nosuch"),  # not_found.html naming the games, a 400
 }
 # Routes of dashboards/ that are no page: "/" redirects to /meta, "/bfe/<page>" to Battle for Empyrean's
 # page; the rest are files (CSV, JSON), and dashboards.assets serves static files.

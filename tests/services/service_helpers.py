@@ -166,7 +166,8 @@ def as_admin(app) -> FlaskClient:
 
 @contextmanager
 def served_at(app):
-    """The app served on a free port of 127.0.0.1 by a threaded server; yields its base URL."""
+    """The app served on a free port of 127.0.0.1 by a threaded server (the command line's HTTP
+    clients, the browser tests); yields its base URL. The server is stopped and its thread joined."""
     import threading
 
     from werkzeug.serving import make_server
@@ -178,3 +179,4 @@ def served_at(app):
         yield f"http://127.0.0.1:{server.server_port}"
     finally:
         server.shutdown()
+        thread.join(10)

@@ -8,31 +8,17 @@ of the registry again when the module ends: no other test sees it."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 
 import pytest
 from markupsafe import escape
+from service_games import PIPS, ingest_config, pips_forgotten_afterwards  # noqa: F401  (Pips registered)
 from tournament import wait_event_done
 
 from engine import games
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
-
-PIPS = "pips"
-EXTRA_GAMES = "tests.games.pips:RULES"  # importable from the checkout's root, as the worker's PYTHONPATH has it
-
-
-@pytest.fixture(scope="module")
-def ingest_config(ingest_config):
-    return dataclasses.replace(ingest_config, extra_games=EXTRA_GAMES)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pips_forgotten_afterwards():
-    yield
-    games.unregister(PIPS)
 
 
 @pytest.fixture(scope="module")
