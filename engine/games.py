@@ -188,7 +188,7 @@ class Rules(Protocol):
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None,
                   catalog: str | None = None) -> dict: ...  # catalog: a version (None: the default)
-    def faction_choices(self, catalog: str | None = None) -> list[str]: ...  # what a seat may play as (None: default catalog)
+    def faction_choices(self, catalog: str | None = None) -> list[str]: ...  # what a seat may play as
     def misclaimed_result(self, result: dict) -> dict: ...  # a log's result claiming another seat won
 
 
