@@ -13,7 +13,9 @@ from pathlib import Path
 import pytest
 
 from engine import games
+from engine.log import parse_log
 from services.games import points
+from services.games.disputes import claimed_winner
 from services.games.standings import Match, MatchGame, Seat, standings
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "games"))
@@ -120,3 +122,15 @@ def test_an_organisers_points_are_taken_as_given():
     assert points.read({"win": 2, "draw": 2, "loss": 0}, "bfe") == (points.Points(2, 2, 0), [])
     flat = {"by_rank": {"2": [1, 1], "3": [1, 1, 1], "4": [1, 1, 1, 1]}}  # everyone equal: allowed
     assert points.read(flat, pips.RANKED_KEY)[0].to_dict() == flat
+
+
+def test_a_ranked_log_claims_every_seats_rank_so_uploads_agree_only_on_one_order():
+    """games.claimed_winner of a game decided by ranks: every seat's rank by name (seat order aside)."""
+    log = pips.RANKED_RULES.self_play(3, players=3)
+    named = {**log, "meta": {"players": ["Ana", "Ben", "Cy"]}}
+    ranks = log["result"]["ranks"]
+    said = claimed_winner(parse_log(named))
+    assert said == "ranks " + ", ".join(f"{n} {r}" for r, n in sorted(zip(ranks, ["Ana", "Ben", "Cy"])))
+    other = {**named, "result": pips.RANKED_RULES.misclaimed_result(log["result"])}
+    assert claimed_winner(parse_log(other)) != said
+    assert claimed_winner(parse_log(log)).startswith("ranks player ")  # no names: seats
