@@ -11,45 +11,27 @@ shares out places)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import secrets
 from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
+from extra_game import ndjson, registered_for_the_module
 from service_helpers import make_token, served_at
 from test_openapi import response_validator
 from tournament import wait_event_done
 
-from engine import games
 from engine.replay import replay
 from services.cli import main as cli
 
 RANKED = "pipsrank"
-EXTRA_GAMES = "tests.games.pips:RANKED_RULES"  # importable from the checkout's root, as the worker's PYTHONPATH has it
+EXTRA_GAMES = "tests.games.pips:RANKED_RULES"
 PLAYERS = ("Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus")
 WINNER_TAKES_ALL = {"by_rank": {"2": [1, 0], "3": [1, 0, 0], "4": [1, 0, 0, 0]}}
 
 
-@pytest.fixture(scope="module")
-def ingest_config(ingest_config):
-    return dataclasses.replace(ingest_config, extra_games=EXTRA_GAMES)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def ranked_game_forgotten_afterwards():
-    yield
-    games.unregister(RANKED)
-
-
-@pytest.fixture(scope="module")
-def rules(app):
-    return games.rules_for(RANKED)  # registered by the app factory (EMPYREAN_EXTRA_GAMES)
-
-
-def ndjson(*logs: dict) -> bytes:
-    return ("\n".join(json.dumps(log) for log in logs) + "\n").encode()
+ingest_config, game_forgotten_afterwards, rules = registered_for_the_module(EXTRA_GAMES, RANKED)
 
 
 def ranks_of(log: dict) -> list[int]:

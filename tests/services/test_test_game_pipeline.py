@@ -8,40 +8,21 @@ of the registry again when the module ends: no other test sees it."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import time
 
 import pytest
+from extra_game import ndjson, registered_for_the_module
 from markupsafe import escape
 from tournament import wait_event_done
 
-from engine import games
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 
 PIPS = "pips"
-EXTRA_GAMES = "tests.games.pips:RULES"  # importable from the checkout's root, as the worker's PYTHONPATH has it
+EXTRA_GAMES = "tests.games.pips:RULES"
 
-
-@pytest.fixture(scope="module")
-def ingest_config(ingest_config):
-    return dataclasses.replace(ingest_config, extra_games=EXTRA_GAMES)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def pips_forgotten_afterwards():
-    yield
-    games.unregister(PIPS)
-
-
-@pytest.fixture(scope="module")
-def rules(app):
-    return games.rules_for(PIPS)  # registered by the app factory (EMPYREAN_EXTRA_GAMES)
-
-
-def ndjson(*logs: dict) -> bytes:
-    return ("\n".join(json.dumps(log) for log in logs) + "\n").encode()
+ingest_config, game_forgotten_afterwards, rules = registered_for_the_module(EXTRA_GAMES, PIPS)
 
 
 def test_a_test_game_goes_from_upload_to_its_statistics(admin_client, client, db, rules):
