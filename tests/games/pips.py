@@ -632,7 +632,7 @@ class PipsRules:
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None) -> dict:
         pick = random.Random(seed)
-        choices = self.variant.colours if self.variant.ranked else COLOURS
+        choices = self.variant.colours
         colours = [choices[pick.randrange(len(choices))] for _ in range(players)]
         if factions is not None:
             colours = list(factions)
