@@ -144,7 +144,7 @@ def _event_detail(event_id: int, *, with_standings: bool = True) -> _Detail | No
             return None
         disputes = views.dispute_summaries(conn, event_id=event_id)
         flagged = views.flagged_games(conn, event_id, MAX_FLAGGED)
-        table = standings.standings(views.event_matches(conn, event_id)) if with_standings else None
+        table = views.event_standings(conn, event_id) if with_standings else None
         outside = views.games_outside_matches(conn, event_id) if with_standings else 0
     disputes.sort(key=lambda d: d.status != "open")  # stable: newest first within open, then resolved
     return _Detail(_summary(found[0]), disputes, flagged, table, outside)
@@ -182,17 +182,22 @@ def _not_found(event_id: int):
                            message=f"There is no event {event_id}."), 404
 
 
-STANDINGS_NOTE = (
-    "From the counted matches only. Points: win 3, draw 1, loss 0. Ties are broken by opponents' match-win % "
-    "(OMW: each opponent's points / 3 per match, at least 33%), then game-win % (GW: one game per match, so "
-    "the player's own match-win %, at least 33%), then opponents' opponents' match-win % (OOMW). "
+def standings_note(points: standings.Points) -> str:
+    """What the standings panel says of how it counts, with the event's points."""
+    return f"From the counted matches only. Points: {points.words()}. {TIE_BREAKERS_NOTE}"
+
+
+TIE_BREAKERS_NOTE = (
+    "Ties are broken by opponents' match-win % (OMW: each opponent's points / the most their matches could "
+    "give, at least 33%), then game-win % (GW: one game per match, so the player's own match-win %, at least "
+    "33%), then opponents' opponents' match-win % (OOMW). "
     "'Left out': the player's matches not counted yet (disputed, waiting for a replay, no valid upload).")
 
 
 def _standings_table(table: standings.Standings, game: str) -> Table:
     return Table(
         ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"],
-        [[r.rank, player_links([r.player], game)[0], r.points, f"{r.wins}–{r.draws}–{r.losses}",
+        [[r.rank, player_links([r.player], game)[0], d["points"], f"{r.wins}–{r.draws}–{r.losses}",
           figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
           figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
          for r, d in ((r, r.as_dict()) for r in table.rows[:MAX_STANDING_ROWS])],
@@ -234,7 +239,8 @@ def event(event_id: int):
     game = summary["game"]
     panels = [
         Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings, game),
-              note=STANDINGS_NOTE + outside + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
+              note=standings_note(detail.standings.points) + outside
+              + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
               csv_url=csv("standings")),
         Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out, game),
               note="Disputed, waiting for their replay, or with no valid upload: counted once settled."

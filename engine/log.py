@@ -36,6 +36,7 @@ the authority: every error message comes from it. The test suite checks that bot
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import hashlib
 import json
@@ -174,9 +175,17 @@ def schema(game: str = DEFAULT_GAME) -> Mapping[str, Any]:
     (``data/log-v1.schema.json``) with the game's own parts in place (its ``log_schema_part()``:
     setup, lines, checkpoints, result, and their definitions). Cached; do not modify it."""
     envelope = read_schema_file("engine")
-    part = rules_for(game).log_schema_part()
+    rules = rules_for(game)
+    part = rules.log_schema_part()
     out = dict(envelope)
     out["properties"] = {**envelope["properties"], **part.get("properties", {})}
+    # one name per player: room for as many names as the game seats (the envelope's file: 2 to 3)
+    names = out["properties"]["meta"]["properties"]["players"]
+    if rules.info.max_players > names["maxItems"] or rules.info.min_players < names["minItems"]:
+        meta = copy.deepcopy(out["properties"]["meta"])
+        meta["properties"]["players"].update(minItems=min(rules.info.min_players, names["minItems"]),
+                                             maxItems=max(rules.info.max_players, names["maxItems"]))
+        out["properties"]["meta"] = meta
     out["required"] = envelope["required"] + [r for r in part.get("required", []) if r not in envelope["required"]]
     for key in ("$defs", "if", "then", "allOf"):
         if key in part:
@@ -633,6 +642,14 @@ def _schema_errors(validator: Any, instance: Any) -> list[tuple[list, str]]:
     for err in validator.iter_errors(instance):
         out.extend(_explain(validator.schema, err))
     return out
+
+
+def schema_problems(schema: Mapping[str, Any], value: Any) -> list[dict[str, str]]:
+    """What is wrong with ``value`` by a JSON Schema of the caller's (a request's field, not a log),
+    each as a log's problems are ({"path": a JSON pointer, "message"}), in the same words (the
+    schema's titles name the fields)."""
+    return [{"path": _to_pointer(path), "message": message}
+            for path, message in sorted(_schema_errors(_Validator(schema), value), key=lambda pm: _sort_key(pm[0]))]
 
 
 # --------------------------------------------------------------------------------------------

@@ -1,22 +1,26 @@
 """Events (tournaments) and their bundles of games.
 
-- ``POST /api/v1/events`` (organiser) — ``{"name", "game"?, "starts_on"?, "ends_on"?, "visibility"?}``:
-  creates the event of that game (a key of engine.games; default the default game, Battle for
-  Empyrean), owned by the token's owner (201; an admin's event too: owned by the admin token's
-  owner), or answers the existing event of that name (200) when the token may manage it, so an
-  organiser's script can simply say it again (naming another game than the event's is a 409 at
-  /game); anyone else's event of that name: 409 (a name never moves ownership). The only way an event
-  is made: uploads never create one. An event is of one game for good: its games are of it.
+- ``POST /api/v1/events`` (organiser) — ``{"name", "game"?, "starts_on"?, "ends_on"?, "visibility"?,
+  "points"?}``: creates the event of that game (a key of engine.games; default the default game,
+  Battle for Empyrean), its standings counted with ``points`` (its own match points, checked against
+  the schema of the game's kind of outcome: services.games.points; else the game's), owned by the
+  token's owner (201; an admin's event too: owned by the admin token's owner), or answers the
+  existing event of that name (200) when the token may manage it, so an organiser's script can
+  simply say it again (naming another game than the event's is a 409 at /game, and other points
+  than the event's a 409 at /points); anyone else's event of that name: 409 (a name never moves
+  ownership). The only way an event is made: uploads never create one. An event is of one game for
+  good: its games are of it.
 - ``GET /api/v1/events`` — every public event with its game counts by status (unlisted ones are
   left out: docs/security.md, "Visibility"); ``?game=`` the events of one game.
 - ``GET /api/v1/events/{id}`` — one event: counts by status, open disputes. An unlisted one only
   with a token that may see it (its organiser's, an admin's, an uploader's bound to it); else 404.
-- ``GET /api/v1/events/{id}/standings`` — its Swiss standings (services.games.standings: match
-  points, then opponents' match-win %, game-win %, opponents' opponents' match-win %) from its
+- ``GET /api/v1/events/{id}/standings`` — its Swiss standings (services.games.standings: the event's
+  match points, then opponents' match-win %, game-win %, opponents' opponents' match-win %) from its
   counted matches, and the matches left out (disputed, pending, not valid) with why.
 - ``GET /api/v1/events/{id}/games`` — its games the reader may see, a page at a time (the games list
   of services.api.games, for one event).
-- ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility; an admin may also
+- ``PATCH /api/v1/events/{id}`` (its organiser) — change name, dates, visibility, points (null: the
+  game's again); an admin may also
   set ``organiser`` (give an event an owner, e.g. one left without by migration 0012).
 - ``POST /api/v1/events/{id}/reprocess`` (its organiser) — replay its finished games again.
 - ``POST /api/v1/events/{id}/games`` (its organiser, or an uploader token bound to it) — a
@@ -43,6 +47,7 @@ from flask import Blueprint, current_app, jsonify, request, url_for
 
 from engine import games
 from engine.log import longest_name
+from services.games import points as match_points
 from services.games import standings, views
 from services.games.bundles import BundleError, BundleLimits, bundle_kind, held_body, read_bundle
 from services.games.dispatch import enqueue_bundle, reprocess
@@ -53,8 +58,10 @@ from services.games.events import (
     VISIBILITIES,
     DatesOutOfOrder,
     NameTaken,
+    event_game_named,
     event_name,
     event_owner,
+    event_points,
 )
 from services.games.events import create_event as store_event
 from services.games.events import edit_event as change_event
@@ -103,6 +110,7 @@ def _event_body(e: views.EventSummary) -> dict:
         "created_at": e.created_at.isoformat(),
         "visibility": e.visibility, "organiser": e.organiser,
         "games": e.games, "open_disputes": e.open_disputes,
+        "points": e.points.to_dict() if e.points is not None else None,
         "url": url_for("api_v1.events.get_event", event_id=e.id),
         "games_url": url_for("api_v1.events.list_event_games", event_id=e.id),
         "standings_url": url_for("api_v1.events.get_standings", event_id=e.id),
@@ -167,7 +175,27 @@ def _event_fields(body, *, creating: bool):
                                         "characters: the owner of an organiser token (empyrean token list)",
                                         pointer="/organiser")
         fields["organiser"] = owner.strip()
+    if "points" in body:
+        fields["points"] = body["points"]  # checked against the event's game: _points
     return fields, None
+
+
+def _points(fields: dict, game: str):
+    """The request's ``points`` for an event of ``game`` checked (services.games.points.read): (its
+    Points, or None for the game's default; None), or (None, the 400 answer naming the field)."""
+    raw = fields.get("points")
+    if raw is None:
+        return None, None
+    if not games.is_known(game):
+        return None, error_response(400, "Bad Request", f"points cannot be checked for an event of {game!r}, a "
+                                    "game this service does not know", pointer="/points")
+    points, problems = match_points.read(raw, game)
+    if problems:
+        first = problems[0]
+        return None, error_response(400, "Bad Request", f"{first['path'][1:]}: {first['message']}",
+                                    pointer=first["path"], problems=problems,
+                                    expected=match_points.default(game).to_dict())
+    return points, None
 
 
 def _request_json():
@@ -189,8 +217,13 @@ def create_event():
         return error_response(400, "Bad Request", "ends_on is before starts_on", pointer="/ends_on")
     token = current_token()
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn, conn.transaction():
+        # points are checked against the game asked for, else that of the event of that name, if any
+        game = fields.get("game") or event_game_named(conn, fields["name"]) or games.DEFAULT_GAME
+        points, err = _points(fields, game)
+        if err:
+            return err
         event_id, created, found = store_event(conn, fields["name"], starts, ends, fields.get("visibility", "public"),
-                                               token.owner, fields.get("game", games.DEFAULT_GAME))
+                                               token.owner, fields.get("game", games.DEFAULT_GAME), points)
         if not created and not may_manage_event(token, found.organiser):
             if not may_read_event(token, event_id, found.visibility, found.organiser):
                 # names are unique, so the name is taken; nothing more is said of an unlisted event
@@ -204,6 +237,10 @@ def create_event():
                                   f"{game_words(found.game)}, not {game_words(fields['game'])}; an event's game "
                                   "cannot change: choose another name for the new event", pointer="/game",
                                   event=event_id, event_game=found.game)
+        if not created and points is not None and points != event_points(conn, event_id):
+            return error_response(409, "Conflict", f"there is already an event called {fields['name']!r}, with "
+                                  "other points; change its points with PATCH /api/v1/events/{id}, or choose "
+                                  "another name for the new event", pointer="/points", event=event_id)
         [summary] = views.event_summaries(conn, event_id)
     response = jsonify(_event_body(summary) | {"created": created})
     response.status_code = 201 if created else 200
@@ -238,6 +275,10 @@ def edit_event(event_id: int):
         err = _owned_event(conn, event_id)
         if err:
             return err
+        if "points" in fields:
+            fields["points"], err = _points(fields, event_owner(conn, event_id).game)
+            if err:
+                return err
         try:
             change_event(conn, event_id, fields)
         except DatesOutOfOrder:
@@ -330,11 +371,11 @@ def get_standings(event_id: int):
     if err:
         return err
     with _resources().db_pool.connection(timeout=DB_TIMEOUT_S) as conn:
-        table = standings.standings(views.event_matches(conn, event_id))
+        table = views.event_standings(conn, event_id)
         outside = views.games_outside_matches(conn, event_id)
     return jsonify({
         "event": event_id,
-        "rules": {"points": standings.POINTS, "tie_breakers": list(standings.TIE_BREAKERS),
+        "rules": {"points": table.points.to_dict(), "tie_breakers": list(standings.TIE_BREAKERS),
                   "floor": float(standings.FLOOR)},
         "counted_matches": table.counted,
         "standings": [r.as_dict() | {"player_url": url_for("players.player_page", name=r.player)}

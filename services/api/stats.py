@@ -42,9 +42,10 @@ def bad_filter(exc: FilterError):
     return response
 
 
-def _answer(compute):
-    """Parse the filters, run ``compute(conn, filters)`` on one read-only snapshot, wrap it."""
-    filters: Filters = parse_filters(request.args)
+def _answer(compute, game: str = BATTLE_FOR_EMPYREAN.key):
+    """Parse the filters (for statistics of ``game``), run ``compute(conn, filters)`` on one read-only
+    snapshot, wrap it."""
+    filters: Filters = parse_filters(request.args, game)
     pool = current_app.extensions["empyrean"].read_pool  # a read replica when there is one
     with pool.connection() as conn:
         queries.read_snapshot(conn)
@@ -99,7 +100,7 @@ def rounds():
 def factions(game: str):
     if not games.is_known(game):
         return _not_found()
-    return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)})
+    return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)}, game)
 
 
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).

@@ -104,10 +104,12 @@ class ApiClient:
                 return body
             time.sleep(0.2)
 
-    def event(self, name: str, *, game: str | None = None, starts_on: str | None = None) -> dict:
-        """Create the event (of ``game``; left out, the service's default), or find the one of that
-        name (whatever its game, unless ``game`` is given: another game is then a 409)."""
-        body = {"name": name, "game": game, "starts_on": starts_on}
+    def event(self, name: str, *, game: str | None = None, starts_on: str | None = None,
+              points: object = None) -> dict:
+        """Create the event (of ``game``; left out, the service's default; with ``points``, its match
+        points), or find the one of that name (whatever its game, unless ``game`` is given: another
+        game is then a 409; other points too)."""
+        body = {"name": name, "game": game, "starts_on": starts_on, "points": points}
         return self._json(self._request("POST", "/events", json={k: v for k, v in body.items() if v is not None}))
 
     def post_bundle(self, event_id: int, games: Iterable[bytes]) -> dict:

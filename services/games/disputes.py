@@ -268,17 +268,25 @@ def resolved_disputes(conn: Connection, match_ids: list[int]) -> dict[int, int]:
 
 def claimed_winner(log: GameLog | None) -> str:
     """Who the log says won, in the words a dispute shows (stored with the game at ingest, from the
-    upload's one parse: games.claimed_winner). By player name when the log names the players: seat
+    upload's one parse: games.claimed_winner); a game decided by ranks, every seat's rank ("ranks Ana
+    1, Cy 2, Ben 3"), so that uploads agree only on one order. By player name when the log names the players: seat
     numbers differ between uploads that list the seats in another order."""
     if log is None:
         return "unreadable (malformed log)"
     if log.result is None:
         return "no result claimed"
+    names = log.meta.get("players", ())
+
+    def named(seat: int) -> str:
+        return names[seat - 1] if seat <= len(names) else f"player {seat}"
+
+    ranks = getattr(log.result, "ranks", None)  # a game decided by ranks claims every seat's (adding-a-game.md)
+    if ranks is not None:
+        places = sorted((rank, named(seat)) for seat, rank in enumerate(ranks, 1))
+        return "ranks " + ", ".join(f"{name} {rank}" for rank, name in places)
     if log.result.winner is None:
         return "a draw"
-    names = log.meta.get("players", ())
-    seat = log.result.winner
-    return names[seat - 1] if seat <= len(names) else f"player {seat}"
+    return named(log.result.winner)
 
 
 def describe(sides: list[tuple[int, str, str | None]], not_read: int = 0) -> str:

@@ -21,12 +21,15 @@ import datetime as dt
 from dataclasses import dataclass
 
 from psycopg import Connection, errors
+from psycopg.types.json import Jsonb
 
 from engine import games
+from services.games import points as match_points
 from services.games.game_names import game_words
 
 VISIBILITIES = ("public", "unlisted")
-EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility")  # what an organiser may set
+# what an organiser may set (points: the standings' match points, services.games.points; null: the game's)
+EVENT_FIELDS = ("name", "starts_on", "ends_on", "visibility", "points")
 CREATE_FIELDS = ("game",)  # what is set when the event is made, never changed
 ADMIN_FIELDS = ("organiser",)  # what only an admin may set: the owner
 
@@ -62,6 +65,18 @@ class NameTaken(ValueError):
     """Another event already has the name."""
 
 
+def _stored(points: match_points.Points | None) -> Jsonb | None:
+    """``events.points`` of these points (None: the game's default)."""
+    return None if points is None else Jsonb(points.to_dict())
+
+
+def event_points(conn: Connection, event_id: int) -> match_points.Points | None:
+    """The match points of the event's standings (its own, else its game's default; None: no such
+    event, or a game this process does not know)."""
+    row = conn.execute("SELECT game, points FROM events WHERE id = %s", (event_id,)).fetchone()
+    return None if row is None else match_points.of_event(*row)
+
+
 def event_owner(conn: Connection, event_id: int) -> Owner | None:
     """Who owns the event (and its visibility and game); None when there is no such event."""
     row = conn.execute("SELECT organiser, visibility, game FROM events WHERE id = %s", (event_id,)).fetchone()
@@ -76,15 +91,23 @@ def event_games(conn: Connection, event_ids: set[int]) -> dict[int, tuple[str, s
         "SELECT id, game, name FROM events WHERE id = ANY(%s)", (sorted(event_ids),))}
 
 
+def event_game_named(conn: Connection, name: str) -> str | None:
+    """The game of the event called ``name``; None when there is none."""
+    row = conn.execute("SELECT game FROM events WHERE name = %s", (name,)).fetchone()
+    return None if row is None else row[0]
+
+
 def event_name(conn: Connection, event_id: int) -> str | None:
     row = conn.execute("SELECT name FROM events WHERE id = %s", (event_id,)).fetchone()
     return None if row is None else row[0]
 
 
 def create_event(conn: Connection, name: str, starts_on: dt.date | None, ends_on: dt.date | None,
-                 visibility: str, owner: str, game: str = games.DEFAULT_GAME) -> tuple[int, bool, Owner]:
+                 visibility: str, owner: str, game: str = games.DEFAULT_GAME,
+                 points: match_points.Points | None = None) -> tuple[int, bool, Owner]:
     """Create the event of ``game``, owned by ``owner``, in the caller's transaction: (id, True, its
-    owner). When an event of that name exists: (its id, False, its owner and game), unchanged —
+    owner); ``points``: its standings' match points (checked: services.games.points.read; None: the
+    game's default). When an event of that name exists: (its id, False, its owner and game), unchanged —
     whoever owns it (or nobody) stays its owner, and its game stays; the caller answers a conflict to
     anyone else, and to a request for another game. Concurrent calls with one name make one event (the
     unique name decides)."""
@@ -92,10 +115,10 @@ def create_event(conn: Connection, name: str, starts_on: dt.date | None, ends_on
         raise ValueError("an event always has an owner")
     for _ in range(3):  # the existing event may be renamed between the INSERT and the SELECT
         row = conn.execute(
-            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser, game)
-               VALUES (%s, %s, %s, %s, %s, %s)
+            """INSERT INTO events (name, starts_on, ends_on, visibility, organiser, game, points)
+               VALUES (%s, %s, %s, %s, %s, %s, %s)
                ON CONFLICT ON CONSTRAINT events_name_key DO NOTHING RETURNING id""",
-            (name, starts_on, ends_on, visibility, owner, game)).fetchone()
+            (name, starts_on, ends_on, visibility, owner, game, _stored(points))).fetchone()
         if row is not None:
             return row[0], True, Owner(owner, visibility, game)
         row = conn.execute("SELECT id, organiser, visibility, game FROM events WHERE name = %s", (name,)).fetchone()
@@ -106,7 +129,8 @@ def create_event(conn: Connection, name: str, starts_on: dt.date | None, ends_on
 
 def edit_event(conn: Connection, event_id: int, fields: dict) -> None:
     """Set the event's ``fields`` (of EVENT_FIELDS and ADMIN_FIELDS: the caller checks who may set
-    which) in the caller's transaction, the row locked. Raises DatesOutOfOrder or NameTaken, having
+    which; ``points`` a checked services.games.points.Points, or None for the game's default) in the
+    caller's transaction, the row locked. Raises DatesOutOfOrder or NameTaken, having
     changed nothing — also when a concurrent rename took the name first (the unique constraint)."""
     unknown = set(fields) - set(EVENT_FIELDS) - set(ADMIN_FIELDS)
     if unknown:
@@ -124,7 +148,8 @@ def edit_event(conn: Connection, event_id: int, fields: dict) -> None:
         sets = ", ".join(f"{f} = %({f})s" for f in fields)
         try:
             with conn.transaction():  # a savepoint: the caller's transaction survives the conflict
-                conn.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**fields, "id": event_id})
+                values = {**fields, "points": _stored(fields.get("points"))}
+                conn.execute(f"UPDATE events SET {sets} WHERE id = %(id)s", {**values, "id": event_id})
         except errors.UniqueViolation as exc:
             # another request renamed its event to this name after the check above
             raise NameTaken(fields["name"]) from exc

@@ -6,7 +6,9 @@ table and set of players; in Battle for Empyrean it is one game. Which upload of
 the service's rule, ``disputes.counting_game`` — the same function that sets the statistics' flags —
 so the standings and the statistics never disagree about a match:
 
-- *counted*: the counting game's record gives each player a win, a draw or a loss;
+- *counted*: the counting game's record gives each player a win, a draw or a loss (a game decided by
+  ranks: a win to the one seat ranked first, a draw to seats sharing first place, a loss below it),
+  and its seats' places give each their match points;
 - *disputed*: its dispute is open, so no upload counts until the organiser resolves it;
 - *pending*: no upload is valid yet and at least one is still waiting for its replay;
 - *not valid*: every upload was judged illegal, mismatch, malformed or error;
@@ -19,21 +21,30 @@ kept, with its own verdict, but changes neither the match's state nor its result
 Only counted matches are in the standings; the others are listed beside them with their state, and
 each player's row says how many of their matches are left out (``left_out``).
 
-**Match points**: win 3, draw 1, loss 0 (the usual Swiss convention: neither rule book has rules for
-organised play). In a 3-player game the winner takes 3 and the others 0; a game with no winner (a
-tally tie, time called as a draw) is a draw for every player at the table. Byes are not in the data
-(a bye is no game, so nothing is uploaded for it) and are not counted.
+**Match points** are the event's (services.games.points: set by its organiser, else its game's
+default). A game with one winner (Battle for Empyrean): win 3, draw 1, loss 0 (the usual Swiss
+convention: neither rule book has rules for organised play); in a 3-player game the winner takes 3
+and the others 0; a game with no winner (a tally tie, time called as a draw) is a draw for every
+player at the table. A game decided by ranks: points by place at the table's size (by default one
+per player finished ahead of), seats sharing a rank sharing their places' points. Each seat's rank
+is the stored one (``game_seats``). Byes are not in the data (a bye is no game, so nothing is
+uploaded for it) and are not counted.
+
+A player's **match-win %** is their match points / the most their counted matches could have given
+them (for each match: a win's points, or first place's at its table's size; with equal tables, the
+most one match gives × matches), raised to 1/3 when lower (the usual floor of Magic's and other
+Swiss tournament rules, so that beating a player who lost every match is not worth nothing). With
+win 3 it is match points / (3 × matches), as it has always been.
 
 **Tie-breakers**, in this order (as issue 18 asks: opponents' match-win %, game-win %, opponents'
 opponents'), computed exactly (fractions), so two players are tied only when they truly are:
 
 1. ``opponents_match_win`` (OMW%): the mean, over every opponent of every counted match of the
-   player, of that opponent's match-win % — match points / (3 × counted matches), raised to 1/3
-   when lower (the usual floor of Magic's and other Swiss tournament rules, so that beating a
-   player who lost every match is not worth nothing).
-2. ``game_win`` (GW%): game points / (3 × games), with the same 1/3 floor. A match is one game here,
-   so this is the player's own match-win % (floored): it separates players level on points who
-   played a different number of counted matches (one in dispute, one still waiting for its replay).
+   player (every other player at the table), of that opponent's match-win %.
+2. ``game_win`` (GW%): game points / the most the games could give, with the same 1/3 floor. A
+   match is one game here, so this is the player's own match-win % (floored): it separates players
+   level on points who played a different number of counted matches (one in dispute, one still
+   waiting for its replay).
 3. ``opponents_opponents_match_win`` (OOMW%): the mean of the player's opponents' OMW%.
 
 Then the player's name, only to give an order; players equal on points and every tie-breaker share
@@ -48,8 +59,9 @@ from fractions import Fraction
 from typing import Iterable, NamedTuple
 
 from .disputes import MatchDispute, Side, counting_game, read_by_rule
+from .points import Points
 
-POINTS = {"win": 3, "draw": 1, "loss": 0}
+POINTS = Points().to_dict()  # a game with one winner's default: win 3, draw 1, loss 0
 FLOOR = Fraction(1, 3)  # the least match-win % (and game-win %) a player counts for in tie-breakers
 TIE_BREAKERS = ("opponents_match_win", "game_win", "opponents_opponents_match_win")
 
@@ -64,11 +76,12 @@ def match_points(wins: int, draws: int, losses: int) -> int:
 # The rows are NamedTuples, not dataclasses: an event of 100,000 games reads some 400,000 of them, and
 # a tuple is built several times faster (docs/performance.md, "Standings and the games list").
 class Seat(NamedTuple):
-    """A player of a replayed game, as its record has them."""
+    """A player of a replayed game, as its record has them (game_seats)."""
 
     player: str
-    deck: str
+    deck: str  # the seat's faction (Battle for Empyrean's deck)
     won: bool
+    rank: int = 1  # 1 is best; tied seats share one
 
 
 class MatchGame(NamedTuple):
@@ -82,8 +95,12 @@ class MatchGame(NamedTuple):
     visible: bool = True  # anyone may see it (the game and its event are public)
     standing: bool = True  # its uploader is standing for the match (games.standing: disputes.read_by_rule)
 
-    def outcome(self) -> dict[str, str]:
-        """Each player's result by the rules: win, draw (no seat won) or loss."""
+    def outcome(self, ranked: bool = False) -> dict[str, str]:
+        """Each player's result by the rules: win, draw (no seat won) or loss. ``ranked`` (a game
+        decided by ranks): win for the one seat ranked first, draw for seats sharing first, else loss."""
+        if ranked:
+            firsts = sum(s.rank == 1 for s in self.seats)
+            return {s.player: "loss" if s.rank != 1 else "win" if firsts == 1 else "draw" for s in self.seats}
         if not any(s.won for s in self.seats):
             return {s.player: "draw" for s in self.seats}
         return {s.player: "win" if s.won else "loss" for s in self.seats}
@@ -99,6 +116,7 @@ class Match(NamedTuple):
     games: tuple[MatchGame, ...]  # by id
     dispute: MatchDispute | None = None
     played_on: str | None = None  # the day of its first game (ISO), if known
+    ranked: bool = False  # its game is decided by ranks (engine.games.OutcomeKind.RANKS)
 
 
 class Settled(NamedTuple):
@@ -132,7 +150,7 @@ def settle(match: Match) -> Settled:
     if chosen is not None:
         game = next(g for g in match.games if g.id == chosen)
         if game.seats:
-            return Settled(match, COUNTED, game, f"game {chosen} counts", game.outcome())
+            return Settled(match, COUNTED, game, f"game {chosen} counts", game.outcome(match.ranked))
         # valid but its record rows are not there (the replay writes both in one transaction, so
         # only a record removed by hand): nothing to score with
         return Settled(match, PENDING, None, f"game {chosen} is valid but has no record yet", {})
@@ -168,6 +186,8 @@ class Row:
     decks: list[str] = field(default_factory=list)
     opponents: list[str] = field(default_factory=list)  # one entry per opponent per counted match
     left_out: int = 0  # matches of theirs not in the standings (disputed, pending, not valid, none counts)
+    awarded: int | Fraction | None = None  # match points by the event's points (None: win 3, draw 1, loss 0)
+    most: int | None = None  # the most its counted matches could have given (None: 3 a match)
     match_win: Fraction | None = None  # floored
     game_win: Fraction | None = None  # floored
     opponents_match_win: Fraction | None = None
@@ -178,15 +198,21 @@ class Row:
         return self.wins + self.draws + self.losses
 
     @property
-    def points(self) -> int:
-        return match_points(self.wins, self.draws, self.losses)
+    def points(self) -> int | Fraction:
+        return match_points(self.wins, self.draws, self.losses) if self.awarded is None else self.awarded
+
+    @property
+    def most_points(self) -> int:
+        return POINTS["win"] * self.matches if self.most is None else self.most
 
     def as_dict(self) -> dict:
         def pct(x: Fraction | None) -> float | None:
             return None if x is None else float(x)
 
+        points = self.points  # whole, or a fraction where seats shared a rank
         return {"rank": self.rank, "player": self.player, "decks": self.decks, "matches": self.matches,
-                "wins": self.wins, "draws": self.draws, "losses": self.losses, "points": self.points,
+                "wins": self.wins, "draws": self.draws, "losses": self.losses,
+                "points": int(points) if points.denominator == 1 else float(points),
                 "match_win": pct(self.match_win), "opponents_match_win": pct(self.opponents_match_win),
                 "game_win": pct(self.game_win),
                 "opponents_opponents_match_win": pct(self.opponents_opponents_match_win),
@@ -197,6 +223,7 @@ class Row:
 class Standings:
     rows: list[Row]  # in standing order
     settled: list[Settled]  # every match, by round, table
+    points: Points = Points()  # the match points they were counted with
 
     @property
     def left_out(self) -> list[Settled]:
@@ -213,8 +240,10 @@ def _table_order(s: Settled) -> tuple:
     return (m.round, not m.table.isdigit(), int(m.table) if m.table.isdigit() else 0, m.table, m.id)
 
 
-def standings(matches: Iterable[Match]) -> Standings:
-    """The standings of these matches (one event's): every player of every match has a row."""
+def standings(matches: Iterable[Match], points: Points | None = None) -> Standings:
+    """The standings of these matches (one event's) by the event's ``points`` (None: win 3, draw 1,
+    loss 0): every player of every match has a row."""
+    points = points or Points()
     settled = sorted((settle(m) for m in matches), key=_table_order)
     rows: dict[str, Row] = {}
     for s in settled:
@@ -227,8 +256,11 @@ def standings(matches: Iterable[Match]) -> Standings:
             continue
         seats = s.counts.seats
         names = [seat.player for seat in seats]
+        awarded, most = points.of(seats), points.most(len(seats))
         for seat in seats:
-            row = rows.get(seat.player) or rows.setdefault(seat.player, Row(seat.player))
+            row = rows.get(seat.player) or rows.setdefault(seat.player, Row(seat.player, awarded=0, most=0))
+            row.awarded = (row.awarded or 0) + awarded[seat.player]
+            row.most = (row.most or 0) + most
             result = s.outcome[seat.player]
             row.wins += result == "win"
             row.draws += result == "draw"
@@ -237,21 +269,22 @@ def standings(matches: Iterable[Match]) -> Standings:
             if seat.deck not in row.decks:
                 row.decks.append(seat.deck)
     _percentages([r for r in rows.values() if r.matches])
-    return Standings(rank(rows.values()), settled)
+    return Standings(rank(rows.values()), settled, points)
 
 
 def _percentages(played: list[Row]) -> None:
     """Each player's match-win % (floored), game-win %, OMW and OOMW, exactly. Summed as integers
-    over common denominators — every match-win % over d = 3·lcm(1..most matches), every mean over
-    lcm(1..most opponents) more — and made Fractions once at the end: summing Fractions costs a gcd
-    per addition, seconds for an event of 100,000 matches (docs/performance.md)."""
+    over common denominators — every match-win % over d, the least common multiple of theirs (with
+    win 3: a divisor of 3·lcm(1..most matches)), every mean over lcm(1..most opponents) more — and
+    made Fractions once at the end: summing Fractions costs a gcd per addition, seconds for an event
+    of 100,000 matches (docs/performance.md)."""
     if not played:
         return
-    d = 3 * math.lcm(*range(1, max(r.matches for r in played) + 1)) * FLOOR.denominator
-    el = math.lcm(*range(1, max(len(r.opponents) for r in played) + 1))
-    floor = int(FLOOR * d)  # exact: d is a multiple of the floor's denominator
     # one game per match: game points and match points are the same numbers
-    mw = {r.player: max(r.points * (d // (3 * r.matches)), floor) for r in played}  # over d
+    own = {r.player: max(Fraction(r.points) / r.most_points, FLOOR) for r in played}
+    d = math.lcm(*{f.denominator for f in own.values()})
+    el = math.lcm(*range(1, max(len(r.opponents) for r in played) + 1))
+    mw = {p: f.numerator * (d // f.denominator) for p, f in own.items()}  # over d
     omw = {r.player: sum(mw[o] for o in r.opponents) * (el // len(r.opponents)) for r in played}  # over el·d
     for r in played:
         oomw = sum(omw[o] for o in r.opponents) * (el // len(r.opponents))  # over el·el·d
@@ -270,8 +303,7 @@ def rank(rows: Iterable[Row]) -> list[Row]:
     denominator (exact, and much faster to sort than Fractions)."""
     rows = list(rows)
     played = [r for r in rows if r.matches]
-    scale = {k: math.lcm(*(getattr(r, k).denominator for r in played)) if played and k != "points" else 1
-             for k in _ORDER}
+    scale = {k: math.lcm(*(getattr(r, k).denominator for r in played)) if played else 1 for k in _ORDER}
     keys = {id(r): (bool(r.matches), *(_scaled(getattr(r, k), scale[k]) if r.matches else 0 for k in _ORDER))
             for r in rows}
     # by name, then (a stable sort) by the key, highest first: equal keys stay in name order
@@ -282,7 +314,7 @@ def rank(rows: Iterable[Row]) -> list[Row]:
 
 
 def _scaled(x: int | Fraction, denominator: int) -> int:
-    return x if isinstance(x, int) else x.numerator * (denominator // x.denominator)
+    return x.numerator * (denominator // x.denominator)  # an int is its own numerator, over 1
 
 
 __all__ = ["POINTS", "FLOOR", "TIE_BREAKERS", "STATES", "COUNTED", "DISPUTED", "PENDING", "NOT_VALID",

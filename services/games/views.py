@@ -39,8 +39,10 @@ from engine.replay import malformed
 from engine.timeline import Timeline, timeline
 from engine.words import game_title
 
+from . import points as match_points
 from . import standings
 from .disputes import NOT_STANDING, MatchDispute, read_by_rule_sql
+from .events import event_points
 from .status import PENDING, GameStatus
 
 MAX_ID = 2**63 - 1  # ids are bigint
@@ -284,6 +286,9 @@ class EventSummary:
     # the first and last day its counted games were played (None: none counted yet)
     played_from: dt.date | None = None
     played_to: dt.date | None = None
+    # its standings' match points: its own or its game's default (services.games.points; None: a game
+    # this process does not know)
+    points: match_points.Points | None = None
 
 
 EVENTS_LISTED = 1000  # the events list shows the newest this many
@@ -299,7 +304,8 @@ def event_summaries(conn: Connection, event_id: int | None = None, *,
     from agg_event_games, kept by triggers on games (migration 0003): no scan of the games rows.
     ``game``: only the events of that game (events_game_idx, migration 0018)."""
     cur = _cursor(conn)
-    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser, game FROM events
+    rows = cur.execute("""SELECT id, name, starts_on, ends_on, created_at, visibility, organiser, game, points
+                          FROM events
                           WHERE ((%(id)s::bigint IS NULL AND (visibility = 'public' OR %(every)s
                                                              OR organiser = %(organiser)s))
                                  OR id = %(id)s)
@@ -319,7 +325,8 @@ def event_summaries(conn: Connection, event_id: int | None = None, *,
     played = {r["event_id"]: (r["first"], r["last"]) for r in cur.execute(
         """SELECT event_id, min(played_on) AS first, max(played_on) AS last FROM agg_first_player
            WHERE event_id = ANY(%s) AND games > 0 GROUP BY event_id""", (ids,))}
-    return [EventSummary(**r, games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0),
+    return [EventSummary(**{**r, "points": match_points.of_event(r["game"], r["points"])},
+                         games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0),
                          played_from=played.get(r["id"], (None, None))[0],
                          played_to=played.get(r["id"], (None, None))[1]) for r in rows]
 
@@ -509,9 +516,14 @@ def match_uploads(conn: Connection, game_ids: list[int]) -> dict[int, Upload]:
 # --- standings and players (services.games.standings decides; these read its rows) ----------------
 
 _MATCH_HEADS = """
-    SELECT m.id, m.event_id, e.name, m.round, m.table_label, m.players, d.id, d.status, d.counts_game_id
+    SELECT m.id, m.event_id, e.name, m.round, m.table_label, m.players, d.id, d.status, d.counts_game_id, e.game
     FROM event_matches m JOIN events e ON e.id = m.event_id LEFT JOIN disputes d ON d.match_id = m.id
 """
+
+
+def event_standings(conn: Connection, event_id: int) -> standings.Standings:
+    """The event's standings by its match points (its own, else its game's: services.games.points)."""
+    return standings.standings(event_matches(conn, event_id), event_points(conn, event_id))
 
 
 def event_matches(conn: Connection, event_id: int) -> list[standings.Match]:
@@ -560,12 +572,13 @@ def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> lis
 def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
     # An event's matches are of its game: a game of another (none is stored so: services.games.store
     # refuses it) is read by none of them, and a match of such games alone is not one of the event's.
+    # every game's seats (game_seats: each seat's faction, won and rank)
     seats: dict[int, list[standings.Seat]] = {}
-    for game_id, name, deck, won in conn.execute(
-            f"""SELECT p.game_id, p.player_name, p.deck, p.won FROM game_players p
-                JOIN games g ON g.id = p.game_id JOIN events e ON e.id = g.event_id
+    for game_id, name, faction, won, rank in conn.execute(
+            f"""SELECT s.game_id, s.player_name, s.faction, s.won, s.rank FROM game_seats s
+                JOIN games g ON g.id = s.game_id JOIN events e ON e.id = g.event_id
                 WHERE {games_where} AND g.game = e.game""", {"key": key}):  # any order: by name
-        seats.setdefault(game_id, []).append(standings.Seat(name, deck, won))
+        seats.setdefault(game_id, []).append(standings.Seat(name, faction, won, rank))
     games: dict[int, list[standings.MatchGame]] = {}
     first_day: dict[int, dt.date] = {}
     of_another_game: set[int] = set()  # matches with a game of another game than their event's
@@ -584,8 +597,8 @@ def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) 
     return [standings.Match(
         match_id, event_id, event, rnd, table, tuple(players), tuple(games.get(match_id, ())),
         MatchDispute(dispute_id, dispute_status, counts) if dispute_id is not None else None,
-        first_day[match_id].isoformat() if match_id in first_day else None)
-        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts in heads
+        first_day[match_id].isoformat() if match_id in first_day else None, match_points.ranked(game))
+        for match_id, event_id, event, rnd, table, players, dispute_id, dispute_status, counts, game in heads
         if match_id in games or match_id not in of_another_game]
 
 

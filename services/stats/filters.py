@@ -4,7 +4,8 @@
                 the day it was received). Either may be left out.
     event       event ids, repeatable or a comma list (event=3&event=5, event=3,5); "none" selects
                 games uploaded without an event. Left out: every event and none.
-    players     table size, 2 or 3 (default 2). Statistics never mix table sizes.
+    players     table size, one the statistic's game seats (Battle for Empyrean: 2 or 3; default 2, or
+                the game's fewest players when it seats no 2). Statistics never mix table sizes.
     deck        deck names, repeatable: only rows of these decks (meta shares stay shares of all
                 decks' games).
     battlefield one battlefield name: only games with that battlefield in play. Every statistic
@@ -19,6 +20,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from engine import games
 from services.platform.sql import Where
 
 DEFAULT_PLAYERS = 2
@@ -88,8 +90,9 @@ class Filters:
         return where.sql(), where.params
 
 
-def parse_filters(args) -> Filters:
-    """Filters from a werkzeug MultiDict (``request.args``); FilterError names the bad parameter."""
+def parse_filters(args, game: str = games.DEFAULT_GAME) -> Filters:
+    """Filters from a werkzeug MultiDict (``request.args``) for statistics of ``game``; FilterError
+    names the bad parameter."""
     unknown = sorted(set(args.keys()) - set(PARAMETERS))
     if unknown:
         raise FilterError(unknown[0], f"unknown parameter {unknown[0]!r}; the statistics take "
@@ -99,7 +102,9 @@ def parse_filters(args) -> Filters:
     if date_from and date_to and date_from > date_to:
         raise FilterError("from", f"'from' ({date_from}) is after 'to' ({date_to})")
     events, no_event = _events(args)
-    players = _int(args, "players", DEFAULT_PLAYERS, allowed=(2, 3))
+    info = games.info(game)
+    sizes = tuple(range(info.min_players, info.max_players + 1))
+    players = _int(args, "players", DEFAULT_PLAYERS if DEFAULT_PLAYERS in sizes else sizes[0], allowed=sizes)
     min_games = _int(args, "min_games", DEFAULT_MIN_GAMES, low=0, high=MAX_MIN_GAMES)
     decks = _decks(args)
     battlefield = _battlefield(args)

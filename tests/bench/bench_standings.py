@@ -13,7 +13,7 @@ Not part of the default test run (tests/bench holds no test_*.py). What it does:
    ``--games`` games. Each match is one game (its players, decks and winner drawn at random; 3% of
    the matches drawn); 2% of the matches have a second, disagreeing upload (a mismatch) and an open
    dispute, 1% are one illegal game. Rows are written with COPY as the worker writes them for what
-   these reads touch (event_matches, games, verdicts, disputes, game_records, game_players); the
+   these reads touch (event_matches, games, verdicts, disputes, game_records, game_players, game_seats); the
    aggregates are not filled (nothing here reads them).
 3. p50 / p95 over ``--repeat`` runs of: the standings read and computation
    (services.games.views.event_matches + services.games.standings.standings) for the big event and
@@ -80,6 +80,7 @@ class Writer:
         "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, "
                         "event_id, counted, engine_version, catalog_version",
         "game_players": "game_id, seat, player_name, deck, is_first_player, won, final_might, battlefields_won",
+        "game_seats": "game_id, seat, player_name, faction, rank, score, won",  # what the standings read
     }
 
     def __init__(self, conn, chunk: int):
@@ -102,6 +103,8 @@ class Writer:
                      "2026.2")
             for seat in (1, 2):
                 self.row("game_players", gid, seat, seats[seat - 1], decks[seat - 1], seat == 1, winner == seat, 30, 2)
+                self.row("game_seats", gid, seat, seats[seat - 1], decks[seat - 1],
+                         1 if winner in (None, seat) else 2, 2, winner == seat)
         self.pending_games += 1
         if self.pending_games >= self.chunk:
             self.flush()

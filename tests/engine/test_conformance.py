@@ -17,9 +17,10 @@ Shared helpers are reused: ``unfinished`` (tests/engine/test_position.py) and th
 strategies (tests/fuzz/mutations.py, given each game's own logs).
 
 Which games: ``GAMES`` is every game the engine ships (``engine.games.keys()`` when this module
-is collected) and the test games of ``tests/games/`` (``TEST_GAMES``: Pips), each registered only
-while this module's tests run, so that no other test sees them. Every test takes the game's key as
-its first parameter id, so ``pytest -k "conformance and pips"`` runs one game's.
+is collected) and the test games of ``tests/games/`` (``TEST_GAMES``: Pips, and Pips by rank, a game
+decided by ranks at 2 to 4 players), each registered only while this module's tests run, so that no
+other test sees them. Every test takes the game's key as its first parameter id, so
+``pytest -k "conformance and pips"`` runs one game's.
 
 Sizes: ``SEEDS`` seeds x each of the game's bots x each player count from min to max; the
 position check reads at most ``MAX_PREFIXES`` prefixes of each way of writing a game (a seeded
@@ -58,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
 import pips  # noqa: E402
 from mutations import mutated_bytes  # noqa: E402
 
-TEST_GAMES = {pips.KEY: pips.RULES}  # registered while this module runs (``test_games_registered``)
+TEST_GAMES = {pips.KEY: pips.RULES, pips.RANKED_KEY: pips.RANKED_RULES}  # registered while this module runs
 GAMES = [*games.keys(), *(key for key in TEST_GAMES if not games.is_known(key))]
 SEEDS = (1, 2, 3)
 MAX_PREFIXES = 30  # prefixes of one written game the position check reads (a seeded sample)

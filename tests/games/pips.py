@@ -9,7 +9,15 @@ higher score takes the round (equal scores: nobody). Whoever took more rounds wi
 A player's draws are seen only by that player until the card is played. Each seat plays a colour
 (its faction, for the statistics).
 
-The lines: ``C draw P1 3`` (``C draw P2 ?`` for a card the writer did not see), ``C roll 5``,
+**Pips by rank** (``pipsrank``, ``RANKED_RULES``): the same game for 2 to 4 players, decided by ranks,
+as Elysian Battlefields and Spells & Steam are. Each round every player draws, the die is rolled, and
+the players play in turn from the round's first player (P1, P2, … in rotation); the one highest
+score takes the round (a tie at the top: nobody). A seat's score is the pips it played (the values of
+its cards played); seats are ranked by score, ties sharing a rank (1, 2, 2, 4), a seat that conceded
+last. Its result is ``{"ranks": [1, 2, 2, 4]}``. Both are one set of rules parametrised by a
+``Variant``: Pips itself plays exactly as before.
+
+The lines (both variants): ``C draw P1 3`` (``C draw P2 ?`` for a card the writer did not see), ``C roll 5``,
 ``P1 play 3``, ``P2 concede``. Seeded chance writes no chance line. A draw that can be only one
 card (the last card of a deck whose other cards were all named) is taken by the engine itself and
 may be written or left out; in one seat's view the other player's draws may be left out.
@@ -28,17 +36,43 @@ from engine.log import GameLog, LogFormatError, field_at
 from engine.rng import ALGORITHM, SplitMix64
 
 KEY = "pips"
+RANKED_KEY = "pipsrank"
 VALUES = (1, 2, 3, 4)  # one deck: a card of each value
 ROUNDS = 3
 OPENING = 1  # cards drawn before round 1
 PARITY_BONUS = 2
 COLOURS = ("red", "blue", "green")
+RANKED_COLOURS = (*COLOURS, "yellow")  # four seats may each play another colour
 UNSEEN = "?"
 CATALOG = "1"  # the only catalog version
 
 GAME_INFO = GameInfo(key=KEY, name="Pips (test game)", min_players=2, max_players=2,
                      chance_kinds=frozenset({"draw", "roll"}), any_order=frozenset({"draw"}),
                      owner_only=frozenset({"draw"}), outcome=OutcomeKind.WINNER, faction="colour")
+RANKED_GAME_INFO = GameInfo(key=RANKED_KEY, name="Pips by rank (test game)", min_players=2, max_players=4,
+                            chance_kinds=GAME_INFO.chance_kinds, any_order=GAME_INFO.any_order,
+                            owner_only=GAME_INFO.owner_only, outcome=OutcomeKind.RANKS, faction="colour")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What sets the two variants apart: their facts and the colours a seat may play."""
+
+    info: GameInfo
+    colours: tuple[str, ...]
+
+    @property
+    def ranked(self) -> bool:
+        return self.info.outcome is OutcomeKind.RANKS
+
+    @property
+    def seat_words(self) -> tuple[str, ...]:
+        """How the lines name the seats: P1, P2, …"""
+        return tuple(f"P{s}" for s in range(1, self.info.max_players + 1))
+
+
+PIPS = Variant(GAME_INFO, COLOURS)
+PIPS_BY_RANK = Variant(RANKED_GAME_INFO, RANKED_COLOURS)
 
 
 class Kind(str, Enum):
@@ -65,16 +99,17 @@ class Line(NamedTuple):
         return self.player if self.actor == CHANCE and self.player is not None else self.actor
 
 
-def parse_line(text: str) -> Line:
+def parse_line(text: str, seats: tuple[str, ...] = PIPS.seat_words) -> Line:
+    """One line; ``seats``: how the variant's lines name its seats."""
     words = text.split(" ") if isinstance(text, str) else []
-    if len(words) == 4 and words[:2] == ["C", "draw"] and words[2] in ("P1", "P2"):
+    if len(words) == 4 and words[:2] == ["C", "draw"] and words[2] in seats:
         return Line(CHANCE, "draw", None if words[3] == UNSEEN else _number(words[3], VALUES, text),
                     int(words[2][1]))
     if len(words) == 3 and words[:2] == ["C", "roll"]:
         return Line(CHANCE, "roll", _number(words[2], range(1, 7), text))
-    if len(words) == 3 and words[0] in ("P1", "P2") and words[1] == "play":
+    if len(words) == 3 and words[0] in seats and words[1] == "play":
         return Line(int(words[0][1]), "play", _number(words[2], VALUES, text))
-    if len(words) == 2 and words[0] in ("P1", "P2") and words[1] == "concede":
+    if len(words) == 2 and words[0] in seats and words[1] == "concede":
         return Line(int(words[0][1]), "concede")
     raise ValueError(f"cannot read {text!r}: a Pips line is 'C draw P1 3', 'C draw P2 ?', 'C roll 5', "
                      "'P1 play 3' or 'P2 concede'")
@@ -154,15 +189,19 @@ class State:
     observers: list = field(default_factory=list)
     catalog: None = None
     n: int = 2
+    ranked: bool = False  # Pips by rank: seats ranked by the pips they played
     round: int = 0
     phase: str = "draw"
-    hands: list[list[int | None]] = field(default_factory=lambda: [[], []])
-    named: list[set[int]] = field(default_factory=lambda: [set(), set()])  # values known to have left each deck
-    drawn: list[int] = field(default_factory=lambda: [0, 0])
+    # per seat (set up for n seats): hand, values known to have left each deck, cards drawn,
+    # the card played this round, rounds taken, pips played
+    hands: list[list[int | None]] = field(default_factory=list)
+    named: list[set[int]] = field(default_factory=list)
+    drawn: list[int] = field(default_factory=list)
     decks: list[list[int]] | None = None  # seeded: each deck's order
     die: int | None = None
-    played: list[int | None] = field(default_factory=lambda: [None, None])
-    taken: list[int] = field(default_factory=lambda: [0, 0])  # rounds taken
+    played: list[int | None] = field(default_factory=list)
+    taken: list[int] = field(default_factory=list)
+    pips: list[int] = field(default_factory=list)
     pending: Point | None = None
     auto: list[Line] = field(default_factory=list)
     over: bool = False
@@ -173,18 +212,22 @@ class State:
     rng: SplitMix64 | None = None
 
     def __post_init__(self) -> None:
+        seats = range(1, self.n + 1)
+        self.hands, self.named = [[] for _ in seats], [set() for _ in seats]
+        self.drawn, self.played, self.taken, self.pips = [0] * self.n, [None] * self.n, [0] * self.n, [0] * self.n
         if self.seed is not None:
             self.rng = SplitMix64(self.seed)
             self.decks = []
-            for _ in range(2):
+            for _ in seats:
                 deck = list(VALUES)
                 self.rng.shuffle(deck)
                 self.decks.append(deck)
-        self._todo = [("draw", 1), ("draw", 2)]
+        draws = [("draw", s) for s in seats]
+        self._todo = list(draws)
         for rnd in range(1, ROUNDS + 1):
-            first = 1 if rnd % 2 else 2
-            self._todo += [("round", rnd), ("draw", 1), ("draw", 2), ("roll", 0), ("play", first),
-                           ("play", 3 - first), ("score", rnd)]
+            first = (rnd - 1) % self.n  # P1, P2, … in rotation (Pips: P1, P2, P1)
+            order = [1 + (first + k) % self.n for k in range(self.n)]
+            self._todo += [("round", rnd), *draws, ("roll", 0), *(("play", s) for s in order), ("score", rnd)]
         self._run()
 
     # -- the interface
@@ -224,9 +267,19 @@ class State:
 
     def concede(self, seat: int) -> None:
         self.over, self.end, self.conceded_by, self.pending = True, "concession", seat, None
-        self.winner = 3 - seat
+        self.winner = self._top() if self.ranked else 3 - seat
         self.phase = "over"
         self._ended()
+
+    def ranks(self) -> list[int]:
+        """Pips by rank: each seat's rank by the pips it played (ties share one), a seat that conceded last."""
+        key = [(s != self.conceded_by, self.pips[s - 1]) for s in range(1, self.n + 1)]
+        return [1 + sum(other > mine for other in key) for mine in key]
+
+    def _top(self) -> int | None:
+        """The one seat ranked first; None when several share the first rank."""
+        firsts = [s for s, r in enumerate(self.ranks(), 1) if r == 1]
+        return firsts[0] if len(firsts) == 1 else None
 
     def _ended(self) -> None:
         for o in self.observers:
@@ -267,6 +320,7 @@ class State:
             hand.remove(d.value if d.value in hand else None)
             self.named[d.actor - 1].add(d.value)  # type: ignore[arg-type]
             self.played[d.actor - 1] = d.value
+            self.pips[d.actor - 1] += d.value  # type: ignore[operator]
         self._todo.pop(0)
 
     def _seeded(self, point: Point, d: Line) -> None:
@@ -289,7 +343,7 @@ class State:
         while self._todo and not self.over:
             step, who = self._todo[0]
             if step == "round":
-                self.round, self.phase, self.played = who, "draw", [None, None]
+                self.round, self.phase, self.played = who, "draw", [None] * self.n
                 self._todo.pop(0)
             elif step == "draw":
                 if self.decks is not None:
@@ -315,27 +369,35 @@ class State:
             else:
                 scores = [v + (PARITY_BONUS if v % 2 == (self.die or 0) % 2 else 0)
                           for v in self.played]  # type: ignore[operator]
-                if scores[0] != scores[1]:
+                if scores.count(max(scores)) == 1:  # the one highest score takes the round
                     self.taken[scores.index(max(scores))] += 1
                 self._todo.pop(0)
         if not self._todo and not self.over:
             self.over, self.end, self.phase = True, "score", "over"
-            self.winner = None if self.taken[0] == self.taken[1] else 1 + self.taken.index(max(self.taken))
+            if self.ranked:
+                self.winner = self._top()
+            else:
+                self.winner = None if self.taken[0] == self.taken[1] else 1 + self.taken.index(max(self.taken))
             self._ended()
 
 
 # -- the log's parts
-SCHEMA_PART = {
-    "properties": {
+def schema_part(variant: Variant) -> dict:
+    info = variant.info
+    ranks = {"title": "ranks", "description": "Each seat's rank, in seat order (ties share one).", "type": "array",
+             "minItems": info.min_players, "maxItems": info.max_players,
+             "items": {"title": "rank", "type": "integer", "minimum": 1, "maximum": info.max_players}}
+    result = ({"required": ["ranks"], "properties": {"ranks": ranks}} if variant.ranked else
+              {"required": ["winner"], "properties": {"winner": {"title": "winner", "enum": [None, 1, 2]}}})
+    return {"properties": {
         "setup": {"title": "setup", "description": "Each seat's colour, in seat order.", "type": "object",
                   "required": ["colours"], "additionalProperties": False,
-                  "properties": {"colours": {"title": "colours", "type": "array", "minItems": 2, "maxItems": 2,
-                                             "items": {"title": "colour", "enum": list(COLOURS)}}}},
+                  "properties": {"colours": {"title": "colours", "type": "array", "minItems": info.min_players,
+                                             "maxItems": info.max_players,
+                                             "items": {"title": "colour", "enum": list(variant.colours)}}}},
         "checkpoints": {"title": "checkpoints", "type": "array", "maxItems": 0},
-        "result": {"title": "result", "type": "object", "required": ["winner"], "additionalProperties": False,
-                   "properties": {"winner": {"title": "winner", "enum": [None, 1, 2]}}},
-    }
-}
+        "result": {"title": "result", "type": "object", "additionalProperties": False, **result},
+    }}
 
 
 @dataclass(frozen=True)
@@ -346,18 +408,33 @@ class Setup:
 
 @dataclass(frozen=True)
 class Result:
+    """A log's claimed result: Pips's winner, or (Pips by rank) each seat's rank and the one seat
+    ranked first as the winner."""
+
     winner: int | None
+    ranks: tuple[int, ...] | None = None
 
 
 def line_problems(value: dict, decoded: list, texts: list[str]) -> list[tuple[list, str]]:
     seeded = field_at(value, "chance", "type") == "seeded"
-    return [(["decisions", i], "in a log with seeded chance the draws and rolls come from the seed and are not "
-             "written") for i, d in decoded if seeded and d.actor == CHANCE]
+    problems = [(["decisions", i], "in a log with seeded chance the draws and rolls come from the seed and are not "
+                 "written") for i, d in decoded if seeded and d.actor == CHANCE]
+    ranks, colours = field_at(value, "result", "ranks"), field_at(value, "setup", "colours")
+    if isinstance(ranks, list) and isinstance(colours, list) and len(ranks) != len(colours):
+        problems.append((["result", "ranks"], f"the result gives {len(ranks)} ranks for {len(colours)} seats: "
+                         "one rank per seat, in seat order"))
+    return problems
 
 
 def read_log_parts(value: dict) -> tuple[Setup, tuple, Result | None]:
     r = value.get("result")
-    return Setup(tuple(value["setup"]["colours"])), (), None if r is None else Result(r["winner"])
+    colours = tuple(value["setup"]["colours"])
+    if r is None:
+        return Setup(colours, len(colours)), (), None
+    if "ranks" in r:
+        firsts = [s for s, rank in enumerate(r["ranks"], 1) if rank == 1]
+        return Setup(colours, len(colours)), (), Result(firsts[0] if len(firsts) == 1 else None, tuple(r["ranks"]))
+    return Setup(colours, len(colours)), (), Result(r["winner"])
 
 
 def canonical_lines(lines: Any) -> list[str]:
@@ -373,17 +450,23 @@ def canonical_lines(lines: Any) -> list[str]:
 
 
 class PipsRules:
-    info = GAME_INFO
     bots = ("random", "greedy")
     any_order_kinds = frozenset({Kind.DRAW})
-    parse_line = staticmethod(parse_line)
     format_line = staticmethod(format_line)
     line_problems = staticmethod(line_problems)
     read_log_parts = staticmethod(read_log_parts)
     canonical_lines = staticmethod(canonical_lines)
 
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.info = variant.info
+        self._schema_part = schema_part(variant)
+
     def log_schema_part(self) -> dict:
-        return SCHEMA_PART
+        return self._schema_part
+
+    def parse_line(self, text: str) -> Line:
+        return parse_line(text, self.variant.seat_words)
 
     @staticmethod
     def dump_setup(setup: Setup) -> dict:
@@ -395,7 +478,7 @@ class PipsRules:
 
     @staticmethod
     def dump_result(result: Result) -> dict:
-        return {"winner": result.winner}
+        return {"winner": result.winner} if result.ranks is None else {"ranks": list(result.ranks)}
 
     # -- replay
     def new_game(self, log: GameLog, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> State:
@@ -403,7 +486,8 @@ class PipsRules:
             raise LogFormatError([{"path": "/catalog", "message": f"unknown catalog version {log.catalog!r}; "
                                    "Pips has 1"}])
         return State(log.chance.seed if log.chance.type == "seeded" else None, log.chance.view,
-                     trace=[] if trace else None, observers=list(observers or ()))
+                     trace=[] if trace else None, observers=list(observers or ()), n=log.setup.players,
+                     ranked=self.variant.ranked)
 
     def record_builder(self) -> RecordBuilder:
         return RecordBuilder()
@@ -418,6 +502,9 @@ class PipsRules:
         return None
 
     def claim_mismatches(self, log: GameLog, g: State, names: list[str], check: None) -> list[dict]:
+        if log.result is not None and self.variant.ranked and list(log.result.ranks) != g.ranks():
+            return [{"path": "/result/ranks", "message": f"the log claims the ranks {list(log.result.ranks)}, but "
+                     f"by the rules they are {g.ranks()} (pips played: {g.pips})"}]
         if log.result is not None and log.result.winner != g.winner:
             return [{"path": "/result/winner", "message": f"the log claims {_said(log.result.winner, names)}, but "
                      f"by the rules {_said(g.winner, names)}"}]
@@ -425,11 +512,14 @@ class PipsRules:
 
     def result_words(self, g: State, names: list[str]) -> str:
         how = f"{names[(g.conceded_by or 1) - 1]} conceded in round {g.round}; " if g.end == "concession" else ""
+        if self.variant.ranked:
+            return how + ", ".join(f"{names[s - 1]} rank {r} ({g.pips[s - 1]} pips)"
+                                   for s, r in enumerate(g.ranks(), 1))
         return f"{how}{_said(g.winner, names)} {g.taken[0]}–{g.taken[1]}"
 
     def describe(self, g: State) -> str:
         hands = "; ".join(f"P{s} hand {[UNSEEN if c is None else c for c in h]}" for s, h in enumerate(g.hands, 1))
-        return f"Round {g.round}, {g.phase}; die {g.die}; rounds taken {g.taken[0]}–{g.taken[1]}; {hands}"
+        return f"Round {g.round}, {g.phase}; die {g.die}; rounds taken {'–'.join(map(str, g.taken))}; {hands}"
 
     def where(self, g: State) -> tuple[int, str]:
         return g.round, g.phase
@@ -440,6 +530,9 @@ class PipsRules:
     def outcome(self, g: State) -> Outcome | None:
         if not g.over or g.end is None:
             return None
+        if self.variant.ranked:
+            return Outcome(g.end, tuple(SeatOutcome(s, rank, g.pips[s - 1], g.winner == s)
+                                        for s, rank in enumerate(g.ranks(), 1)), g.conceded_by)
         return Outcome(g.end, tuple(SeatOutcome(s, 1 if g.winner in (None, s) else 2, g.taken[s - 1], g.winner == s)
                                     for s in (1, 2)), g.conceded_by)
 
@@ -457,23 +550,27 @@ class PipsRules:
     def layout(g: State) -> list:
         return []
 
-    @staticmethod
-    def frame(g: State, index: int, decision: str | None, line: int | None = None) -> dict:
+    def frame(self, g: State, index: int, decision: str | None, line: int | None = None) -> dict:
         return {"index": index, "decision": decision, "line": line, "round": g.round, "phase": g.phase,
                 "die": g.die, "taken": list(g.taken), "over": g.over,
-                "hands": [[UNSEEN if c is None else c for c in h] for h in g.hands]}
+                "hands": [[UNSEEN if c is None else c for c in h] for h in g.hands], **self._pips(g)}
 
-    @staticmethod
-    def tallies(g: State) -> list:
-        return [{"seat": s, "taken": g.taken[s - 1]} for s in (1, 2)]
+    def tallies(self, g: State) -> list:
+        return [{"seat": s, "taken": g.taken[s - 1], **({"pips": g.pips[s - 1]} if self.variant.ranked else {})}
+                for s in range(1, g.n + 1)]
 
-    @staticmethod
-    def tally_columns(tallies: list) -> dict:
-        return {"taken": [t["taken"] for t in tallies]}
+    def tally_columns(self, tallies: list) -> dict:
+        return {kind: [t[kind] for t in tallies] for kind in (("taken", "pips") if self.variant.ranked else ("taken",))}
 
-    @staticmethod
-    def game_outcome(g: State) -> dict | None:
-        return {"end": g.end, "winner": g.winner, "taken": list(g.taken)} if g.over else None
+    def game_outcome(self, g: State) -> dict | None:
+        if not g.over:
+            return None
+        return {"end": g.end, "winner": g.winner, "taken": list(g.taken),
+                **({"ranks": g.ranks()} if self.variant.ranked else {}), **self._pips(g)}
+
+    def _pips(self, g: State) -> dict:
+        """Pips by rank's scores, where it shows them (Pips shows none)."""
+        return {"pips": list(g.pips)} if self.variant.ranked else {}
 
     @staticmethod
     def deploys_before_seat(g: State) -> list:
@@ -538,40 +635,43 @@ class PipsRules:
         if catalog not in (None, CATALOG):
             raise KeyError(catalog)
         pick = random.Random(seed)
-        colours = [COLOURS[pick.randrange(len(COLOURS))] for _ in range(players)]
+        choices = self.variant.colours
+        colours = [choices[pick.randrange(len(choices))] for _ in range(players)]
         if factions is not None:
             colours = list(factions)
-        g = State(seed, None)
+        g = State(seed, None, n=players if self.variant.ranked else 2, ranked=self.variant.ranked)
         lines = []
         while not g.over:
             legal = g.legal_decisions()
             d = max(legal, key=lambda x: x.value or 0) if bot == "greedy" else legal[pick.randrange(len(legal))]
             lines.append(format_line(d))
             g.answer(d)
-        return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": CATALOG, "setup": {"colours": colours},
-                "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed}, "decisions": lines,
-                "result": {"winner": g.winner}, **({"meta": meta} if meta else {})}
+        result = {"ranks": g.ranks()} if self.variant.ranked else {"winner": g.winner}
+        return {"format": "empyrean-log", "version": 1, "game": self.info.key, "catalog": CATALOG,
+                "setup": {"colours": colours}, "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed},
+                "decisions": lines, "result": result, **({"meta": meta} if meta else {})}
 
-    @staticmethod
-    def faction_choices(catalog: str | None = None) -> list[str]:
+    def faction_choices(self, catalog: str | None = None) -> list[str]:
         if catalog not in (None, CATALOG):
             raise KeyError(catalog)
-        return list(COLOURS)
+        return list(self.variant.colours)
 
-    @staticmethod
-    def catalog_versions() -> list[str]:
+    def catalog_versions(self) -> list[str]:
         return [CATALOG]
 
-    @staticmethod
-    def catalog_data(version: str) -> dict:
+    def catalog_data(self, version: str) -> dict:
         if version != CATALOG:
             raise KeyError(version)
         return {"version": CATALOG, "notice": "Pips is the test suite's own game, not one of the Empyrean family.",
                 "cards": [{"name": str(v), "text": f"worth {v} pip{'s' * (v > 1)} when played"} for v in VALUES],
-                "colours": [{"name": c, "text": "a seat's colour; it changes nothing in play"} for c in COLOURS]}
+                "colours": [{"name": c, "text": "a seat's colour; it changes nothing in play"}
+                            for c in self.variant.colours]}
 
-    @staticmethod
-    def misclaimed_result(result: dict) -> dict:
+    def misclaimed_result(self, result: dict) -> dict:
+        if self.variant.ranked:  # the first seat claims first place when it is not first, else second
+            ranks = list(result["ranks"])
+            ranks[0] = 2 if ranks[0] == 1 else 1
+            return {"ranks": ranks}
         winner = result.get("winner")
         return {"winner": 3 - winner if winner in (1, 2) else 1}
 
@@ -580,4 +680,5 @@ def _said(winner: int | None, names: list[str]) -> str:
     return f"{names[winner - 1]} wins" if winner else "a draw"
 
 
-RULES = PipsRules()
+RULES = PipsRules(PIPS)
+RANKED_RULES = PipsRules(PIPS_BY_RANK)

@@ -14,16 +14,19 @@ import re
 from urllib.parse import quote
 
 import pytest
-from service_games import PIPS, ingest_config, pips_forgotten_afterwards  # noqa: F401  (Pips registered)
+from extra_game import registered_for_the_module
 from service_helpers import as_admin
 from tournament import wait_event_done
 
 from engine import games
 from engine.bfe.selfplay import self_play as bfe_self_play
 
+PIPS = "pips"
 PLAYER = "Quill Ames"  # plays in both events
 PIPS_NAME = "Pips (test game)"
 BFE_NAME = "Battle for Empyrean"
+
+ingest_config, game_forgotten_afterwards, rules = registered_for_the_module("tests.games.pips:RULES", PIPS)
 
 
 def _winner_of(rules, seed: int) -> int | None:
@@ -35,7 +38,7 @@ def two_events(app) -> dict:
     """An event of Pips (two matches of PLAYER's, one disputed: two valid uploads naming other
     winners; one illegal game) and one of Battle for Empyrean (one match of PLAYER's), each replayed."""
     admin_client = as_admin(app)
-    rules = games.rules_for(PIPS)  # registered by the app factory
+    rules = games.rules_for(PIPS)
     pips_event = admin_client.post("/api/v1/events", json={"name": "Pips by Game Night", "game": PIPS}).get_json()
     bfe_event = admin_client.post("/api/v1/events", json={"name": "Empyrean by Game Cup"}).get_json()
     wins = {w: next(s for s in range(500) if _winner_of(rules, s) == w) for w in (1, 2)}

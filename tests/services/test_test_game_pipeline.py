@@ -12,22 +12,17 @@ import json
 import time
 
 import pytest
+from extra_game import ndjson, registered_for_the_module
 from markupsafe import escape
-from service_games import PIPS, ingest_config, pips_forgotten_afterwards  # noqa: F401  (Pips registered)
 from tournament import wait_event_done
 
-from engine import games
 from engine.replay import replay
 from engine.seats import as_recorded, seat_view
 
+PIPS = "pips"
+EXTRA_GAMES = "tests.games.pips:RULES"
 
-@pytest.fixture(scope="module")
-def rules(app):
-    return games.rules_for(PIPS)  # registered by the app factory (EMPYREAN_EXTRA_GAMES)
-
-
-def ndjson(*logs: dict) -> bytes:
-    return ("\n".join(json.dumps(log) for log in logs) + "\n").encode()
+ingest_config, game_forgotten_afterwards, rules = registered_for_the_module(EXTRA_GAMES, PIPS)
 
 
 def test_a_test_games_catalog_is_served_under_its_key(client, rules):
