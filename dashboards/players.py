@@ -20,6 +20,7 @@ from flask import Blueprint, current_app, redirect, render_template, url_for
 from engine import games
 from engine.log import longest_name
 from services.games import standings, views
+from services.games.points import Points, plain
 from services.platform.storable import storable
 from services.stats.intervals import rates
 
@@ -72,7 +73,8 @@ def _player(name: str, game: str | None):
         return _not_found(storable(name), game)
     with current_app.extensions["empyrean"].db_pool.connection() as conn:
         matches = views.player_matches(conn, name, game)
-        of_event = views.event_games(conn, sorted({m.event_id for m in matches}))
+        event_rules = views.event_games_and_points(conn, sorted({m.event_id for m in matches}))
+    of_event = {event_id: game for event_id, (game, _) in event_rules.items()}
     if not matches:
         return _not_found(name, game)
     settled = sorted((standings.settle(m) for m in matches),
@@ -98,7 +100,8 @@ def _player(name: str, game: str | None):
                             r.count("loss")]
                            for ((key, played_as), r), rate in zip(factions, faction_rates)], numeric={3, 4, 5, 6})
     event_table = Table(["event", "game", "counted", "wins", "draws", "losses", "points", "left out"], [
-        [Link(event, f"/events/{event_id}#panel-standings"), game_name(of_event[event_id]), *_event_cells(name, found)]
+        [Link(event, f"/events/{event_id}#panel-standings"), game_name(of_event[event_id]),
+         *_event_cells(name, found, event_rules[event_id][1])]
         for (event_id, event), found in by_event.items()], numeric={2, 3, 4, 5, 6, 7}, phrase={0, 1})
     match_table = Table(
         ["result", "game", "opponents", faction, f"their {faction}s", "event", "round", "table", "date",
@@ -109,7 +112,8 @@ def _player(name: str, game: str | None):
         Panel("player-decks", f"{faction.capitalize()}s played", table=faction_table,
               note="Counted matches only. A draw is a match not won; the interval is the 95% Wilson interval."),
         Panel("player-events", "Events", table=event_table,
-              note="Points: win 3, draw 1. Each event's standings are on its page."),
+              note="Points as each event's standings count them (its own, else its game's: the standings' "
+                   "note on the event's page says which)."),
         Panel("player-matches", f"Matches ({len(settled)})", table=match_table,
               note="Newest first. A match that is disputed, waiting for its replay or has no valid upload is "
                    "listed with its state and is not in the results."),
@@ -121,10 +125,13 @@ def _player(name: str, game: str | None):
                            game_title=game_name(game) if game else None)
 
 
-def _event_cells(name: str, found: list[standings.Settled]) -> list:
-    record = _record([s.outcome[name] for s in found if s.state == standings.COUNTED])
-    points = standings.match_points(record["wins"], record["draws"], record["losses"])
-    return [record["matches"], record["wins"], record["draws"], record["losses"], points,
+def _event_cells(name: str, found: list[standings.Settled], points: Points | None) -> list:
+    """The player's counted matches of one event, their results and the points the event's standings
+    give them (``points``: the event's; None, a game this process does not know: win 3, draw 1)."""
+    counted = [s for s in found if s.state == standings.COUNTED]
+    record = _record([s.outcome[name] for s in counted])
+    awarded = sum((points or Points()).of(s.counts.seats)[name] for s in counted)
+    return [record["matches"], record["wins"], record["draws"], record["losses"], plain(awarded),
             len(found) - record["matches"]]
 
 

@@ -88,6 +88,11 @@ class Points:
         return {"by_rank": {str(n): list(p) for n, p in sorted(self.by_rank.items())}}
 
 
+def plain(points: int | Fraction) -> int | float:
+    """Points as JSON and pages show them: whole, or a decimal where seats shared a rank."""
+    return int(points) if Fraction(points).denominator == 1 else float(points)
+
+
 def ranked(game: str) -> bool:
     """Games of ``game`` are decided by ranks (False for a game this process does not know)."""
     return games.is_known(game) and games.info(game).outcome is OutcomeKind.RANKS

@@ -59,7 +59,7 @@ from fractions import Fraction
 from typing import Iterable, NamedTuple
 
 from .disputes import MatchDispute, Side, counting_game, read_by_rule
-from .points import Points
+from .points import Points, plain
 
 POINTS = Points().to_dict()  # a game with one winner's default: win 3, draw 1, loss 0
 FLOOR = Fraction(1, 3)  # the least match-win % (and game-win %) a player counts for in tie-breakers
@@ -209,10 +209,9 @@ class Row:
         def pct(x: Fraction | None) -> float | None:
             return None if x is None else float(x)
 
-        points = self.points  # whole, or a fraction where seats shared a rank
         return {"rank": self.rank, "player": self.player, "decks": self.decks, "matches": self.matches,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "points": int(points) if points.denominator == 1 else float(points),
+                "points": plain(self.points),
                 "match_win": pct(self.match_win), "opponents_match_win": pct(self.opponents_match_win),
                 "game_win": pct(self.game_win),
                 "opponents_opponents_match_win": pct(self.opponents_opponents_match_win),

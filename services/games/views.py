@@ -344,9 +344,12 @@ def flagged_games(conn: Connection, event_id: int, limit: int) -> list[dict]:
             for r in rows]
 
 
-def event_games(conn: Connection, event_ids: list[int]) -> dict[int, str]:
-    """{event id: the key of the game it is of} for these events (one statement)."""
-    return dict(conn.execute("SELECT id, game FROM events WHERE id = ANY(%s)", (list(event_ids),)).fetchall())
+def event_games_and_points(conn: Connection, event_ids: list[int]
+                           ) -> dict[int, tuple[str, match_points.Points | None]]:
+    """{event id: (the key of the game it is of, its standings' match points)} for these events (one
+    statement; the points are the event's own, else its game's: services.games.points)."""
+    rows = conn.execute("SELECT id, game, points FROM events WHERE id = ANY(%s)", (list(event_ids),)).fetchall()
+    return {event_id: (game, match_points.of_event(game, points)) for event_id, game, points in rows}
 
 
 def public_event_names(conn: Connection, limit: int, game: str | None = None) -> list[tuple[int, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 import socket
 import subprocess
@@ -180,3 +181,11 @@ def served_at(app):
     finally:
         server.shutdown()
         thread.join(10)
+
+
+def panel_rows(page: str, panel: str) -> list[str]:
+    """The text of each body row of a dashboard panel's table (its id ``panel-<panel>``), tags dropped."""
+    body = page[page.index(f'id="panel-{panel}"'):]
+    body = body[body.index("<tbody>"):body.index("</tbody>")]
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 from extra_game import registered_for_the_module
-from service_helpers import as_admin
+from service_helpers import as_admin, panel_rows
 from tournament import wait_event_done
 
 from engine import games
@@ -60,16 +60,8 @@ def two_events(app) -> dict:
     return {"pips": pips_event["id"], "bfe": bfe_event["id"], "dispute": dispute["id"]}
 
 
-def _rows(page: str, panel: str) -> list[str]:
-    """The text of each body row of a panel's table, tags dropped."""
-    body = page[page.index(f'id="panel-{panel}"'):]
-    body = body[body.index("<tbody>"):body.index("</tbody>")]
-    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
-            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
-
-
 def _event_row(page: str, name: str) -> str:
-    return next(r for r in _rows(page, "events") if r.startswith(name))
+    return next(r for r in panel_rows(page, "events") if r.startswith(name))
 
 
 def test_the_events_list_says_each_event_s_game_and_narrows_to_one(client, two_events):
@@ -85,7 +77,7 @@ def test_the_events_list_says_each_event_s_game_and_narrows_to_one(client, two_e
         text = page.get_data(as_text=True)
         assert "Pips by Game Night" in text and "Empyrean by Game Cup" not in text, url
         assert f"Events &amp; disputes of {PIPS_NAME}" in text
-        assert all(PIPS_NAME in row for row in _rows(text, "events"))
+        assert all(PIPS_NAME in row for row in panel_rows(text, "events"))
     # Pips's own page is in Pips's navigation, and the switcher leads to each game's events
     own = client.get(f"/{PIPS}/events").get_data(as_text=True)
     nav = own[own.index('id="game-nav"'):own.index("</nav>", own.index('id="game-nav"'))]
@@ -122,26 +114,26 @@ def test_an_event_of_a_game_is_that_game_s_page(client, two_events):
     switcher = page[page.index('id="game-switcher"'):page.index("</details>")]
     assert re.search(rf'data-game="{PIPS}" aria-current="true"', switcher)
     # its flagged game and its dispute say their game; its players link their pages of Pips
-    assert all(PIPS_NAME in row for row in _rows(page, "flagged")) and _rows(page, "flagged")
-    assert all(PIPS_NAME in row for row in _rows(page, "disputes")) and _rows(page, "disputes")
+    assert all(PIPS_NAME in row for row in panel_rows(page, "flagged")) and panel_rows(page, "flagged")
+    assert all(PIPS_NAME in row for row in panel_rows(page, "disputes")) and panel_rows(page, "disputes")
     assert f'href="/{PIPS}/players/{quote(PLAYER)}"' in page
 
     disputes = client.get(f"/events/{two_events['pips']}/disputes").get_data(as_text=True)
     assert re.search(rf'id="event-game">{re.escape(PIPS_NAME)}<', disputes)
-    assert all(PIPS_NAME in row for row in _rows(disputes, "event-disputes"))
+    assert all(PIPS_NAME in row for row in panel_rows(disputes, "event-disputes"))
     desk = client.get(f"/disputes/{two_events['dispute']}")
     assert desk.status_code == 200
     text = desk.get_data(as_text=True)
-    assert all(PIPS_NAME in row for row in _rows(text, "event-disputes"))
+    assert all(PIPS_NAME in row for row in panel_rows(text, "event-disputes"))
     assert re.search(rf'data-game="{PIPS}" aria-current="true"', text)
 
 
 def test_a_player_s_page_says_each_match_s_game_and_narrows_to_one(client, two_events):
     every = client.get(f"/players/{quote(PLAYER)}").get_data(as_text=True)
-    matches = _rows(every, "player-matches")
+    matches = panel_rows(every, "player-matches")
     assert len(matches) == 3, matches
     assert sum(PIPS_NAME in r for r in matches) == 2 and sum(BFE_NAME in r for r in matches) == 1
-    assert {r.split(" ")[0] for r in _rows(every, "player-events")} >= {"Pips", "Empyrean"}
+    assert {r.split(" ")[0] for r in panel_rows(every, "player-events")} >= {"Pips", "Empyrean"}
     assert "deck or colour" in every or "colour or deck" in every  # what a seat plays as, in both games' words
     assert f'href="/{PIPS}/players/{quote(PLAYER)}"' in every and f'href="/players/{quote(PLAYER)}?game=bfe"' in every
 
@@ -149,11 +141,11 @@ def test_a_player_s_page_says_each_match_s_game_and_narrows_to_one(client, two_e
         page = client.get(url)
         assert page.status_code == 200, url
         text = page.get_data(as_text=True)
-        rows = _rows(text, "player-matches")
+        rows = panel_rows(text, "player-matches")
         assert len(rows) == 2 and all(PIPS_NAME in r for r in rows), (url, rows)
         assert "Colours played" in text and "Decks played" not in text
         assert re.search(rf'data-game="{PIPS}" aria-current="true"', text)  # the switcher: this game's page
-    bfe = _rows(client.get(f"/players/{quote(PLAYER)}?game=bfe").get_data(as_text=True), "player-matches")
+    bfe = panel_rows(client.get(f"/players/{quote(PLAYER)}?game=bfe").get_data(as_text=True), "player-matches")
     assert len(bfe) == 1 and BFE_NAME in bfe[0]
     # a player with no match of that game
     assert client.get(f"/{PIPS}/players/Vic").status_code == 404

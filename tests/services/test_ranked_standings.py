@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 from extra_game import ndjson, registered_for_the_module
-from service_helpers import make_token, served_at
+from service_helpers import make_token, panel_rows, served_at
 from test_openapi import response_validator
 from tournament import wait_event_done
 
@@ -118,6 +118,13 @@ def test_a_ranked_event_ranks_players_by_place_with_shared_ranks_sharing_points(
     # the event's page shows them, with its points in words
     page = client.get(f"/events/{event['id']}").get_data(as_text=True)
     assert "Points: by place — 2 players: 1, 0; 3 players: 2, 1, 0; 4 players: 3, 2, 1, 0" in page
+
+    # and each player's page counts the event's points as its standings do
+    for name in (PLAYERS[0], PLAYERS[4]):
+        player_page = client.get(f"/players/{name}?game={RANKED}").get_data(as_text=True)
+        row = next(r for r in panel_rows(player_page, "player-events") if r.startswith(event["name"]))
+        counted, wins, draws, losses, shown, left_out = row.split()[-6:]
+        assert float(shown) == pytest.approx(got[name]["points"]) and int(counted) == got[name]["matches"], row
 
     # and the game's statistics count every seat by its colour, at each table size it seats
     factions = f"/api/v1/stats/{RANKED}/factions?event={event['id']}&min_games=0"
