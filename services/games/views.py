@@ -321,9 +321,10 @@ def event_summaries(conn: Connection, event_id: int | None = None, *,
     disputes = {r["event_id"]: r["n"] for r in cur.execute(
         """SELECT m.event_id, count(*) AS n FROM disputes d JOIN event_matches m ON m.id = d.match_id
            WHERE m.event_id = ANY(%s) AND d.status = 'open' GROUP BY m.event_id""", (ids,))}
-    # agg_first_player has a row per day, event and table size with counted games: the days played
+    # agg_faction_results has a row per day, event, table size and faction with counted games, of every
+    # game: the days played
     played = {r["event_id"]: (r["first"], r["last"]) for r in cur.execute(
-        """SELECT event_id, min(played_on) AS first, max(played_on) AS last FROM agg_first_player
+        """SELECT event_id, min(played_on) AS first, max(played_on) AS last FROM agg_faction_results
            WHERE event_id = ANY(%s) AND games > 0 GROUP BY event_id""", (ids,))}
     return [EventSummary(**{**r, "points": match_points.of_event(r["game"], r["points"])},
                          games=counts[r["id"]], open_disputes=disputes.get(r["id"], 0),

@@ -68,6 +68,9 @@ def test_the_events_list_says_each_event_s_game_and_narrows_to_one(client, two_e
     every = client.get("/events").get_data(as_text=True)
     assert BFE_NAME in _event_row(every, "Empyrean by Game Cup")
     assert PIPS_NAME in _event_row(every, "Pips by Game Night")
+    # an event with no dates of its own is dated by the days its counted games were played, in every game
+    assert "2026-11-03 (games)" in _event_row(every, "Pips by Game Night")
+    assert "2026-11-04 (games)" in _event_row(every, "Empyrean by Game Cup")
     # the game of a row links its game's events
     assert f'href="/{PIPS}/events"' in every and 'href="/events?game=bfe"' in every
 
