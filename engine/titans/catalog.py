@@ -28,6 +28,7 @@ FILES = ("catalog.yaml", "basic.yaml", "species.yaml", "board.yaml")
 BASIC_CARDS = 21  # the basic maneuvers in every deck
 SPECIES_CARDS = 11  # each species' maneuvers
 SQUAD = 4  # titans in a squad, and in a species (docs/titans-rules.md, K1)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
 HAZARDS = ("regenerate", "portal", "air-pocket", "foom", "soothing-wind", "toxic-blast", "air-current",
            "whirlwind", "lightning")
 
@@ -213,7 +214,7 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
     docs = {}
     for file in FILES:
         try:
-            docs[file] = yaml.safe_load((folder / file).read_text(encoding="utf-8"))
+            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
         except (OSError, yaml.YAMLError) as e:
             _fail(file, None, None, f"cannot be read: {e}")
     cat = compile_catalog(docs)

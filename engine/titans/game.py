@@ -15,8 +15,9 @@ the player's deck (``deck.DeckRule``).
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..games import CHANCE
@@ -188,10 +189,16 @@ class State:
         return list(self.unnamed)
 
     def clone(self) -> State:
-        import copy
-
-        memo = {id(self.cat): self.cat}
-        return copy.deepcopy(self, memo)
+        """A copy to try answers on (bots): nothing it does reaches this game or its observers."""
+        g = copy.copy(self)
+        g.titans = [replace(t, stack=list(t.stack), done=set(t.done)) for t in self.titans]
+        g.sides = [replace(s, reserve=list(s.reserve), burned=list(s.burned), named=Counter(s.named))
+                   for s in self.sides]
+        g.hazards, g.order, g.auto, g.todo = dict(self.hazards), list(self.order), list(self.auto), list(self.todo)
+        g.flipped, g.unnamed, g.observers = Counter(self.flipped), list(self.unnamed), []
+        g.rng = self.rng.copy() if self.rng is not None else None
+        g.trace = list(self.trace) if self.trace is not None else None
+        return g
 
     # ------------------------------------------------------------------ what a titan may do
     def _line(self, t: TitanState, verb: str, *args: str | None) -> Line:
@@ -420,10 +427,11 @@ class State:
     def _attack(self, t: TitanState, target: TitanState) -> None:
         same = target.hex == t.hex
         target.damage += self.strength(t) + (1 if same else 0)
-        ctx = {"target": target, "same": same,
+        ctx = {"target": self.titans.index(target), "same": same,
                "behind": t.hex in {step(target.hex, f) for f in arc(target.facing, front=False)}}  # type: ignore[arg-type]
         self._push_effects(t, [e for e in self._effects(t) if e.when == "attack"], ctx)
-        self._push_effects(target, [e for e in self._effects(target) if e.when == "attacked"], {"attacker": t})
+        struck = [e for e in self._effects(target) if e.when == "attacked"]
+        self._push_effects(target, struck, {"attacker": self.titans.index(t)})
 
     def _play(self, t: TitanState, card: str | None) -> None:
         m = self.cat.maneuvers[card]  # type: ignore[index]
@@ -466,8 +474,8 @@ class State:
 
     def _region(self, t: TitanState, region: str, ctx: dict | None) -> list[TitanState]:
         if region in ("target", "attacker"):
-            o = (ctx or {}).get(region)
-            return [o] if o is not None and o.alive else []
+            i = (ctx or {}).get(region)
+            return [self.titans[i]] if i is not None and self.titans[i].alive else []
         if t.hex is None:
             return []
         if region == "same":
