@@ -1,0 +1,79 @@
+"""Titans' lines and log parts: the grammar reads and writes back, a setup it cannot make names
+the field, and the hand-written table game in the docs verifies (and its illegal twin names the
+rule and shows the board)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from titans_helpers import log
+
+from engine.log import LogFormatError, parse_log
+from engine.replay import VerdictStatus, replay
+from engine.titans.lines import format_line, parse_line
+from engine.titans.rules import RULES
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "docs" / "examples"
+
+LINES = ["P1 ashmaw enter G2 NE", "P1 ashmaw stay", "P1 ashmaw move", "P1 ashmaw turn left",
+         "P1 ashmaw attack P2 pyre", "P1 ashmaw play stack gout-of-flame", "P2 shrill play reserve tailwind",
+         "P1 ashmaw replenish in", "P1 ashmaw replenish out", "P1 ashmaw burn-turn stack wingover",
+         "P1 ashmaw burn-turn stack ?", "P1 ashmaw burn-turn reserve", "P1 ashmaw done", "P1 ashmaw burn ?",
+         "P1 ashmaw burn tailwind", "P1 ashmaw resolve stack ?", "P1 ashmaw resolve active",
+         "P1 ashmaw resolve reserve", "P1 ashmaw die", "C hazard D4 foom", "P2 concede"]
+
+
+@pytest.mark.parametrize("text", LINES)
+def test_every_kind_of_line_reads_and_writes_back(text):
+    assert format_line(parse_line(text)) == text
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ("P1 ashmaw fly", "not a Titans action"), ("P1 ashmaw enter G2", "hex and a facing"),
+    ("P1 ashmaw attack pyre", "target's player"), ("P3 ashmaw move", "a Titans line is"),
+    ("P1 ashmaw resolve", "'active' or 'reserve'"), ("P1 ashmaw turn around", "left or right")])
+def test_a_line_that_does_not_read_says_what_is_wrong(text, says):
+    with pytest.raises(ValueError, match=says):
+        parse_line(text)
+
+
+@pytest.mark.parametrize(("setup", "path"), [
+    ({"squads": [{"species": "kraken"}, {"species": "harpy"}]}, "/setup/squads/0/species"),
+    ({"squads": [{"species": "dragon", "ally": "dragon", "titans": ["ashmaw", "cinderwing", "old-vermax", "shrill"]},
+                 {"species": "harpy"}]}, "/setup/squads/0/ally"),
+    ({"squads": [{"species": "dragon", "ally": "harpy"}, {"species": "harpy"}]}, "/setup/squads/0/titans"),
+    ({"squads": [{"species": "dragon"}, {"species": "harpy", "maneuvers": ["screech"] * 7}]},
+     "/setup/squads/1/maneuvers"),
+    ({"squads": [{"species": "dragon"}, {"species": "harpy"}], "hazards": "nowhere"}, "/setup/hazards"),
+    ({"squads": [{"species": "dragon"}, {"species": "harpy"}], "hazards": ["D4", "Q1"]}, "/setup/hazards/1"),
+])
+def test_a_setup_the_game_cannot_make_names_the_field(setup, path):
+    lg = {**log(), "setup": setup}
+    res = replay(lg)
+    assert res.verdict.status is VerdictStatus.MALFORMED
+    assert res.verdict.errors[0]["path"] == path, res.verdict.errors
+
+
+def test_the_setup_shape_is_checked_by_the_schema():
+    with pytest.raises(LogFormatError) as e:
+        parse_log({**log(), "setup": {"squads": [{"species": "dragon"}]}})
+    assert e.value.errors[0]["path"].startswith("/setup/squads")
+
+
+def test_the_table_game_in_the_docs_verifies_valid():
+    lg = json.loads((EXAMPLES / "titans-table-game.json").read_text())
+    assert lg["game"] == "titans" and lg["chance"]["type"] == "recorded"
+    res = replay(lg)
+    assert res.verdict.status is VerdictStatus.VALID, res.verdict.message
+    assert res.outcome.winner == lg["result"]["winner"]
+
+
+def test_the_illegal_table_game_names_the_rule_and_shows_the_board():
+    lg = json.loads((EXAMPLES / "titans-illegal-attack.json").read_text())
+    v = replay(lg).verdict
+    assert v.status is VerdictStatus.ILLEGAL
+    assert "front arc or on its own hex" in v.rule
+    assert "facing" in v.board and "P1 (dragon)" in v.board
+    assert RULES.describe  # the board in words comes from the game
