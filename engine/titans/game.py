@@ -228,7 +228,7 @@ class State:
                     out.append(self._line(t, "stay"))
             else:
                 out.append(self._line(t, "move"))
-        if t.last == "move" and t.on_field and "burn-turn" not in done:
+        if t.last in ("move", "enter") and t.on_field and "burn-turn" not in done:
             out += [self._line(t, "burn-turn", "stack", c) for c in self._cards_at(t.player, t.stack, 0, unseen=True)]
             out += [self._line(t, "burn-turn", "reserve")] if side.reserve else []
         if t.on_field and "turn" not in done:
@@ -281,8 +281,7 @@ class State:
         if d.verb == "turn":
             return f"{name} is off the field and cannot turn" if t.hex is None else f"{name} cannot turn that way"
         if d.verb == "attack":
-            return (f"{name} can attack only a titan in its front arc or on its own hex; {d.args[0]} {d.args[1]} is "
-                    "neither (or is not on the field)")
+            return self._attack_words(t, d)
         if d.verb == "replenish":
             if len(t.stack) >= t.card.stack:
                 return f"{name}'s stack is full ({len(t.stack)} of {t.card.stack}): it may not replenish"
@@ -293,6 +292,18 @@ class State:
             return (f"{name} still has a stack card or an active maneuver: it must burn those before it may be let die"
                     if p.kind is Kind.RESOLVE else f"{name} is not resolving damage")
         return f"it is {p.prompt}; that is not one of its choices"
+
+    def _attack_words(self, t: TitanState, d: Line) -> str:
+        board, name = self.cat.board, t.label()
+        if t.hex is None:
+            return f"{name} is off the field and cannot attack"
+        target = next((o for o in self.titans if f"P{o.player}" == d.args[0] and o.key == d.args[1]), None)
+        if target is None or not target.on_field:
+            return f"{d.args[0]} {d.args[1]} is not a titan on the field"
+        arc_hexes = [board.name(h) if board.on(h) else "off the board" for h in (step(t.hex, f) for f in arc(t.facing))]
+        return (f"{name} can attack only a titan in its front arc or on its own hex: facing {t.facing} from "
+                f"{board.name(t.hex)}, its front arc is {', '.join(arc_hexes)}; {target.label()} is at "
+                f"{board.name(target.hex)}")  # type: ignore[arg-type]
 
     def _card_words(self, t: TitanState, d: Line) -> str:
         side = self.sides[t.player - 1]

@@ -216,6 +216,12 @@ def test_4_7_burn_and_turn_only_right_after_moving():
     play(g2, "P1 cinderwing move")
     play(g2, "P1 cinderwing turn left")
     assert "right after its move" in refused(g2, "P1 cinderwing burn-turn reserve")
+    g4 = fresh()  # C8: an entry is a move that leaves it on the field
+    t4 = place(g4, "P1 cinderwing", None)
+    start_action(g4, "P1 cinderwing")
+    play(g4, "P1 cinderwing enter G2 NE")
+    play(g4, "P1 cinderwing burn-turn reserve")
+    assert t4.facing == "SW"
     g3 = fresh()  # C8: not after a move that took it off the field
     place(g3, "P1 cinderwing", "A1", "NW")
     start_action(g3, "P1 cinderwing")
