@@ -208,3 +208,14 @@ def test_a_recorded_game_names_only_possible_cards():
     assert named
     twice = {**lg, "decisions": [named[0].replace(named[0].split()[-1], "screech")] + lg["decisions"]}
     assert replay(json.loads(json.dumps(twice))).verdict.status is VerdictStatus.ILLEGAL
+
+
+def test_every_test_the_rules_doc_names_exists():
+    import re
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    doc = (here.parents[2] / "docs" / "titans-rules.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(test_[a-z0-9_]+)`", doc))
+    defined = {m for f in here.glob("test_*.py") for m in re.findall(r"^def (test_[a-z0-9_]+)", f.read_text(), re.M)}
+    assert named and named <= defined, sorted(named - defined)
