@@ -153,9 +153,9 @@ class State:
             return [Line(CHANCE, "hazard", p.prompt.split()[-1], (k,)) for k in self._hazards_left()]
         t = self.titans[p.titan]  # type: ignore[index]
         if p.kind is Kind.BURN:
-            return [self._line(t, "burn", c) for c in self._cards_at(t.player, t.stack, 0, unseen=True)]
+            return [self._line(t, "burn", c) for c in self._cards_at(t.player, t.stack, unseen=True)]
         if p.kind is Kind.RESOLVE:
-            out = [self._line(t, "resolve", "stack", c) for c in self._cards_at(t.player, t.stack, 0, unseen=True)]
+            out = [self._line(t, "resolve", "stack", c) for c in self._cards_at(t.player, t.stack, unseen=True)]
             out += [self._line(t, "resolve", "active")] if t.active else []
             out += [self._line(t, "resolve", "reserve")] if len(self.sides[t.player - 1].reserve) >= 2 else []
             return out + ([self._line(t, "die")] if not t.stack and not t.active else [])
@@ -205,12 +205,12 @@ class State:
     def _line(self, t: TitanState, verb: str, *args: str | None) -> Line:
         return Line(t.player, verb, t.key, tuple(UNSEEN if a is None else a for a in args))
 
-    def _cards_at(self, player: int, place: list, i: int, *, unseen: bool) -> list[str | None]:
-        """The cards place[i] may be: the known one, or any card still possible (and None: '?')."""
-        if i >= len(place):
+    def _cards_at(self, player: int, place: list, *, unseen: bool) -> list[str | None]:
+        """The cards the top of ``place`` may be: the known one, or any card still possible (and None: "?")."""
+        if not place:
             return []
-        if place[i] is not None:
-            return [place[i]] + ([None] if unseen and self.rng is None else [])
+        if place[0] is not None:
+            return [place[0]] + ([None] if unseen and self.rng is None else [])
         side = self.sides[player - 1]
         named = side.named
         out: list[str | None] = [c for c in side.rule.cards() if side.rule.allows(named + Counter({c: 1}))]
@@ -230,16 +230,16 @@ class State:
             else:
                 out.append(self._line(t, "move"))
         if t.last in ("move", "enter") and t.on_field and "burn-turn" not in done:
-            out += [self._line(t, "burn-turn", "stack", c) for c in self._cards_at(t.player, t.stack, 0, unseen=True)]
+            out += [self._line(t, "burn-turn", "stack", c) for c in self._cards_at(t.player, t.stack, unseen=True)]
             out += [self._line(t, "burn-turn", "reserve")] if side.reserve else []
         if t.on_field and "turn" not in done:
             out += [self._line(t, "turn", "left"), self._line(t, "turn", "right")]
         if t.on_field and "attack" not in done:
             out += [Line(t.player, "attack", t.key, (f"P{o.player}", o.key)) for o in self._targets(t)]
         if "play" not in done:
-            out += [self._line(t, "play", "stack", c) for c in self._cards_at(t.player, t.stack, 0, unseen=False)]
+            out += [self._line(t, "play", "stack", c) for c in self._cards_at(t.player, t.stack, unseen=False)]
             out += [self._line(t, "play", "reserve", c)
-                    for c in self._cards_at(t.player, side.reserve, 0, unseen=False)]
+                    for c in self._cards_at(t.player, side.reserve, unseen=False)]
         if "replenish" not in done and len(t.stack) < t.card.stack:
             out += [self._line(t, "replenish", "in")] if side.reserve else []
             out += [self._line(t, "replenish", "out")] if t.stack else []

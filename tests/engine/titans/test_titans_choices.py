@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from titans_helpers import ahead, clear_field, game, place, play, refused, start_action, start_resolution
+from titans_helpers import ahead, fresh, game, place, play, refused, start_action, start_resolution
 
 from engine.replay import VerdictStatus, replay
 from engine.seats import as_recorded, seat_view
@@ -16,12 +16,6 @@ from engine.titans.lines import Kind
 from engine.titans.rules import RULES
 
 CAT = load()
-
-
-def fresh(**kw):
-    g = game(**kw)
-    clear_field(g)
-    return g
 
 
 def test_k1_each_species_has_four_titans_and_eleven_maneuvers():

@@ -8,6 +8,7 @@ import pytest
 from titans_helpers import (
     ahead,
     clear_field,
+    fresh,
     game,
     log,
     place,
@@ -25,12 +26,6 @@ from engine.titans.lines import Kind, parse_line
 from engine.titans.rules import RULES
 
 CAT = load()
-
-
-def fresh(**kw):
-    g = game(**kw)
-    clear_field(g)
-    return g
 
 
 # ------------------------------------------------------------------ 1. titans

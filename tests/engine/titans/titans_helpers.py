@@ -24,6 +24,13 @@ def game(p1: str = "dragon", p2: str = "harpy", **kw):
     return RULES.new_game(parse_log(log(p1, p2, **kw)))
 
 
+def fresh(**kw):
+    """A game of ``game(**kw)`` with every titan off the field, between rounds 1 and 2."""
+    g = game(**kw)
+    clear_field(g)
+    return g
+
+
 def titan(g, who: str):
     """``who``: "P1 ashmaw"."""
     player, key = who.split()
