@@ -78,4 +78,5 @@ def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: lis
         g.answer(d)
     return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": DEFAULT_VERSION,
             "setup": dump_setup(setup), "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed},
-            "decisions": lines, "result": {"winner": g.winner, "reason": g.end}, **({"meta": meta} if meta else {})}
+            "decisions": lines, "result": {"winner": g.winner, "reason": str(g.end)},
+            **({"meta": meta} if meta else {})}

@@ -18,6 +18,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from ..games import CHANCE
@@ -32,6 +33,27 @@ from .refusals import refusal
 
 ROUND_LIMIT = 30  # house limit (choice C11)
 LAST_TITAN_ROUNDS = 6  # rule 9.3
+
+
+class End(StrEnum):
+    """How a game of Titans ends, and what a verdict says of it."""
+
+    ELIMINATED = "eliminated"  # 9.1
+    FLED = "fled"  # 9.2
+    LAST_TITAN = "last titan"  # 9.3
+    ROUND_LIMIT = "round limit"  # C11
+    CONCESSION = "concession"  # 9.4
+    TIME = "time"  # C17
+
+    @property
+    def words(self) -> str:
+        return _END_WORDS[self]
+
+
+_END_WORDS = {End.ELIMINATED: "every opposing titan eliminated", End.FLED: "the other side fled the field",
+              End.LAST_TITAN: "six rounds of last titans, decided by unturned maneuvers",
+              End.ROUND_LIMIT: "the round limit, decided by unturned maneuvers", End.CONCESSION: "a concession",
+              End.TIME: "time called, decided by unturned maneuvers"}
 
 
 @dataclass
@@ -107,7 +129,7 @@ class State:
     pending: Point | None = None
     auto: list[Line] = field(default_factory=list)
     over: bool = False
-    end: str | None = None
+    end: End | None = None
     winner: int | None = None
     conceded_by: int | None = None
     last_titan_rounds: int = 0
@@ -184,7 +206,7 @@ class State:
 
     def concede(self, seat: int) -> None:
         self.conceded_by = seat
-        self._finish("concession", 3 - seat)
+        self._finish(End.CONCESSION, 3 - seat)
 
     def unseen(self) -> list[int]:
         return list(self.unnamed)
@@ -475,10 +497,10 @@ class State:
         for p in (1, 2):
             if not any(o.alive for o in self.titans if o.player == 3 - p):
                 others = any(o.alive for o in self.titans if o.player == p)
-                self._finish("eliminated", p if others else None)
+                self._finish(End.ELIMINATED, p if others else None)
                 return
 
-    def _finish(self, how: str, winner: int | None) -> None:
+    def _finish(self, how: End, winner: int | None) -> None:
         self.over, self.end, self.winner, self.pending, self.phase = True, how, winner, None, "over"
         self.todo = []
         for o in self.observers:
@@ -488,7 +510,7 @@ class State:
         return len(self.sides[player - 1].reserve) + sum(len(t.stack) for t in self.titans
                                                         if t.player == player and t.alive)
 
-    def decide_by_cards(self, how: str) -> None:
+    def decide_by_cards(self, how: End) -> None:
         """Rule 9.3: more unturned maneuvers, then the higher-initiative titan, then less damage (C12)."""
         def key(p: int) -> tuple:
             best = max((t for t in self.titans if t.player == p and t.alive),
@@ -501,14 +523,14 @@ class State:
     def _round_end(self) -> None:
         on = [any(t.on_field for t in self.titans if t.player == p) for p in (1, 2)]
         if not all(on):
-            self._finish("fled", None if not any(on) else (1 if on[0] else 2))
+            self._finish(End.FLED, None if not any(on) else (1 if on[0] else 2))
             return
         alive = [sum(t.alive for t in self.titans if t.player == p) for p in (1, 2)]
         self.last_titan_rounds = self.last_titan_rounds + 1 if alive == [1, 1] else 0
         if self.last_titan_rounds >= LAST_TITAN_ROUNDS:
-            self.decide_by_cards("last titan")
+            self.decide_by_cards(End.LAST_TITAN)
         elif self.round >= ROUND_LIMIT:
-            self.decide_by_cards("round limit")
+            self.decide_by_cards(End.ROUND_LIMIT)
         else:
             self.todo.append(("round",))
 

@@ -33,5 +33,5 @@ class RecordBuilder:
         r = self.record
         r.species = [s.species for s in g.sides]
         r.titans = [[t.key for t in g.titans if t.player == p] for p in (1, 2)]
-        r.winner, r.end, r.rounds = g.winner, g.end, g.round
+        r.winner, r.end, r.rounds = g.winner, str(g.end), g.round
         r.damage_left = {f"P{t.player} {t.key}": t.damage for t in g.titans if t.alive}

@@ -10,7 +10,7 @@ from ..log import GameLog, LogFormatError, read_schema_file
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
 from .catalog import DEFAULT_VERSION, load
-from .game import State
+from .game import End, State
 from .lines import Kind, Line, format_line, is_face_down_burn, parse_line, unseen_form
 from .record import RecordBuilder
 
@@ -78,8 +78,8 @@ class TitansRules:
         return None  # every setup that reads (new_game) is a legal one
 
     def end_as_claimed(self, log: GameLog, g: State) -> None:
-        if log.result is not None and log.result.reason == "time" and not g.over:
-            g.decide_by_cards("time")  # choice C17
+        if log.result is not None and log.result.reason == End.TIME and not g.over:
+            g.decide_by_cards(End.TIME)  # choice C17
 
     def claim_mismatches(self, log: GameLog, g: State, names: list[str], check: Any) -> list[dict]:
         r = log.result
@@ -207,10 +207,7 @@ def _said(winner: int | None, names: list[str]) -> str:
 
 
 def _how(g: State) -> str:
-    return {"eliminated": "every opposing titan eliminated", "fled": "the other side fled the field",
-            "last titan": "six rounds of last titans, decided by unturned maneuvers",
-            "round limit": "the round limit, decided by unturned maneuvers", "concession": "a concession",
-            "time": "time called, decided by unturned maneuvers"}.get(g.end or "", g.end or "in progress")
+    return g.end.words if g.end is not None else "in progress"
 
 
 RULES = TitansRules()

@@ -77,3 +77,11 @@ def test_the_illegal_table_game_names_the_rule_and_shows_the_board():
     assert "front arc or on its own hex" in v.rule
     assert "facing" in v.board and "P1 (dragon)" in v.board
     assert RULES.describe  # the board in words comes from the game
+
+
+def test_the_result_schema_knows_every_end_of_the_game():
+    from engine.log import read_schema_file
+    from engine.titans.game import End
+
+    reasons = read_schema_file("engine.titans")["properties"]["result"]["properties"]["reason"]["enum"]
+    assert reasons == [e.value for e in End]
