@@ -16,7 +16,8 @@ An ability or a maneuver is a list of effects, each ``{when, if?, do}``:
   region covers (docs/titans-rules.md, choice C15).
 
 The shapes are checked by the catalog's JSON Schema (data/catalog.schema.json); ``compile_effects``
-checks what the schema cannot (which actions and regions go with which ``when``).
+checks what the schema cannot (which actions and regions go with which ``when``). What each does
+in a game: abilities.py.
 """
 
 from __future__ import annotations

@@ -23,11 +23,10 @@ from typing import Any
 
 from ..games import CHANCE
 from ..rng import SplitMix64
-from . import hazards
+from . import abilities, hazards
 from .board import FACINGS, Hex, arc, step, turned
 from .catalog import Catalog, Titan
 from .deck import DeckRule, deck_rule, seeded_deck
-from .effects import Effect
 from .lines import UNSEEN, Kind, Line, format_line, is_face_down_burn
 from .refusals import refusal
 
@@ -322,7 +321,7 @@ class State:
         elif verb == "stay":
             self.todo.insert(0, ("burn", self.titans.index(t), "stays off the field"))
         elif verb == "move":  # the ability's "after its move" runs after the hex's hazard
-            self._push_effects(t, [e for e in t.card.effects if e.when == "move"], None)
+            abilities.push(self, t, [e for e in t.card.effects if e.when == "move"], None)
             self._advance(t)
         elif verb == "turn":
             t.facing = turned(t.facing, d.args[0])  # type: ignore[arg-type]
@@ -380,7 +379,7 @@ class State:
                 if o.active is not None:
                     self._to_burned(o.player, o.active)
                     o.active = None
-                if not self._modifier(o, "ignore-collisions"):
+                if not abilities.modifier(self, o, "ignore-collisions"):
                     o.damage += 1
         if h in self.hazards:
             self.todo.insert(0, ("hazard", self.titans.index(t), h))
@@ -390,9 +389,9 @@ class State:
         target.damage += self.strength(t) + (1 if same else 0)
         ctx = {"target": self.titans.index(target), "same": same,
                "behind": t.hex in {step(target.hex, f) for f in arc(target.facing, front=False)}}  # type: ignore[arg-type]
-        self._push_effects(t, [e for e in self._effects(t) if e.when == "attack"], ctx)
-        struck = [e for e in self._effects(target) if e.when == "attacked"]
-        self._push_effects(target, struck, {"attacker": self.titans.index(t)})
+        abilities.push(self, t, [e for e in abilities.effects_of(self, t) if e.when == "attack"], ctx)
+        struck = [e for e in abilities.effects_of(self, target) if e.when == "attacked"]
+        abilities.push(self, target, struck, {"attacker": self.titans.index(t)})
 
     def _play(self, t: TitanState, card: str | None) -> None:
         m = self.cat.maneuvers[card]  # type: ignore[index]
@@ -405,75 +404,13 @@ class State:
             t.active = card
         else:
             self._to_burned(t.player, card)
-        self._push_effects(t, [e for e in m.effects if e.when == "play"], None)
-
-    def _effects(self, t: TitanState) -> list[Effect]:
-        out = list(t.card.effects)
-        if t.active is not None:
-            out += self.cat.maneuvers[t.active].effects
-        return out
-
-    def _holds(self, t: TitanState, e: Effect, ctx: dict | None) -> bool:
-        c = e.cond
-        if c is None:
-            return True
-        if c == "damaged":
-            return t.damage > 0
-        if c == "contact":
-            return bool(self._region(t, "contact", None))
-        return bool(ctx and ctx["behind" if c == "behind-target" else "same"])
-
-    def _modifier(self, t: TitanState, verb: str) -> int:
-        return sum(int(e.value) for e in self._effects(t)
-                   if e.when == "always" and e.verb == verb and self._holds(t, e, None))
+        abilities.push(self, t, [e for e in m.effects if e.when == "play"], None)
 
     def strength(self, t: TitanState) -> int:
-        return max(0, t.card.strength + self._modifier(t, "strength"))
+        return abilities.strength(self, t)
 
     def endurance(self, t: TitanState) -> int:
-        return max(0, t.card.endurance + self._modifier(t, "endurance"))
-
-    def _region(self, t: TitanState, region: str, ctx: dict | None) -> list[TitanState]:
-        if region in ("target", "attacker"):
-            i = (ctx or {}).get(region)
-            return [self.titans[i]] if i is not None and self.titans[i].alive else []
-        if t.hex is None:
-            return []
-        if region == "same":
-            hexes = {t.hex}
-        elif region == "contact":
-            hexes = {t.hex} | {step(t.hex, f) for f in arc(t.facing) + arc(t.facing, front=False)}  # type: ignore[arg-type]
-        else:
-            hexes = {step(t.hex, f) for f in arc(t.facing, front=region == "front")}  # type: ignore[arg-type]
-        return [o for o in self.titans if o.player != t.player and o.on_field and o.hex in hexes]
-
-    def _push_effects(self, t: TitanState, effects: list[Effect], ctx: dict | None) -> None:
-        i = self.titans.index(t)
-        self.todo[0:0] = [("effect", i, e, ctx) for e in effects]
-
-    def _effect(self, t: TitanState, e: Effect, ctx: dict | None) -> None:
-        if not t.alive or not self._holds(t, e, ctx):
-            return
-        v = e.verb
-        if v == "damage":
-            for o in self._region(t, e.to, ctx):  # type: ignore[arg-type]
-                o.damage += int(e.value)
-        elif v == "burn-active":
-            for o in self._region(t, e.value, ctx):
-                if o.active is not None:
-                    self._to_burned(o.player, o.active)
-                    o.active = None
-        elif v == "heal":
-            t.damage = max(0, t.damage - int(e.value))
-        elif v == "replenish":
-            reserve = self.sides[t.player - 1].reserve
-            for _ in range(int(e.value)):
-                if reserve and len(t.stack) < t.card.stack:
-                    t.stack.append(reserve.pop(0))
-        elif v == "turn" and t.hex is not None:
-            t.facing = turned(t.facing, e.value)  # type: ignore[arg-type]
-        elif v == "move":
-            self.todo[0:0] = [("step", self.titans.index(t))] * int(e.value)
+        return abilities.endurance(self, t)
 
     # ------------------------------------------------------------------ hazards
     def _hazards_left(self) -> list[str]:
@@ -581,7 +518,7 @@ class State:
             if what in ("effect", "step"):
                 self.todo.pop(0)
                 if what == "effect":
-                    self._effect(self.titans[s[1]], s[2], s[3])
+                    abilities.run(self, self.titans[s[1]], s[2], s[3])
                 elif self.titans[s[1]].alive:
                     self._advance(self.titans[s[1]])
                 continue

@@ -21,6 +21,7 @@ from titans_helpers import (
 
 from engine.log import LogFormatError, parse_log
 from engine.replay import VerdictStatus, replay
+from engine.titans.abilities import region
 from engine.titans.catalog import load
 from engine.titans.lines import Kind, parse_line
 from engine.titans.rules import RULES
@@ -178,7 +179,7 @@ def test_4_5_contact_is_the_same_or_an_adjacent_hex():
     place(g, "P2 shrill", "D5", "W")  # adjacent, behind-right
     place(g, "P2 tempest", "D4", "W")  # same hex
     place(g, "P2 carrion-queen", "B2", "W")  # two away
-    assert {o.key for o in g._region(t, "contact", None)} == {"shrill", "tempest"}
+    assert {o.key for o in region(g, t, "contact", None)} == {"shrill", "tempest"}
 
 
 def test_4_6_a_collision_burns_actives_and_deals_one_damage_to_each():
