@@ -21,7 +21,7 @@ GAME_INFO = GameInfo(
     max_players=2,
     chance_kinds=frozenset({"hazard"}),  # the deal is never written; a hazard token is named when flipped
     any_order=frozenset(),  # titans act one at a time
-    owner_only=frozenset({"burn"}),  # a card burned face down from a stack: its owner may name it
+    owner_only=frozenset({"burn", "burn-turn", "resolve"}),  # a stack card burned face down: its owner may name it
     outcome=OutcomeKind.WINNER,
     faction="species",
 )

@@ -85,3 +85,19 @@ def test_the_result_schema_knows_every_end_of_the_game():
 
     reasons = read_schema_file("engine.titans")["properties"]["result"]["properties"]["reason"]["enum"]
     assert reasons == [e.value for e in End]
+
+
+def test_the_viewer_sees_the_board_and_counts_face_down_cards_without_naming_them():
+    from engine.timeline import timeline
+
+    lg = json.loads((EXAMPLES / "titans-table-game.json").read_text())
+    tl = timeline(lg)
+    assert len(tl.frames) == len(lg["decisions"]) + 1
+    last = tl.frames[-1]
+    ashmaw = next(t for t in last["titans"] if t["titan"] == "ashmaw")
+    assert (ashmaw["hex"], ashmaw["facing"], ashmaw["damage"], ashmaw["stack"]) == ("C6", "W", 2, 1)
+    assert last["hazards"] == ["C2", "C5", "E2", "E5"] and last["reserve"] == [4, 3]
+    assert "stack_cards" not in ashmaw  # counted, never named
+    seats = RULES.seats(parse_log(lg))
+    assert [s["species"] for s in seats] == ["dragon", "harpy"] and seats[0]["name"] == "Ada"
+    assert len(RULES.layout(replay(lg, keep_game=True).game)) == 37
