@@ -43,6 +43,18 @@ class DeckRule:
                 return False
         return self.chosen or (s_main + s_lone <= SPECIES_IN_DECK and s_lone <= LONE_MAX)
 
+    def possible(self, named: Counter) -> list[str]:
+        """Every card a face-down place may turn out to be, given the cards named so far (each
+        once, sorted): those ``allows`` would still take one more of."""
+        s_main = sum(n for c, n in named.items() if c in self.main)
+        s_lone = sum(n for c, n in named.items() if c in self.lone)
+        room = self.chosen or s_main + s_lone < SPECIES_IN_DECK
+        lone_room = self.chosen or (room and s_lone < LONE_MAX)
+        out = [c for c, n in self.basic.items() if named[c] < n]
+        out += [c for c, n in self.main.items() if named[c] < n and room and c not in self.basic]
+        out += [c for c, n in self.lone.items() if named[c] < n and lone_room and c not in self.basic]
+        return sorted(set(out))
+
     def cards(self) -> list[str]:
         """Every card that may be in the deck (each once)."""
         return sorted(set(self.basic) | set(self.main) | set(self.lone))

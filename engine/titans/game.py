@@ -135,6 +135,7 @@ class State:
     flipped: Counter = field(default_factory=Counter)
     unnamed: list[int] = field(default_factory=lambda: [0, 0])  # cards burned unseen, per player
     todo: list[tuple] = field(default_factory=list)
+    _legal: tuple | None = None  # (the point, its legal answers)
 
     @property
     def catalog(self) -> Catalog:
@@ -170,6 +171,11 @@ class State:
         p = self.pending
         if p is None:
             return []
+        if self._legal is None or self._legal[0] is not p:  # worked out once per point
+            self._legal = (p, self._legal_at(p))
+        return list(self._legal[1])
+
+    def _legal_at(self, p: Point) -> list[Line]:
         if p.kind is Kind.HAZARD:
             return [Line(CHANCE, "hazard", p.prompt.split()[-1], (k,)) for k in self._hazards_left()]
         t = self.titans[p.titan]  # type: ignore[index]
@@ -233,8 +239,7 @@ class State:
         if place[0] is not None:
             return [place[0]] + ([None] if unseen and self.rng is None else [])
         side = self.sides[player - 1]
-        named = side.named
-        out: list[str | None] = [c for c in side.rule.cards() if side.rule.allows(named + Counter({c: 1}))]
+        out: list[str | None] = list(side.rule.possible(side.named))
         return out + ([None] if unseen else [])
 
     def _actions(self, t: TitanState) -> list[Line]:
@@ -278,7 +283,7 @@ class State:
         assert p is not None
         if self.trace is not None:
             self.trace.append(Answer(p.kind, p.seat, d, how, p.prompt, self.round))
-        self.pending = None
+        self.pending, self._legal = None, None
         self.todo.pop(0)
         if d.verb == "hazard":
             self._flip(self.cat.board.hex_named(d.titan), d.args[0], p)  # type: ignore[arg-type]
