@@ -213,3 +213,23 @@ def test_every_test_the_rules_doc_names_exists():
     named = set(re.findall(r"`(test_[a-z0-9_]+)`", doc))
     defined = {m for f in here.glob("test_*.py") for m in re.findall(r"^def (test_[a-z0-9_]+)", f.read_text(), re.M)}
     assert named and named <= defined, sorted(named - defined)
+
+
+def test_c19_the_cards_a_face_down_place_may_be_are_exactly_those_the_deck_still_allows():
+    from collections import Counter
+
+    from engine.rng import SplitMix64
+    from engine.titans.deck import deck_rule
+
+    rng = SplitMix64(19)
+    for species, ally in (("dragon", None), ("dragon", "harpy")):
+        rule = deck_rule(CAT, species, ally, None)
+        cards = rule.cards()
+        for _ in range(200):
+            named: Counter = Counter()
+            for _ in range(rng.below(14)):
+                c = cards[rng.below(len(cards))]
+                if rule.allows(named + Counter({c: 1})):
+                    named[c] += 1
+            want = [c for c in cards if rule.allows(named + Counter({c: 1}))]
+            assert rule.possible(named) == want, (dict(named), species, ally)
