@@ -233,3 +233,13 @@ def test_c19_the_cards_a_face_down_place_may_be_are_exactly_those_the_deck_still
                     named[c] += 1
             want = [c for c in cards if rule.allows(named + Counter({c: 1}))]
             assert rule.possible(named) == want, (dict(named), species, ally)
+
+
+def test_c20_a_titan_may_attack_its_own_side():
+    g = fresh()
+    me = place(g, "P1 cinderwing", "D4", "NW")
+    friend = place(g, "P1 ashmaw", ahead(g, "D4", "NW"), "NW")
+    start_action(g, "P1 cinderwing")
+    play(g, "P1 cinderwing attack P1 ashmaw")
+    assert friend.damage == CAT.titans["cinderwing"].strength
+    assert me.damage == 1  # Ashmaw's Smouldering Hide answers any attacker
