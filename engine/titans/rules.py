@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
 from ..log import GameLog, LogFormatError, read_schema_file
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
@@ -211,4 +211,3 @@ def _how(g: State) -> str:
 
 
 RULES = TitansRules()
-assert CHANCE == 0

@@ -243,3 +243,26 @@ def test_c20_a_titan_may_attack_its_own_side():
     play(g, "P1 cinderwing attack P1 ashmaw")
     assert friend.damage == CAT.titans["cinderwing"].strength
     assert me.damage == 1  # Ashmaw's Smouldering Hide answers any attacker
+
+
+def test_a_seeded_mixed_squad_game_deals_and_verifies():
+    from titans_helpers import log
+
+    from engine.rng import SplitMix64
+    from engine.titans.bots import choose_random
+    from engine.titans.lines import format_line
+
+    squads = [{"species": "dragon", "ally": "harpy", "titans": ["ashmaw", "cinderwing", "old-vermax", "shrill"],
+               "maneuvers": ["gout-of-flame"] * 3 + ["dragonscale"] * 2 + ["screech", "snatch"]},
+              {"species": "phoenix"}]
+    g = game(squads=squads, seed=23)
+    dealt = [c for t in g.titans if t.player == 1 for c in t.stack] + g.sides[0].reserve
+    assert sorted(c for c in dealt if CAT.maneuvers[c].species) == sorted(squads[0]["maneuvers"])
+    rng, lines = SplitMix64(23), []
+    while not g.over:
+        d = choose_random(g, rng)
+        lines.append(format_line(d))
+        g.answer(d)
+    lg = log(squads=squads, seed=23, decisions=lines)
+    assert replay(lg).verdict.status is VerdictStatus.VALID
+    assert replay(as_recorded(lg)).verdict.status is VerdictStatus.VALID
