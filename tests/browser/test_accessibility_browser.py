@@ -51,7 +51,7 @@ PAGES = {
     "record-end": ("/record", "/record"),  # then a concession: the end screen
     "api-docs": ("/api/docs", "/api/docs"),
     "game-index": ("/<game>/", "/pips/"),  # a game with no pages of its own yet
-    "no-such-game": ("/<game>/", "/titans/"),  # not_found.html naming the games, a 404
+    "no-such-game": ("/<game>/", "/elysian/"),  # not_found.html naming the games, a 404
     "lines-setup": ("/<game>/record", "/pips/record"),  # the recorder's lines mode
     "lines-game": ("/<game>/record", "/pips/record"),  # then a game: decisions, one undone, the frame unfolded
     "lines-end": ("/<game>/record", "/pips/record"),  # then a concession: the end screen

@@ -121,13 +121,13 @@ def test_an_unknown_game_is_a_404_naming_the_games(bare_site, browser, size):
     base = bare_site
     context, page, problems = new_page(browser, size)
     try:
-        response = page.goto(f"{base}/titans/")
+        response = page.goto(f"{base}/elysian/")
         assert response.status == 404
-        assert page.inner_text("[role=alert]") == "There is no game “titans” here."
+        assert page.inner_text("[role=alert]") == "There is no game “elysian” here."
         listed = page.locator("ul.game-list a")
-        assert listed.all_inner_texts() == ["Battle for Empyrean", "Pips (test game)"]
-        assert [a.get_attribute("href") for a in listed.all()] == ["/meta", "/pips/"]
-        assert page.goto(f"{base}/titans/record").status == 404
+        assert listed.all_inner_texts() == ["Battle for Empyrean", "Titans of Empyrean", "Pips (test game)"]
+        assert [a.get_attribute("href") for a in listed.all()] == ["/meta", "/titans/", "/pips/"]
+        assert page.goto(f"{base}/elysian/record").status == 404
         no_sideways_scroll(page, size)
         shoot(page, f"games-unknown-{WIDTHS[size]['width']}")
         # the API's own paths are never taken for a game's

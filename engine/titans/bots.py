@@ -1,0 +1,82 @@
+"""Titans' bots and self-play: a random bot and a greedy one (one decision ahead, scored by the
+board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..rng import ALGORITHM, SplitMix64
+from .catalog import DEFAULT_VERSION, load
+from .game import State
+from .lines import format_line, is_face_down_burn
+from .logformat import Setup, Squad, dump_setup, hazard_hexes, squad_of
+
+KEY = "titans"
+BOT_STREAM = 0xB07  # the bots' generator is seeded apart from the game's chance
+SETUP_STREAM = 0x5E7  # so is self-play's choice of species and hazards
+
+
+def score(g: State, player: int) -> float:
+    """How good the board is for ``player``: the opponent's losses less its own, and where it points."""
+    if g.over:
+        return 0.0 if g.winner is None else (1000.0 if g.winner == player else -1000.0)
+    total = 0.0
+    for t in g.titans:
+        sign = -1.0 if t.player == player else 1.0
+        worth = 30.0 if not t.alive else 2.0 * t.damage - 0.7 * len(t.stack) - (3.0 if t.active else 0.0)
+        if t.alive and t.hex is None and g.round >= 1:
+            worth += 6.0
+        total += sign * worth
+        if t.on_field and t.player == player:
+            total += 1.5 * sum(1 for o in g._targets(t) if o.player != player)
+    total += 0.3 * (g.unturned(player) - g.unturned(3 - player))
+    return total
+
+
+def choose_random(g: State, rng: SplitMix64) -> Any:
+    legal = [d for d in g.legal_decisions() if not (is_face_down_burn(d) and d.card is None)]
+    return legal[rng.below(len(legal))]
+
+
+def choose_greedy(g: State, rng: SplitMix64) -> Any:
+    legal = [d for d in g.legal_decisions() if not (is_face_down_burn(d) and d.card is None)]
+    if len(legal) > 40:  # entries: a sample keeps it quick
+        picked = set()
+        while len(picked) < 40:
+            picked.add(rng.below(len(legal)))
+        legal = [legal[i] for i in sorted(picked)]
+    me = g.pending.player  # type: ignore[union-attr]
+    best, best_score = legal[0], None
+    for d in legal:
+        trial = g.clone()
+        trial.answer(d)
+        s = score(trial, me) + (0.01 * rng.below(10))
+        if best_score is None or s > best_score:
+            best, best_score = d, s
+    return best
+
+
+BOTS: dict[str, Callable[[State, SplitMix64], Any]] = {"random": choose_random, "greedy": choose_greedy}
+
+
+def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: list[str] | None = None,
+              meta: dict | None = None) -> dict:
+    cat = load(DEFAULT_VERSION)
+    pick = SplitMix64(seed ^ SETUP_STREAM)
+    species = sorted(cat.species)
+    chosen = list(factions) if factions is not None else [species[pick.below(len(species))] for _ in range(players)]
+    layouts = [None, *sorted(cat.layouts)]
+    hz = layouts[pick.below(len(layouts))]
+    setup = Setup(tuple(Squad(s) for s in chosen), hz)
+    g = State.new(cat, [squad_of(cat, q, i) for i, q in enumerate(setup.squads)], hazard_hexes(cat, hz), seed)
+    rng = SplitMix64(seed ^ BOT_STREAM)
+    choose = BOTS[bot]
+    lines = []
+    while not g.over:
+        d = choose(g, rng)
+        lines.append(format_line(d))
+        g.answer(d)
+    return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": DEFAULT_VERSION,
+            "setup": dump_setup(setup), "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed},
+            "decisions": lines, "result": {"winner": g.winner, "reason": str(g.end)},
+            **({"meta": meta} if meta else {})}

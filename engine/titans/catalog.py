@@ -1,0 +1,227 @@
+"""Titans' content as versioned data: species, titans, maneuvers, the field and hazard layouts.
+
+One catalog version is a folder ``data/catalog/<version>/`` of four YAML files (catalog.yaml,
+basic.yaml, species.yaml, board.yaml), validated against ``data/catalog.schema.json`` with
+jsonschema and compiled once (effects: ``effects.py``). Loading never half-succeeds: a problem
+raises ``CatalogError`` naming the file, the item (a species, titan, maneuver or layout by key) and
+the field. The content is unofficial (catalog.yaml says so) and replaceable as data.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NoReturn
+
+import yaml
+from jsonschema import Draft202012Validator
+
+from .board import Board
+from .effects import Effect, EffectError, compile_effects
+
+DEFAULT_VERSION = "1"
+DATA = Path(__file__).resolve().parent / "data"
+FILES = ("catalog.yaml", "basic.yaml", "species.yaml", "board.yaml")
+BASIC_CARDS = 21  # the basic maneuvers in every deck
+SPECIES_CARDS = 11  # each species' maneuvers
+SQUAD = 4  # titans in a squad, and in a species (docs/titans-rules.md, K1)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
+HAZARDS = ("regenerate", "portal", "air-pocket", "foom", "soothing-wind", "toxic-blast", "air-current",
+           "whirlwind", "lightning")
+
+
+class CatalogError(ValueError):
+    def __init__(self, file: str, item: str | None, field: str | None, message: str) -> None:
+        where = file + (f", {item}" if item else "") + (f", field {field}" if field else "")
+        super().__init__(f"{where}: {message}")
+        self.file, self.item, self.field, self.message = file, item, field, message
+
+
+@dataclass(frozen=True)
+class Maneuver:
+    key: str
+    name: str
+    active: bool  # active (stays in play) or burn-immediately
+    copies: int
+    species: str | None  # None: a basic maneuver
+    text: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Titan:
+    key: str
+    name: str
+    species: str
+    stack: int
+    initiative: int
+    strength: int
+    endurance: int
+    ability_name: str
+    text: str
+    effects: tuple[Effect, ...]
+
+
+@dataclass(frozen=True)
+class Species:
+    key: str
+    name: str
+    titans: tuple[str, ...]
+    maneuvers: tuple[str, ...]  # keys, one per distinct card
+
+
+@dataclass(frozen=True, eq=False)
+class Catalog:
+    version: str
+    title: str
+    notice: str
+    species: dict[str, Species]
+    titans: dict[str, Titan]
+    maneuvers: dict[str, Maneuver]
+    basic: tuple[str, ...]
+    board: Board
+    hazard_pile: dict[str, int]
+    layouts: dict[str, tuple[str, ...]]
+
+    def basic_counts(self) -> Counter:
+        return Counter({k: self.maneuvers[k].copies for k in self.basic})
+
+    def species_counts(self, species: str) -> Counter:
+        return Counter({k: self.maneuvers[k].copies for k in self.species[species].maneuvers})
+
+
+def _fail(file: str, item: str | None, field: str | None, message: str) -> NoReturn:
+    raise CatalogError(file, item, field, message)
+
+
+@lru_cache(maxsize=None)
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads((DATA / "catalog.schema.json").read_text(encoding="utf-8")))
+
+
+def _item_and_field(doc: Any, path: list) -> tuple[str | None, str]:
+    """The innermost keyed item on ``path`` ("titan 'ashmaw'") and the field below it."""
+    item, rest, node, kind = None, list(path), doc, None
+    for i, step in enumerate(path):
+        if isinstance(node, list) and isinstance(step, int) and step < len(node):
+            node = node[step]
+            if isinstance(node, dict) and isinstance(node.get("key"), str):
+                item, rest = f"{kind or 'item'} {node['key']!r}", path[i + 1:]
+        elif isinstance(node, dict) and step in node:
+            kind = {"titans": "titan", "maneuvers": "maneuver", "species": "species",
+                    "hazard_layouts": "layout"}.get(step, kind)
+            node = node[step]
+        else:
+            break
+    return item, ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in rest).replace(".[", "[") or "(the item)"
+
+
+def validate(file: str, doc: Any) -> None:
+    """The file's shape against the schema; the first problem as a CatalogError."""
+    root = _validator().schema["properties"][file]
+    errors = sorted(_validator().evolve(schema={**root, "$defs": _validator().schema["$defs"]}).iter_errors(doc),
+                    key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        e = errors[0]
+        item, fld = _item_and_field(doc, list(e.absolute_path))
+        _fail(file, item, fld, e.message)
+
+
+def _maneuver(raw: dict, species: str | None, file: str) -> Maneuver:
+    try:
+        effects = compile_effects(raw["effects"], "effects")
+    except EffectError as e:
+        _fail(file, f"maneuver {raw['key']!r}", e.field, e.message)
+    return Maneuver(raw["key"], raw["name"], raw["kind"] == "active", raw["copies"], species, raw["text"], effects)
+
+
+def _titan(raw: dict, species: str, file: str) -> Titan:
+    ab = raw["ability"]
+    try:
+        effects = compile_effects(ab["effects"], "ability.effects")
+    except EffectError as e:
+        _fail(file, f"titan {raw['key']!r}", e.field, e.message)
+    return Titan(raw["key"], raw["name"], species, raw["stack"], raw["initiative"], raw["strength"],
+                 raw["endurance"], ab["name"], ab["text"], effects)
+
+
+def compile_catalog(docs: dict[str, Any]) -> Catalog:
+    """A catalog from the four files' decoded contents (by file name)."""
+    for file in FILES:
+        validate(file, docs.get(file))
+    head, board_doc = docs["catalog.yaml"], docs["board.yaml"]
+    maneuvers: dict[str, Maneuver] = {}
+    titans: dict[str, Titan] = {}
+
+    def add(table: dict, value: Any, file: str, kind: str) -> None:
+        if value.key in table or value.key in maneuvers or value.key in titans:
+            _fail(file, f"{kind} {value.key!r}", "key", "this key is used twice in the catalog")
+        table[value.key] = value
+
+    basic = []
+    for raw in docs["basic.yaml"]["maneuvers"]:
+        add(maneuvers, _maneuver(raw, None, "basic.yaml"), "basic.yaml", "maneuver")
+        basic.append(raw["key"])
+    if sum(maneuvers[k].copies for k in basic) != BASIC_CARDS:
+        _fail("basic.yaml", None, "maneuvers", f"the basic maneuvers come to {BASIC_CARDS} cards with their copies")
+    species: dict[str, Species] = {}
+    for raw in docs["species.yaml"]["species"]:
+        key = raw["key"]
+        if key in species:
+            _fail("species.yaml", f"species {key!r}", "key", "this species is listed twice")
+        if len(raw["titans"]) != SQUAD:
+            _fail("species.yaml", f"species {key!r}", "titans", f"a species has {SQUAD} titans")
+        for t in raw["titans"]:
+            add(titans, _titan(t, key, "species.yaml"), "species.yaml", "titan")
+        for m in raw["maneuvers"]:
+            add(maneuvers, _maneuver(m, key, "species.yaml"), "species.yaml", "maneuver")
+        if sum(m["copies"] for m in raw["maneuvers"]) != SPECIES_CARDS:
+            _fail("species.yaml", f"species {key!r}", "maneuvers",
+                  f"a species has {SPECIES_CARDS} maneuver cards with their copies")
+        species[key] = Species(key, raw["name"], tuple(t["key"] for t in raw["titans"]),
+                               tuple(m["key"] for m in raw["maneuvers"]))
+    b = board_doc["board"]
+    sides = sorted(b["sides"], key=lambda s: s["player"])
+    if [s["player"] for s in sides] != [1, 2]:
+        _fail("board.yaml", None, "board.sides", "one side for player 1 and one for player 2")
+    board = Board(b["radius"], tuple(tuple(s["facings"]) for s in sides))
+    pile = dict(board_doc["hazard_pile"])
+    unknown = sorted(set(pile) - set(HAZARDS))
+    if unknown:
+        _fail("board.yaml", None, f"hazard_pile.{unknown[0]}", f"no such hazard; the hazards are {', '.join(HAZARDS)}")
+    layouts: dict[str, tuple[str, ...]] = {}
+    for raw in board_doc["hazard_layouts"]:
+        where = f"layout {raw['key']!r}"
+        bad = [h for h in raw["hexes"] if board.hex_named(h) is None]
+        if bad:
+            _fail("board.yaml", where, "hexes", f"{bad[0]} is not a hex of the field")
+        if len(set(raw["hexes"])) != len(raw["hexes"]) or len(raw["hexes"]) > sum(pile.values()):
+            _fail("board.yaml", where, "hexes", "each hex once, and no more hexes than hazard tokens")
+        layouts[raw["key"]] = tuple(raw["hexes"])
+    return Catalog(head["version"], head["title"], head["notice"], species, titans, maneuvers, tuple(basic),
+                   board, pile, layouts)
+
+
+@lru_cache(maxsize=None)
+def load(version: str = DEFAULT_VERSION) -> Catalog:
+    """The catalog of ``version`` (cached): CatalogError for a bad file, KeyError for no such version."""
+    folder = DATA / "catalog" / version
+    if not version or "/" in version or not folder.is_dir():
+        raise KeyError(f"unknown Titans catalog version {version!r}; known: {', '.join(versions())}")
+    docs = {}
+    for file in FILES:
+        try:
+            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
+        except (OSError, yaml.YAMLError) as e:
+            _fail(file, None, None, f"cannot be read: {e}")
+    cat = compile_catalog(docs)
+    if cat.version != version:
+        _fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
+    return cat
+
+
+def versions() -> list[str]:
+    return sorted(p.name for p in (DATA / "catalog").iterdir() if p.is_dir())

@@ -1,0 +1,42 @@
+"""The nine hazard tokens of the book (rules 8.2-8.10): what each does to the titan that flips it.
+The pile (how many of each) is content: board.yaml's hazard_pile (choice K2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .board import distance, turned
+
+NAMES = {"regenerate": "Regenerate", "portal": "Portal", "air-pocket": "Combustible Air Pocket", "foom": "FOOM!",
+         "soothing-wind": "Soothing Wind", "toxic-blast": "Toxic Blast", "air-current": "Air Current",
+         "whirlwind": "Whirlwind", "lightning": "Lightning Strike"}
+FOOM_REACH = 3
+
+
+def resolve(g: Any, t: Any, kind: str) -> None:
+    i = g.titans.index(t)
+    side = g.sides[t.player - 1]
+    if kind == "regenerate":
+        if side.burned:
+            t.stack.append(side.burned.pop(0))  # even past the stack size
+    elif kind == "portal":
+        t.hex, t.must_return = None, True
+    elif kind == "air-pocket":
+        g.todo.insert(0, ("burn", i, "Combustible Air Pocket"))
+    elif kind == "foom":
+        for o in g.titans:
+            if o is not t and o.on_field and distance(o.hex, t.hex) <= FOOM_REACH:
+                o.damage += 1
+    elif kind == "soothing-wind":
+        t.damage = 0
+    elif kind == "toxic-blast":
+        t.damage += 1
+    elif kind == "air-current":
+        g.todo.insert(0, ("step", i))
+    elif kind == "whirlwind":
+        t.facing = turned(t.facing, "around")
+    elif kind == "lightning":
+        t.damage += 2
+        for o in g.titans:
+            if o is not t and o.on_field and distance(o.hex, t.hex) <= 1:
+                o.damage += 1
