@@ -192,6 +192,13 @@ class Rules(Protocol):
     def misclaimed_result(self, result: dict) -> dict: ...  # a log's result claiming another seat won
 
 
+def another_winner(result: dict) -> dict:
+    """A two-player game's result as a player claiming wrongly writes it: the other seat won (seat 1,
+    after a draw); what ``misclaimed_result`` is for a game whose result is ``{"winner": n}``."""
+    winner = result.get("winner")
+    return {"winner": 3 - winner if winner in (1, 2) else 1}
+
+
 def rules_members() -> list[str]:
     """Every member a rules object must have (``Rules``'s attributes and methods)."""
     return sorted(set(Rules.__annotations__) | {n for n in vars(Rules) if not n.startswith("_")})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
 from ..log import GameLog, read_schema_file
 from . import frames, logformat, verdicts, views
 from .board import describe
@@ -163,11 +163,7 @@ class BfeRules:
         """A catalog version as data (engine.bfe.catalog.catalog_data); KeyError if there is none."""
         return catalog_data(load_catalog(version))
 
-    @staticmethod
-    def misclaimed_result(result: dict) -> dict:
-        """The result a player claiming wrongly writes: the other seat won (seat 1, after a draw)."""
-        winner = result.get("winner")
-        return {"winner": 3 - winner if winner in (1, 2) else 1}
+    misclaimed_result = staticmethod(another_winner)
 
     def parse_line(self, text: str) -> Decision:
         """One decision line read (DecisionSyntaxError, naming what is wrong, if it does not read)."""

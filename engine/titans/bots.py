@@ -60,8 +60,8 @@ BOTS: dict[str, Callable[[State, SplitMix64], Any]] = {"random": choose_random, 
 
 
 def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: list[str] | None = None,
-              meta: dict | None = None) -> dict:
-    cat = load(DEFAULT_VERSION)
+              meta: dict | None = None, catalog: str = DEFAULT_VERSION) -> dict:
+    cat = load(catalog)
     pick = SplitMix64(seed ^ SETUP_STREAM)
     species = sorted(cat.species)
     chosen = list(factions) if factions is not None else [species[pick.below(len(species))] for _ in range(players)]
@@ -76,7 +76,7 @@ def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: lis
         d = choose(g, rng)
         lines.append(format_line(d))
         g.answer(d)
-    return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": DEFAULT_VERSION,
+    return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": cat.version,
             "setup": dump_setup(setup), "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed},
             "decisions": lines, "result": {"winner": g.winner, "reason": str(g.end)},
             **({"meta": meta} if meta else {})}

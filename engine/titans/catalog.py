@@ -225,3 +225,26 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
 
 def versions() -> list[str]:
     return sorted(p.name for p in (DATA / "catalog").iterdir() if p.is_dir())
+
+
+def catalog_data(cat: Catalog) -> dict[str, Any]:
+    """A catalog as plain data (JSON-ready), for recorders and searching: each species with its
+    titans and its maneuvers' keys, every titan (its numbers and ability), every maneuver (kind,
+    species, copies, text), the field and the hazard tokens and layouts."""
+    return {
+        "version": cat.version,
+        "title": cat.title,
+        "notice": cat.notice,
+        "species": [{"key": s.key, "name": s.name, "titans": list(s.titans), "maneuvers": list(s.maneuvers)}
+                    for s in cat.species.values()],
+        "titans": [{"key": t.key, "name": t.name, "species": t.species, "stack": t.stack,
+                    "initiative": t.initiative, "strength": t.strength, "endurance": t.endurance,
+                    "ability": t.ability_name, "text": t.text} for t in cat.titans.values()],
+        "maneuvers": [{"key": m.key, "name": m.name, "kind": "active" if m.active else "burn immediately",
+                       "species": m.species or "basic", "copies": m.copies, "text": m.text}
+                      for m in cat.maneuvers.values()],
+        "board": {"radius": cat.board.radius, "hexes": [cat.board.name(h) for h in cat.board.hexes],
+                  "entry_facings": [list(f) for f in cat.board.entry_facings]},
+        "hazards": [{"name": name, "tokens": n} for name, n in cat.hazard_pile.items()],
+        "layouts": {name: list(hexes) for name, hexes in cat.layouts.items()},
+    }

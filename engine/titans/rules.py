@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
 from ..log import GameLog, LogFormatError, read_schema_file
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
-from .catalog import DEFAULT_VERSION, load
+from .catalog import DEFAULT_VERSION, catalog_data, load, versions
 from .game import End, State
 from .lines import Kind, Line, format_line, is_face_down_burn, parse_line, unseen_form
 from .record import RecordBuilder
@@ -189,17 +189,23 @@ class TitansRules:
 
     # self-play
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
-                  factions: list[str] | None = None, meta: dict | None = None) -> dict:
-        return self_play(seed, bot=bot, players=players, factions=factions, meta=meta)
+                  factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
+        return self_play(seed, bot=bot, players=players, factions=factions, meta=meta,
+                         catalog=catalog or DEFAULT_VERSION)
 
     @staticmethod
-    def faction_choices() -> list[str]:
-        return list(load(DEFAULT_VERSION).species)
+    def faction_choices(catalog: str | None = None) -> list[str]:
+        return list(load(catalog or DEFAULT_VERSION).species)
 
     @staticmethod
-    def misclaimed_result(result: dict) -> dict:
-        winner = result.get("winner")
-        return {"winner": 3 - winner if winner in (1, 2) else 1}
+    def catalog_versions() -> list[str]:
+        return versions()
+
+    @staticmethod
+    def catalog_data(version: str) -> dict:
+        return catalog_data(load(version))
+
+    misclaimed_result = staticmethod(another_winner)
 
 
 def _said(winner: int | None, names: list[str]) -> str:

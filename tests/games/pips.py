@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, NamedTuple
 
-from engine.games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome
+from engine.games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
 from engine.log import GameLog, LogFormatError, field_at
 from engine.rng import ALGORITHM, SplitMix64
 
@@ -672,8 +672,7 @@ class PipsRules:
             ranks = list(result["ranks"])
             ranks[0] = 2 if ranks[0] == 1 else 1
             return {"ranks": ranks}
-        winner = result.get("winner")
-        return {"winner": 3 - winner if winner in (1, 2) else 1}
+        return another_winner(result)
 
 
 def _said(winner: int | None, names: list[str]) -> str:
