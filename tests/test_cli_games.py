@@ -21,9 +21,9 @@ from services.cli import main as cli
 PLAYING = [  # commands that play any registered game
     ["simulate", "--out", "never.ndjson"],
     ["balance", "--games", "1", "--out", "never.md"],
+    ["record", "--out", "never.json"],  # another game than BfE: tests/test_cli_record_any_game.py
 ]
 REFUSALS = [
-    ["record", "--out", "never.json", "--first-player", "1"],
     ["catalog", "docs", "--out", "never.md"],  # the group takes --game: before its command
 ]
 

@@ -59,12 +59,19 @@ def game_catalog(game: str, version: str | None) -> dict:
     """One catalog version of a game other than Battle for Empyrean (the newest when not named)."""
     from engine import games
 
-    rules = games.rules_for(game)
-    versions = rules.catalog_versions()
+    return games.rules_for(game).catalog_data(catalog_version(game, version))  # type: ignore[no-any-return]
+
+
+def catalog_version(game: str, version: str | None) -> str:
+    """``--catalog`` of a game's rules' catalog versions (left out: the newest); an unknown one is refused
+    naming the versions there are."""
+    from engine import games
+
+    versions = games.rules_for(game).catalog_versions()
     if version is not None and version not in versions:
         raise click.BadParameter(f"unknown catalog version {version!r} of {games.info(game).name}; there are "
                                  f"{', '.join(versions)}", param_hint="--catalog")
-    return rules.catalog_data(version or versions[-1])
+    return version or versions[-1]  # type: ignore[no-any-return]
 
 
 @click.group()

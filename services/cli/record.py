@@ -15,11 +15,11 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 import click
 
-from services.cli.games import game_option, play_only_what_is_written
+from services.cli.games import default_game, game_option
 
 HELP = """  a number      take that answer
   a card's name the answer naming that card, by its name or the start of it ('soul of the l'),
@@ -63,18 +63,38 @@ def deck_entry(value: str, premade: list[str]) -> Any:
     return {"name": path.stem, "cards": cards}
 
 
-def new_log(*, mode: str, decks: list[Any], battlefields: list[str], first: int, catalog: str,
-            players: list[str], view: int | None, meta: dict[str, Any]) -> dict[str, Any]:
-    log: dict[str, Any] = {"format": "empyrean-log", "version": 1, "catalog": catalog}
+def new_log(*, mode: str, decks: list[Any], battlefields: list[str], first: int | None, catalog: str,
+            players: list[str], view: int | None, meta: dict[str, Any], seed: int | None = None) -> dict[str, Any]:
+    """A Battle for Empyrean log with no decision yet (a log that names no game)."""
+    setup = {"mode": mode, "decks": decks, "battlefields": battlefields,
+             **({"first_player": first} if first is not None else {})}
+    return envelope(None, catalog, setup, players=players, chance=chance_of(view, seed), meta=meta)
+
+
+def envelope(game: str | None, catalog: str, setup: dict[str, Any], *, players: list[str], chance: dict[str, Any],
+             meta: dict[str, Any]) -> dict[str, Any]:
+    """A log of ``game`` (None: Battle for Empyrean, written without "game") with no decision yet."""
+    log: dict[str, Any] = {"format": "empyrean-log", "version": 1, **({"game": game} if game else {}),
+                           "catalog": catalog}
     meta = {k: v for k, v in meta.items() if v is not None}
     if players:
         meta["players"] = players
     if meta:
         log["meta"] = meta
-    log["setup"] = {"mode": mode, "decks": decks, "battlefields": battlefields, "first_player": first}
-    log["chance"] = {"type": "recorded", **({"view": view} if view is not None else {})}
+    log["setup"] = setup
+    log["chance"] = chance
     log["decisions"] = []
     return log
+
+
+def chance_of(view: int | None, seed: int | None) -> dict[str, Any]:
+    """Recorded chance (each card drawn and die rolled is a line), from one seat's view when ``view``
+    is given; or seeded chance, ``seed`` deciding it (digital play: no chance line is written)."""
+    if seed is not None:
+        from engine.rng import ALGORITHM
+
+        return {"type": "seeded", "algorithm": ALGORITHM, "seed": seed, **({"view": view} if view is not None else {})}
+    return {"type": "recorded", **({"view": view} if view is not None else {})}
 
 
 def save(log: dict[str, Any], out: Path) -> None:
@@ -168,23 +188,53 @@ def finish(log: dict[str, Any], pos: dict[str, Any]) -> None:
     log["result"] = result
 
 
+def asker(stdin: TextIO, echo) -> Callable[[], str]:
+    """A prompt reading one line of ``stdin`` at a time (stripped); the end of input raises Quit."""
+    def ask() -> str:
+        echo("> ", nl=False)
+        line = stdin.readline()
+        if not line:  # end of input: as 'q'
+            raise Quit()
+        return line.strip()
+    return ask
+
+
 class Recorder:
+    """The prompt loop, for Battle for Empyrean: its tally and board, card names as answers, time
+    called. services.cli.record_lines.LinesRecorder is the same loop for any game."""
+
+    help = HELP
+
     def __init__(self, log: dict[str, Any], out: Path, stdin: TextIO, echo) -> None:
+        from engine.games import DEFAULT_GAME, rules_for
         from engine.position import position
 
         self.position = position
         self.log = log
+        self.key = log.get("game", DEFAULT_GAME)
+        self.rules = rules_for(self.key)
         self.out = out
-        self.stdin = stdin
+        self.ask = asker(stdin, echo)
         self.echo = echo
         self.names = list(log.get("meta", {}).get("players", []))
 
-    def ask(self) -> str:
-        self.echo("> ", nl=False)
-        line = self.stdin.readline()
-        if not line:  # end of input: as 'q'
-            raise Quit()
-        return line.strip()
+    # what the game shows and takes besides its lines
+    def show(self, pos: dict[str, Any]) -> None:
+        show(pos, self.names, self.echo)
+
+    def show_board(self, pos: dict[str, Any]) -> None:
+        show_board(pos, self.echo)
+
+    def answer_by_name(self, text: str, pos: dict[str, Any]) -> tuple[str | None, str]:
+        return answer_by_name(text, pos["legal"], pos["board"])
+
+    def call_time(self, rule: str) -> dict[str, Any] | None:
+        """Time called: the game stops and is scored by the tally (or is a draw)."""
+        self.log["result"] = {"winner": None, "reason": "time", "time_rule": rule or "tally"}
+        return self.now()
+
+    def finish(self, pos: dict[str, Any]) -> None:
+        finish(self.log, pos)
 
     def now(self) -> dict[str, Any]:
         return self.position(self.log).to_dict()
@@ -193,7 +243,7 @@ class Recorder:
         """Ask decisions until the game is over (or 'q'); returns the last position."""
         pos = self.now()
         while pos["status"] == "in progress":
-            show(pos, self.names, self.echo)
+            self.show(pos)
             pos = self.step(pos)
         return pos
 
@@ -208,10 +258,10 @@ class Recorder:
             if text == "q":
                 raise Quit()
             if text in ("h", "help", "?"):
-                self.echo(HELP)
+                self.echo(self.help)
                 continue
             if text == "b":
-                show_board(pos, self.echo)
+                self.show_board(pos)
                 continue
             if text == "u":
                 if not self.log["decisions"]:
@@ -223,13 +273,18 @@ class Recorder:
                 self.echo(f"undone: {undone}")
                 return self.now()
             if word == "time" and rest in ("", "tally", "draw"):
-                self.log["result"] = {"winner": None, "reason": "time", "time_rule": rest or "tally"}
-                return self.now()
+                timed = self.call_time(rest)
+                if timed is not None:
+                    return timed
+                continue
             if word == "concede" and rest.isdigit():
+                if not 1 <= int(rest) <= len(pos["concede"]):
+                    self.echo(f"there is no player {rest}: concede 1 to {len(pos['concede'])}")
+                    continue
                 # What this seat leaves out (the others' draws and keeps, taken unseen after the last
                 # line) is written out first, so the game ends where time called would end it and
                 # both count the same unseen cards (a concession ends the game where it is written).
-                taken = self.write_all([p["default"] for p in pos["left_out"]] + [f"P{rest} concede"])
+                taken = self.write_all([p["default"] for p in pos["left_out"]] + [pos["concede"][int(rest) - 1]])
                 if taken is not None:
                     return taken
                 continue
@@ -240,7 +295,7 @@ class Recorder:
                     continue
                 text = pos["legal"][n - 1]
             elif not _looks_like_a_line(text):
-                line, why = answer_by_name(text, pos["legal"], pos["board"])
+                line, why = self.answer_by_name(text, pos)
                 if why:
                     self.echo(f"not taken: {why}")
                     continue
@@ -256,11 +311,9 @@ class Recorder:
     def write_all(self, texts: list[str]) -> dict[str, Any] | None:
         """Add these decision lines together if the rules take them there (saved at once); else
         write none of them and say why."""
-        from engine.bfe.decisions import DecisionSyntaxError, format_decision, parse_decision
-
-        try:
-            lines = [format_decision(parse_decision(text)) for text in texts]
-        except DecisionSyntaxError as exc:
+        try:  # each line as the game writes it (a line that does not read: the game's words why)
+            lines = [self.rules.format_line(self.rules.parse_line(text)) for text in texts]
+        except ValueError as exc:
             self.echo(f"not taken: {exc}")
             return None
         self.log["decisions"].extend(lines)
@@ -274,79 +327,142 @@ class Recorder:
         return after
 
 
+BFE_ONLY = {"mode": "--mode", "decks": "--deck", "battlefields": "--battlefield", "first_player": "--first-player"}
+"""The options of Battle for Empyrean's setup (parameter: option); another game is set up otherwise."""
+
+
 @click.command()
 @click.option("--out", "-o", type=click.Path(dir_okay=False, path_type=Path),
               help="The log file, written after every decision (with --resume: that file, unless given).")
 @click.option("--resume", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Go on recording a saved (unfinished) log.")
-@click.option("--mode", type=click.Choice(["2p", "3p"]), default="2p", show_default=True)
+@click.option("--mode", type=click.Choice(["2p", "3p"]), default="2p", show_default=True,
+              help="Battle for Empyrean: 2 or 3 players.")
 @click.option("--deck", "decks", multiple=True, metavar="NAME|FILE",
-              help="Each player's deck in seat order: a premade deck (its name or a part only it has), or a file "
-                   "with a mash-up deck (JSON {name, cards}, or one card name per line). Repeat per player.")
+              help="Battle for Empyrean: each player's deck in seat order: a premade deck (its name or a part only it "
+                   "has), or a file with a mash-up deck (JSON {name, cards}, or one card name per line). Repeat per "
+                   "player.")
 @click.option("--battlefield", "battlefields", multiple=True, metavar="NAME",
-              help="The battlefields in order, B1 first (a name or a part only it has). Repeat: 3 for 2p, 4 for 3p.")
-@click.option("--first-player", type=click.IntRange(1, 3), help="Who holds the first-player token in round 1.")
+              help="Battle for Empyrean: the battlefields in order, B1 first (a name or a part only it has). Repeat: 3 "
+                   "for 2p, 4 for 3p.")
+@click.option("--first-player", type=click.IntRange(1, 3),
+              help="Battle for Empyrean: who holds the first-player token in round 1.")
+@click.option("--setup", "setup_text", metavar="JSON|@FILE",
+              help="Another game's setup as its log writes it (JSON, or @ and a file holding it); left out, it is "
+                   "asked field by field.")
 @click.option("--catalog", "version", help="Catalog version the game is played under (default: the newest).")
 @click.option("--player", "players", multiple=True, help="Players' names in seat order (optional).")
 @click.option("--event", help="The event's name (meta.event).")
 @click.option("--round", "round_", type=click.IntRange(1), help="The tournament round (meta.round).")
 @click.option("--table", help="The table (meta.table).")
-@click.option("--view", type=click.IntRange(1, 3),
+@click.option("--view", type=click.IntRange(1),
               help="Record from that player's seat: the other players' draws and keeps are not asked.")
-@game_option("The game played (left out: the game of a log that names none); only Battle for Empyrean for now.")
-def record(out: Path | None, resume: Path | None, mode: str, decks: tuple[str, ...], battlefields: tuple[str, ...],
-           first_player: int | None, version: str | None, players: tuple[str, ...], event: str | None,
-           round_: int | None, table: str | None, view: int | None, game: str | None) -> None:
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1),
+              help="Seeded chance (a game played digitally): the seed deals and rolls, and no chance line is asked. "
+                   "Left out: recorded chance, each card drawn and die rolled asked.")
+@game_option("The game played (left out: the game of a log that names none; with --resume, the log's).")
+@click.pass_context
+def record(ctx: click.Context, out: Path | None, resume: Path | None, mode: str, decks: tuple[str, ...],
+           battlefields: tuple[str, ...], first_player: int | None, setup_text: str | None, version: str | None,
+           players: tuple[str, ...], event: str | None, round_: int | None, table: str | None, view: int | None,
+           seed: int | None, game: str | None) -> None:
     """Record a game played with real cards: each decision asked with its legal answers, numbered;
-    the log written to --out after every one. Exit status: 0 a valid game (or saved to go on
-    later), 1 the finished log is not valid, 2 a setup the engine refuses."""
-    play_only_what_is_written("record", game)
-    from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
+    the log written to --out after every one. Battle for Empyrean is set up by the options; another
+    game (--game) field by field at the prompt, or by --setup. Exit status: 0 a valid game (or saved
+    to go on later), 1 the finished log is not valid, 2 a setup the engine refuses."""
+    from engine.games import DEFAULT_GAME
     from engine.position import position
+    from services.cli.record_lines import LinesRecorder, setup_field_words
     from services.cli.verify import describe_verdict
+    from services.games.game_names import game_words
 
     echo = click.echo
+    meta = {"event": event, "round": round_, "table": table}
     if resume is not None:
         log = json.loads(resume.read_text(encoding="utf-8"))
+        key = log.get("game", DEFAULT_GAME) if isinstance(log, dict) else DEFAULT_GAME
+        if game is not None and game != key:
+            raise click.UsageError(f"{resume} is a game of {game_words(key)}, not {game_words(game)}")
         out = out or resume
     else:
         if out is None:
             raise click.UsageError("say where the log goes: --out FILE (or --resume FILE to go on with one)")
         if out.exists():
             raise click.UsageError(f"{out} exists; go on with it with --resume {out}, or choose another --out")
-        if first_player is None:
-            raise click.UsageError("--first-player is needed: who holds the first-player token in round 1")
-        catalog = version or DEFAULT_VERSION
-        try:
-            cat = load_catalog(catalog)
-        except KeyError:
-            raise click.BadParameter(f"unknown catalog version {catalog!r}", param_hint="--catalog") from None
-        log = new_log(mode=mode, decks=[deck_entry(d, sorted(cat.decks)) for d in decks],
-                      battlefields=[resolve(b, sorted(cat.battlefields)) for b in battlefields], first=first_player,
-                      catalog=catalog, players=list(players), view=view,
-                      meta={"event": event, "round": round_, "table": table})
+        key = default_game(game)
+        if key == DEFAULT_GAME:
+            log = bfe_log(mode, decks, battlefields, first_player, setup_text, version, list(players), view, seed, meta)
+        else:
+            given = [option for name, option in BFE_ONLY.items()
+                     if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT]
+            if given:
+                raise click.UsageError(f"{', '.join(given)} set up {game_words(DEFAULT_GAME)}; {game_words(key)} is "
+                                       "set up at the prompts, or with --setup")
+            log = lines_log(key, setup_text, version, list(players), view, seed, meta, asker(sys.stdin, echo), echo)
     start = position(log)
     if start.status not in ("in progress", "valid"):
         echo(describe_verdict(str(resume or "setup"), start.verdict))
+        if start.status == "malformed" and key != DEFAULT_GAME:
+            for words in setup_field_words(key, start.verdict.errors):
+                echo(words)
         sys.exit(2 if start.status == "malformed" else 1)
     save(log, out)
     echo(f"recording to {out} (saved after every decision; h for help)")
-    recorder = Recorder(log, out, sys.stdin, echo)
+    recorder = (Recorder if key == DEFAULT_GAME else LinesRecorder)(log, out, sys.stdin, echo)
     try:
         pos = recorder.run()
     except Quit:
         save(log, out)
         echo(f"\nsaved {len(log['decisions'])} decision(s) to {out}; go on with: empyrean record --resume {out}")
         return
-    finish(log, pos)
+    recorder.finish(pos)
     save(log, out)
     from engine.replay import replay
 
     verdict = replay(log, record=False).verdict
     echo("")
-    echo(describe_verdict(str(out), verdict))
+    echo(describe_verdict(str(out), verdict, None if key == DEFAULT_GAME else key))
     echo(f"the log is in {out}")
     sys.exit(0 if verdict.ok else 1)
+
+
+def bfe_log(mode: str, decks: tuple[str, ...], battlefields: tuple[str, ...], first_player: int | None,
+            setup_text: str | None, version: str | None, players: list[str], view: int | None, seed: int | None,
+            meta: dict[str, Any]) -> dict[str, Any]:
+    """A new Battle for Empyrean log, set up by the command's options."""
+    from engine.bfe.catalog import DEFAULT_VERSION, load_catalog
+
+    if setup_text is not None:
+        raise click.UsageError("--setup sets up a game other than Battle for Empyrean; this one is set up by --mode, "
+                               "--deck, --battlefield and --first-player")
+    if first_player is None and seed is None:
+        raise click.UsageError("--first-player is needed: who holds the first-player token in round 1")
+    catalog = version or DEFAULT_VERSION
+    try:
+        cat = load_catalog(catalog)
+    except KeyError:
+        raise click.BadParameter(f"unknown catalog version {catalog!r}", param_hint="--catalog") from None
+    return new_log(mode=mode, decks=[deck_entry(d, sorted(cat.decks)) for d in decks],
+                   battlefields=[resolve(b, sorted(cat.battlefields)) for b in battlefields], first=first_player,
+                   catalog=catalog, players=players, view=view, meta=meta, seed=seed)
+
+
+def lines_log(key: str, setup_text: str | None, version: str | None, players: list[str], view: int | None,
+              seed: int | None, meta: dict[str, Any], ask: Callable[[], str], echo) -> dict[str, Any]:
+    """A new log of game ``key`` (not Battle for Empyrean), its setup from --setup or asked."""
+    from services.cli.catalog import catalog_version
+    from services.cli.record_lines import ask_setup, read_setup_option
+
+    catalog = catalog_version(key, version)
+    if setup_text is not None:
+        setup = read_setup_option(setup_text)
+    else:
+        try:
+            setup = ask_setup(key, players, ask, echo)
+        except Quit:
+            echo("")
+            raise click.UsageError("the input ended before the setup was complete: nothing is written") from None
+    return envelope(key, catalog, setup, players=players, chance=chance_of(view, seed), meta=meta)
 
 
 COMMANDS = (record,)
