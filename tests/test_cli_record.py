@@ -215,3 +215,12 @@ def test_from_one_seat_a_concession_and_time_called_count_the_same_unseen_cards(
     written = json.loads(conceded.read_text())
     assert written["decisions"] == log["decisions"][:k] + left_out + ["P2 concede"]
     assert replay(written).verdict.unseen == replay(json.loads(timed.read_text())).verdict.unseen
+
+
+def test_a_game_played_digitally_is_recorded_with_its_seed_and_no_chance_line_asked(tmp_path):
+    log = self_play(4409)
+    out = tmp_path / "seeded.json"
+    r = run(*setup_args(log, out), "--seed", str(log["chance"]["seed"]), stdin="\n".join(typed(log)) + "\n")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr
+    same_game(out, log)
+    assert json.loads(out.read_text())["chance"] == log["chance"] and "chance decides" not in r.stdout
