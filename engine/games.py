@@ -183,6 +183,9 @@ class Rules(Protocol):
     # its content (cards, species, maps) as versioned data: the catalog API, ``empyrean cards``
     def catalog_versions(self) -> list[str]: ...  # oldest first; the last is the default
     def catalog_data(self, version: str) -> dict: ...  # JSON-ready, with "version" and "notice"; KeyError: none such
+    # an organiser's catalog files (a folder, or a file of one) checked against catalog ``version``: a line
+    # saying what they hold, or a ValueError naming the file, the item and the field (``empyrean catalog check``)
+    def check_catalog(self, path: str, version: str) -> str: ...
 
     # self-play (bots, the simulator, the conformance suite)
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,

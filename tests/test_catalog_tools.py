@@ -118,3 +118,67 @@ def test_catalog_check_names_a_folder_without_catalog_yaml_and_a_binary_file(tmp
     assert result.exit_code == 1
     assert "error: catalog.yaml: cannot be read" in result.output
     assert "error: deck.yaml: not valid YAML" in result.output
+
+
+# ------------------------------------------------------------------ another game's catalog: Titans (and Pips)
+TITANS = ROOT / "engine" / "titans" / "data" / "catalog"
+
+
+def test_docs_catalog_titans_md_is_generated_from_the_current_data():
+    """Regenerate with `empyrean catalog --game titans docs` when this fails."""
+    from engine import games
+    from services.cli.catalog_ref import render_data_markdown
+
+    rules = games.rules_for("titans")
+    text = render_data_markdown(rules.info, rules.catalog_data("1"))
+    assert (ROOT / "docs" / "catalog-titans.md").read_text(encoding="utf-8") == text
+    for titan in rules.catalog_data("1")["titans"]:
+        assert f"| {titan['key']} | {titan['name']} | {titan['species']} |" in text
+    assert "- entry_facings: [NE, NW], [SE, SW]" in text and text.startswith("# Catalog 1: Titans of Empyrean")
+
+
+def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
+    out = tmp_path / "titans.md"
+    result = CliRunner().invoke(cli, ["catalog", "--game", "titans", "docs", "--out", str(out)])
+    assert result.exit_code == 0 and result.output == f"wrote {out}\n"
+    assert out.read_text(encoding="utf-8") == (ROOT / "docs" / "catalog-titans.md").read_text(encoding="utf-8")
+    bad = CliRunner().invoke(cli, ["catalog", "--game", "titans", "docs", "--catalog", "9", "--out", str(out)])
+    assert bad.exit_code == 2 and "unknown catalog version '9' of Titans of Empyrean; there are 1" in bad.output
+
+
+def test_catalog_check_of_titans_reads_a_folder_or_one_file_in_place_of_the_catalogs_own(tmp_path):
+    folder = tmp_path / "mine"
+    shutil.copytree(TITANS / "1", folder)
+    good = CliRunner().invoke(cli, ["catalog", "--game", "titans", "check", str(folder), str(folder / "species.yaml")])
+    assert good.exit_code == 0, good.output
+    assert "ok: catalog 1: 8 species, 32 titans, 39 maneuvers, 3 hazard layout(s)" in good.output
+    assert "ok: species.yaml: valid in place of catalog 1's own; with it, catalog 1: 8 species" in good.output
+
+    species = yaml.safe_load((folder / "species.yaml").read_text())
+    titan = species["species"][0]["titans"][1]
+    titan["stack"] = "tall"
+    (folder / "species.yaml").write_text(yaml.safe_dump(species, sort_keys=False))
+    (tmp_path / "notes.txt").write_text("not a catalog file")
+    bad = CliRunner().invoke(cli, ["catalog", "--game", "titans", "check", str(folder), str(folder / "species.yaml"),
+                                   str(tmp_path / "notes.txt")])
+    assert bad.exit_code == 1
+    assert bad.output.count(f"error: species.yaml, titan '{titan['key']}', field stack: 'tall' is not") == 2
+    assert "error: notes.txt: a Titans catalog file is one of catalog.yaml, basic.yaml, species.yaml, board.yaml" \
+        in bad.output
+    unknown = CliRunner().invoke(cli, ["catalog", "--game", "titans", "check", "--catalog", "0", str(folder)])
+    assert unknown.exit_code == 2 and "unknown catalog version '0' of Titans of Empyrean" in unknown.output
+
+
+def test_catalog_check_of_a_game_without_catalog_files_says_so(tmp_path, monkeypatch):
+    from engine import games
+
+    monkeypatch.syspath_prepend(str(ROOT / "tests" / "games"))
+    import pips
+
+    games.register(pips.RULES)
+    try:
+        result = CliRunner().invoke(cli, ["catalog", "--game", "pips", "check", str(tmp_path)])
+    finally:
+        games.unregister(pips.KEY)
+    assert result.exit_code == 1
+    assert f"error: {tmp_path}: Pips (test game) has no catalog files to check" in result.output

@@ -1,8 +1,7 @@
 """The command line and games of several kinds (issue 27): `empyrean games`; `--game` on the commands
-that play, record or describe games (checked against the registry; a game they cannot play yet is a
-one-line error, exit 2); verify and merge naming each log's game. A second game is registered in
-this process where a test needs one (tests/second_game.py), so those tests run the commands
-in-process (click's CliRunner)."""
+that play, record or describe games (checked against the registry); verify and merge naming each log's
+game. A second game is registered in this process where a test needs one (tests/second_game.py), so
+those tests run the commands in-process (click's CliRunner)."""
 
 from __future__ import annotations
 
@@ -18,12 +17,10 @@ from engine.bfe.selfplay import self_play
 from engine.seats import as_recorded, seat_view
 from services.cli import main as cli
 
-PLAYING = [  # commands that play any registered game
+PLAYING = [  # commands that take any registered game
     ["simulate", "--out", "never.ndjson"],
     ["balance", "--games", "1", "--out", "never.md"],
     ["record", "--out", "never.json"],  # another game than BfE: tests/test_cli_record_any_game.py
-]
-REFUSALS = [
     ["catalog", "docs", "--out", "never.md"],  # the group takes --game: before its command
 ]
 
@@ -52,18 +49,7 @@ def test_empyrean_games_lists_the_registered_games():
     assert [line.split()[0] for line in listed.stdout.splitlines()[1:]] == ["bfe", "titans", STAND_IN.key]
 
 
-@pytest.mark.parametrize("args", REFUSALS, ids=lambda a: a[0])
-def test_a_command_refuses_a_game_it_cannot_play_in_one_line(args, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    with second_game():
-        result = CliRunner().invoke(cli, with_game(args, STAND_IN.key))
-    assert result.exit_code == 2, result.output
-    assert result.stderr == (f"error: empyrean {args[0]} plays Battle for Empyrean (bfe) only for now, not "
-                             f"{STAND_IN.name} ({STAND_IN.key})\n")
-    assert list(tmp_path.iterdir()) == []  # nothing written
-
-
-@pytest.mark.parametrize("args", PLAYING + REFUSALS, ids=lambda a: a[0])
+@pytest.mark.parametrize("args", PLAYING, ids=lambda a: a[0])
 def test_an_unknown_game_is_refused_naming_the_games_there_are(args):
     r = run(*with_game(args, "nope"))
     assert r.returncode == 2

@@ -319,6 +319,40 @@ def load_catalog_dir(root: Path) -> Catalog:
                    cards, decks, battlefields)
 
 
+def check_path(path: Path, base: Catalog) -> str:
+    """Validate an organiser's deck file, battlefield file or whole catalog folder (a deck or a
+    battlefield against catalog ``base``); returns a one-line summary, raises CatalogError naming
+    file, card and field."""
+    if path.is_dir():
+        cat = load_catalog_dir(path)
+        return (f"catalog {cat.version}: {len(cat.decks)} decks, {len(cat.cards)} cards, "
+                f"{len(cat.battlefields)} battlefields")
+    raw = read_yaml(path)
+    if isinstance(raw, dict) and "battlefields" in raw:
+        if not isinstance(raw["battlefields"], list):
+            raise CatalogError(path.name, None, "battlefields", "expected a list of battlefields")
+        bfs = [compile_battlefield(b, path.name, i) for i, b in enumerate(raw["battlefields"])]
+        dup = [n for n, k in Counter(b.name for b in bfs).items() if k > 1]
+        if dup:
+            raise CatalogError(path.name, dup[0], "name", "battlefield names must be unique")
+        new = [b.name for b in bfs if b.name not in base.battlefields]
+        return (f"{path.name}: {len(bfs)} battlefield(s) valid ({len(new)} new, "
+                f"{len(bfs) - len(new)} replacing catalog {base.version}'s of the same name)")
+    deck, entries = load_deck_file(path)
+    for cdef, _ in entries:
+        other = base.cards.get(cdef.name)
+        if other is not None and other.deck != deck:
+            raise CatalogError(path.name, cdef.name, "name",
+                               f"catalog {base.version} already has a card of that name in {other.deck!r}")
+    names = Counter(cdef.name for cdef, _ in entries)
+    dup = [n for n, k in names.items() if k > 1]
+    if dup:
+        raise CatalogError(path.name, dup[0], "name", "card names must be unique in a deck")
+    total = sum(copies for _, copies in entries)
+    replaces = " (replaces the deck of that name)" if deck in base.decks else ""
+    return f"{path.name}: deck {deck!r} valid, {len(entries)} cards, {total} in the deck, template kept{replaces}"
+
+
 def catalog_root() -> Path:
     return Path(__file__).resolve().parent / "data" / "catalog"
 

@@ -4,13 +4,14 @@ this game."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Sequence
 
 from ..games import CHANCE, GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
 from ..log import GameLog, read_schema_file
 from . import frames, logformat, verdicts, views
 from .board import describe
-from .catalog import DEFAULT_VERSION, Catalog, available_versions, catalog_data, load_catalog
+from .catalog import DEFAULT_VERSION, Catalog, available_versions, catalog_data, check_path, load_catalog
 from .decisions import NOTHING, UNSEEN_NAME, Decision, Kind, format_decision, parse_decision
 from .game import ROUNDS, DecisionPoint, Game, battlefield_winners, forced_choice
 from .observe import GameObserver
@@ -162,6 +163,12 @@ class BfeRules:
     def catalog_data(version: str) -> dict:
         """A catalog version as data (engine.bfe.catalog.catalog_data); KeyError if there is none."""
         return catalog_data(load_catalog(version))
+
+    @staticmethod
+    def check_catalog(path: str, version: str) -> str:
+        """An organiser's deck file, battlefields file or catalog folder checked (engine.bfe.catalog.check_path),
+        a deck or a battlefield against catalog ``version``."""
+        return check_path(Path(path), load_catalog(version))
 
     misclaimed_result = staticmethod(another_winner)
 

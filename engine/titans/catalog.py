@@ -208,19 +208,46 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
 @lru_cache(maxsize=None)
 def load(version: str = DEFAULT_VERSION) -> Catalog:
     """The catalog of ``version`` (cached): CatalogError for a bad file, KeyError for no such version."""
-    folder = DATA / "catalog" / version
-    if not version or "/" in version or not folder.is_dir():
-        raise KeyError(f"unknown Titans catalog version {version!r}; known: {', '.join(versions())}")
-    docs = {}
-    for file in FILES:
-        try:
-            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, yaml.YAMLError) as e:
-            _fail(file, None, None, f"cannot be read: {e}")
-    cat = compile_catalog(docs)
+    folder = _folder(version)
+    cat = compile_catalog(read_files(folder))
     if cat.version != version:
         _fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
     return cat
+
+
+def _folder(version: str) -> Path:
+    folder = DATA / "catalog" / version
+    if not version or "/" in version or not folder.is_dir():
+        raise KeyError(f"unknown Titans catalog version {version!r}; known: {', '.join(versions())}")
+    return folder
+
+
+def read_files(folder: Path, names: tuple[str, ...] = FILES) -> dict[str, Any]:
+    """The catalog files ``names`` of a folder, decoded (by file name); CatalogError for one that does
+    not read."""
+    docs = {}
+    for file in names:
+        try:
+            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+            _fail(file, None, None, f"cannot be read: {e}")
+    return docs
+
+
+def check_path(path: Path, version: str) -> str:
+    """An organiser's catalog checked: a folder of the four files, or one of them (by its name) put in
+    place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
+    the item and the field."""
+    if path.is_dir():
+        docs, said = read_files(path), ""
+    elif path.name in FILES:
+        docs = {**read_files(_folder(version)), **read_files(path.parent, (path.name,))}
+        said = f"{path.name}: valid in place of catalog {version}'s own; with it, "
+    else:
+        _fail(path.name, None, None, f"a Titans catalog file is one of {', '.join(FILES)}, or a folder of them")
+    cat = compile_catalog(docs)
+    return (f"{said}catalog {cat.version}: {len(cat.species)} species, {len(cat.titans)} titans, "
+            f"{len(cat.maneuvers)} maneuvers, {len(cat.layouts)} hazard layout(s)")
 
 
 def versions() -> list[str]:

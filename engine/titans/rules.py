@@ -3,13 +3,14 @@ here, and its rules object ``RULES``. The rules themselves: docs/titans-rules.md
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Sequence
 
 from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
 from ..log import GameLog, LogFormatError, read_schema_file
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
-from .catalog import DEFAULT_VERSION, catalog_data, load, versions
+from .catalog import DEFAULT_VERSION, catalog_data, check_path, load, versions
 from .game import End, State
 from .lines import Kind, Line, format_line, is_face_down_burn, parse_line, unseen_form
 from .record import RecordBuilder
@@ -204,6 +205,11 @@ class TitansRules:
     @staticmethod
     def catalog_data(version: str) -> dict:
         return catalog_data(load(version))
+
+    @staticmethod
+    def check_catalog(path: str, version: str) -> str:
+        """An organiser's catalog folder, or one of its files in place of catalog ``version``'s (catalog.check_path)."""
+        return check_path(Path(path), version)
 
     misclaimed_result = staticmethod(another_winner)
 

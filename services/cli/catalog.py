@@ -1,6 +1,6 @@
-"""``empyrean cards`` (search the catalog) and ``empyrean catalog`` (check data files, render
-docs/catalog.md); the reference itself is services.cli.catalog_ref. Neither needs a database or
-the network."""
+"""``empyrean cards`` (search a game's catalog) and ``empyrean catalog`` (check a game's data files with
+its rules' ``check_catalog``, render its reference: docs/catalog.md, docs/catalog-<key>.md); the
+reference itself is services.cli.catalog_ref. Neither needs a database or the network."""
 
 from __future__ import annotations
 
@@ -9,11 +9,10 @@ from pathlib import Path
 
 import click
 
-from services.cli.games import default_game, game_option, play_only_what_is_written
+from services.cli.games import default_game, game_option
 
 OF_GAME = "The game whose catalog it is (left out: the game of a log that names none)."
-CHECKS_GAME = ("The game whose catalog files are checked (left out: the game of a log that names none); Battle for "
-               "Empyrean only for now.")
+CHECKS_GAME = "The game whose catalog files are checked or rendered (left out: the game of a log that names none)."
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG_DOC = ROOT / "docs" / "catalog.md"
@@ -76,40 +75,57 @@ def catalog_version(game: str, version: str | None) -> str:
 
 @click.group()
 @game_option(CHECKS_GAME)
-def catalog(game: str | None) -> None:
-    """Check catalog data files and render the catalog reference."""
-    play_only_what_is_written("catalog", game)
+@click.pass_context
+def catalog(ctx: click.Context, game: str | None) -> None:
+    """Check a game's catalog data files and render its catalog reference."""
+    ctx.obj = default_game(game)  # the game its commands are about
 
 
 @catalog.command("check")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--catalog", "version", help="Catalog the files are checked against (default: the newest).")
-def catalog_check(paths: tuple[Path, ...], version: str | None) -> None:
-    """Validate a deck file, a battlefields file or a whole catalog version folder. Each problem
-    names the file, the card and the field. Exit status 0 when every file is valid, 1 otherwise."""
-    from engine.bfe.catalog import CatalogError
-    from services.cli.catalog_ref import check_file
+@click.pass_obj
+def catalog_check(game: str, paths: tuple[Path, ...], version: str | None) -> None:
+    """Validate catalog files: Battle for Empyrean's deck file, battlefields file or catalog version
+    folder; another game's as its rules read them (Titans: a folder of its four files, or one of them in
+    place of the catalog's own). Each problem names the file, the item and the field. Exit status 0 when
+    every path is valid, 1 otherwise."""
+    from engine.games import DEFAULT_GAME, rules_for
 
-    base = load_catalog_option(version)
+    rules = rules_for(game)
+    against = load_catalog_option(version).version if game == DEFAULT_GAME else catalog_version(game, version)
     ok = True
     for path in paths:
         try:
-            click.echo("ok: " + check_file(path, base))
-        except CatalogError as exc:
+            click.echo("ok: " + rules.check_catalog(str(path), against))
+        except ValueError as exc:  # each game's CatalogError is one
             ok = False
             click.echo(f"error: {exc}")
     sys.exit(0 if ok else 1)
 
 
 @catalog.command("docs")
-@click.option("--out", type=click.Path(path_type=Path), default=CATALOG_DOC, show_default=True)
+@click.option("--out", type=click.Path(path_type=Path),
+              help=f"Where it is written (default: {CATALOG_DOC.relative_to(ROOT)} for Battle for Empyrean, "
+                   "docs/catalog-KEY.md for another game).")
 @click.option("--catalog", "version", help="Catalog version (default: the newest).")
-def catalog_docs(out: Path, version: str | None) -> None:
-    """Write the catalog reference (docs/catalog.md) from the data."""
-    from services.cli.catalog_ref import render_markdown
+@click.pass_obj
+def catalog_docs(game: str, out: Path | None, version: str | None) -> None:
+    """Write a game's catalog reference from its data (Battle for Empyrean: docs/catalog.md)."""
+    from engine.games import DEFAULT_GAME, info
+    from services.cli.catalog_ref import render_data_markdown, render_markdown
 
-    out.write_text(render_markdown(load_catalog_option(version)), encoding="utf-8")
+    if game == DEFAULT_GAME:
+        text, out = render_markdown(load_catalog_option(version)), out or CATALOG_DOC
+    else:
+        text, out = render_data_markdown(info(game), game_catalog(game, version)), out or catalog_doc(game)
+    out.write_text(text, encoding="utf-8")
     click.echo(f"wrote {out}")
+
+
+def catalog_doc(game: str) -> Path:
+    """Where the catalog reference of a game other than Battle for Empyrean is kept."""
+    return ROOT / "docs" / f"catalog-{game}.md"
 
 
 COMMANDS = (cards, catalog)

@@ -1,24 +1,14 @@
-"""The catalog as a reference for people: search it (``empyrean cards``), check an organiser's new
-deck or battlefield file against it (``empyrean catalog check``), and render docs/catalog.md.
+"""The catalog as a reference for people: search it (``empyrean cards``) and render it (``empyrean
+catalog docs``: docs/catalog.md, and another game's docs/catalog-<key>.md from its catalog data).
+Checking an organiser's files is each game's own (its rules' ``check_catalog``).
 
 Everything here reads the engine's compiled catalog; nothing is written by hand twice."""
 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
-from engine.bfe.catalog import (
-    BattlefieldDef,
-    CardDef,
-    Catalog,
-    CatalogError,
-    compile_battlefield,
-    load_catalog,
-    load_catalog_dir,
-    load_deck_file,
-    read_yaml,
-)
+from engine.bfe.catalog import BattlefieldDef, CardDef, Catalog
 
 
 def _copies(cat: Catalog, deck: str) -> Counter[str]:
@@ -74,40 +64,6 @@ def search_data(data: dict, query: str = "") -> list[str]:
             if all(w in line.lower() for w in words):
                 out.append(line)
     return out
-
-
-def check_file(path: Path, base: Catalog | None = None) -> str:
-    """Validate an organiser's deck file, battlefield file or whole catalog folder; returns a
-    one-line summary, raises CatalogError naming file, card and field."""
-    base = base or load_catalog()
-    if path.is_dir():
-        cat = load_catalog_dir(path)
-        return (f"catalog {cat.version}: {len(cat.decks)} decks, {len(cat.cards)} cards, "
-                f"{len(cat.battlefields)} battlefields")
-    raw = read_yaml(path)
-    if isinstance(raw, dict) and "battlefields" in raw:
-        if not isinstance(raw["battlefields"], list):
-            raise CatalogError(path.name, None, "battlefields", "expected a list of battlefields")
-        bfs = [compile_battlefield(b, path.name, i) for i, b in enumerate(raw["battlefields"])]
-        dup = [n for n, k in Counter(b.name for b in bfs).items() if k > 1]
-        if dup:
-            raise CatalogError(path.name, dup[0], "name", "battlefield names must be unique")
-        new = [b.name for b in bfs if b.name not in base.battlefields]
-        return (f"{path.name}: {len(bfs)} battlefield(s) valid ({len(new)} new, "
-                f"{len(bfs) - len(new)} replacing catalog {base.version}'s of the same name)")
-    deck, entries = load_deck_file(path)
-    for cdef, _ in entries:
-        other = base.cards.get(cdef.name)
-        if other is not None and other.deck != deck:
-            raise CatalogError(path.name, cdef.name, "name",
-                               f"catalog {base.version} already has a card of that name in {other.deck!r}")
-    names = Counter(cdef.name for cdef, _ in entries)
-    dup = [n for n, k in names.items() if k > 1]
-    if dup:
-        raise CatalogError(path.name, dup[0], "name", "card names must be unique in a deck")
-    total = sum(copies for _, copies in entries)
-    replaces = " (replaces the deck of that name)" if deck in base.decks else ""
-    return f"{path.name}: deck {deck!r} valid, {len(entries)} cards, {total} in the deck, template kept{replaces}"
 
 
 # Which battlefield carries each publicly described theme (../shared/rules/README.md); the rest are ours.
@@ -169,3 +125,39 @@ def render_markdown(cat: Catalog) -> str:
 def _anchor(title: str) -> str:
     """GitHub's heading anchor: lower case, punctuation dropped, spaces to dashes."""
     return "".join(ch for ch in title.lower() if ch.isalnum() or ch in " -_").replace(" ", "-")
+
+
+def render_data_markdown(info, data: dict) -> str:
+    """The catalog reference of a game other than Battle for Empyrean (docs/catalog-<key>.md), from its
+    rules' ``catalog_data`` alone: each list of entries (species, titans, maneuvers …) a table whose
+    columns are its entries' fields, each other part a list of its values."""
+    head = f"# Catalog {data['version']}: {data.get('title') or info.name}"
+    lines = [head, "",
+             f"Generated from the game's catalog data by `empyrean catalog --game {info.key} docs`; do not edit by",
+             "hand (a test fails when this file is stale).", ""]
+    if data.get("notice"):
+        lines += [f"> {' '.join(str(data['notice']).split())}", ""]
+    for kind, part in data.items():
+        if kind in ("version", "title", "notice"):
+            continue
+        lines += [f"## {kind.replace('_', ' ').capitalize()}", ""]
+        if isinstance(part, list) and part and all(isinstance(e, dict) for e in part):
+            columns = list(dict.fromkeys(k for entry in part for k in entry))
+            lines += [f"{len(part)} {kind.replace('_', ' ')}.", "",
+                      "| " + " | ".join(columns) + " |", "| " + " | ".join("---" for _ in columns) + " |"]
+            lines += ["| " + " | ".join(_value(entry.get(k, "")) for k in columns) + " |" for entry in part]
+        elif isinstance(part, dict):
+            lines += [f"- {k}: {_value(v)}" for k, v in part.items()]
+        else:
+            lines.append(_value(part))
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _value(value) -> str:
+    """A value of the catalog data in a table cell or a list: lists joined, the rest as written."""
+    if isinstance(value, list):  # a list of lists keeps its inner lists apart: [NE, NW], [SE, SW]
+        return ", ".join(f"[{_value(v)}]" if isinstance(v, list) else _value(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_value(v)}" for k, v in value.items())
+    return _cell(str(value))

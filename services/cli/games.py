@@ -1,13 +1,12 @@
 """``empyrean games`` (the games this engine knows), and what every command taking ``--game`` shares:
-the option (a registered game's key, engine.games), the refusal of a game a command cannot play yet,
-and a game named in a line of output.
+the option (a registered game's key, engine.games), the game it means when left out, and a game named
+in a line of output.
 
 Nothing here imports the engine until a command runs (services.cli: ``--game``'s values are checked
 against the registry when the command line is read, not when this module is imported)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 
 import click
@@ -48,22 +47,6 @@ def game_tag(key: str | None) -> str:
     from engine import games
 
     return f" [{games.info(key).name}]" if key is not None and games.is_known(key) else ""
-
-
-def play_only_what_is_written(command: str, game: str | None) -> str:
-    """The game ``command`` is to play (``--game``, by default the default game); exits 2 with one line
-    when it is not one this command can play. For now the commands that record or describe games
-    (record, cards, catalog) are written against Battle for Empyrean's package (engine.bfe: its
-    catalog and prompt) and play that game only; simulate and balance play any registered game."""
-    from engine.bfe.rules import GAME_INFO
-    from services.games.game_names import game_words
-
-    chosen = default_game(game)
-    if chosen != GAME_INFO.key:
-        click.echo(f"error: empyrean {command} plays {game_words(GAME_INFO.key)} only for now, not "
-                   f"{game_words(chosen)}", err=True)
-        sys.exit(2)
-    return chosen
 
 
 @click.command("games")

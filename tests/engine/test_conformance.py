@@ -265,6 +265,18 @@ def test_the_catalog_gives_each_version_as_json_ready_data(key):
 
 
 @EACH_GAME
+def test_catalog_files_that_are_none_are_refused_in_words(key, tmp_path):
+    """``check_catalog``: a folder holding nothing of a catalog, checked against the game's newest
+    catalog, is a ValueError saying what is wrong (``empyrean catalog check`` prints it), never
+    another error and never "ok"."""
+    rules = games.rules_for(key)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ValueError) as refused:
+        rules.check_catalog(str(tmp_path / "empty"), rules.catalog_versions()[-1])
+    assert str(refused.value).strip()
+
+
+@EACH_GAME
 def test_a_misclaimed_result_is_a_mismatch(key):
     """The result a player claiming wrongly would write (the simulator's wrong-result flaw) names
     another winner, and the log then verifies as a mismatch."""

@@ -659,6 +659,10 @@ class PipsRules:
     def catalog_versions(self) -> list[str]:
         return [CATALOG]
 
+    def check_catalog(self, path: str, version: str) -> str:
+        raise ValueError(f"{path}: {self.info.name} has no catalog files to check: its one catalog ({CATALOG}) is "
+                         "written in tests/games/pips.py")
+
     def catalog_data(self, version: str) -> dict:
         if version != CATALOG:
             raise KeyError(version)
