@@ -13,7 +13,7 @@ upload, through the same verification, dispute and statistics path as any other 
 - ``GET /<key>/record`` — the recorder of any registered game: Battle for Empyrean's is its board mode
   (a redirect to /record); every other game's is the lines mode (static/record_lines.js), which needs
   nothing of the game but what the engine offers every game: the setup from the game's log schema
-  (dashboards/setup_form.py), then each legal next line as a button, grouped by its verb.
+  (services/games/setup_form.py), then each legal next line as a button, grouped by its verb.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from __future__ import annotations
 from flask import Blueprint, render_template, url_for
 
 from engine import games
+from services.games.setup_form import claims_winner, setup_form
 
 from .games import known_or_404
-from .setup_form import claims_winner, setup_form
 
 blueprint = Blueprint("record", __name__, template_folder="templates")
 

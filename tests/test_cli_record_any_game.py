@@ -137,7 +137,7 @@ def test_a_titans_game_set_up_by_setup_is_recorded_as_played(tmp_path, chance):
 
 
 def test_a_setup_the_form_cannot_draw_is_asked_as_json_and_a_saved_game_goes_on(tmp_path):
-    from dashboards.setup_form import setup_form
+    from services.games.setup_form import setup_form
 
     out = tmp_path / "titans.json"
     example = setup_form("titans").example
@@ -201,8 +201,8 @@ def test_a_setup_is_refused_naming_its_field(pips, tmp_path):
 
 
 def test_fields_of_every_kind_read_as_typed():
-    from dashboards.setup_form import Field
     from services.cli.record_lines import put, read_field
+    from services.games.setup_form import Field
 
     number = Field(("size",), "Size", "number", None, limits={"minimum": 1})
     text = Field(("name",), "Name", "text", "", required=False)

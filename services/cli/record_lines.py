@@ -2,7 +2,7 @@
 
 Like the web recorder's lines mode (dashboards/static/record_lines.js, docs/recording.md) it knows
 nothing of the game but what the engine says of every game. The setup is asked field by field from
-the game's log schema, read by the same reader that draws the web form (dashboards/setup_form.py):
+the game's log schema, read by the same reader that draws the web form (services/games/setup_form.py):
 a choice from a list by its number or its name, a whole number, a text, a yes/no, one field per seat
 for what each seat has. A setup with parts that reader does not draw (Titans' squads) is asked as
 the log writes it, JSON on one line, an empty line taking the setup the game's own self-play writes;
@@ -70,7 +70,7 @@ _MISSING = object()  # a field left empty that the setup may leave out
 
 
 def ask_field(f: Any, ask: Callable[[], str], echo) -> Any:
-    """One field of the setup form (dashboards.setup_form.Field), asked until its answer reads."""
+    """One field of the setup form (services.games.setup_form.Field), asked until its answer reads."""
     if f.note:
         echo(f"  ({f.note})")
     while True:
@@ -142,8 +142,8 @@ def put(into: dict, path: tuple, value: Any) -> None:
 
 def ask_setup(key: str, names: list[str], ask: Callable[[], str], echo) -> dict:
     """The game's setup, asked: field by field where its schema allows, else as JSON."""
-    from dashboards.setup_form import setup_form
     from engine import games
+    from services.games.setup_form import setup_form
 
     form = setup_form(key)
     if form.fields is None:
@@ -173,7 +173,7 @@ def ask_setup(key: str, names: list[str], ask: Callable[[], str], echo) -> dict:
 
 def setup_field_words(key: str, errors: list[dict]) -> list[str]:
     """A refused setup's errors, each under the name its field has at the prompts ("P2's colour")."""
-    from dashboards.setup_form import setup_form
+    from services.games.setup_form import setup_form
 
     labels = {"/setup/" + "/".join(map(str, f.path)): f.label for f in setup_form(key).fields or ()}
     return [f"  {labels[e['path']]}: {e['message']}" for e in errors if e.get("path") in labels]
@@ -181,9 +181,9 @@ def setup_field_words(key: str, errors: list[dict]) -> list[str]:
 
 def claimed_result(key: str, outcome: dict | None) -> dict | None:
     """The result the log claims at the end: the winner the rules give, for a game whose log claims
-    its result so (dashboards.setup_form.claims_winner, as the web recorder's end screen); else none
+    its result so (services.games.setup_form.claims_winner, as the web recorder's end screen); else none
     (the verdict says how the game ended)."""
-    from dashboards.setup_form import claims_winner
+    from services.games.setup_form import claims_winner
 
     if outcome is None or not claims_winner(key):
         return None
