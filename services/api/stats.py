@@ -104,13 +104,9 @@ def factions(game: str):
     return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)}, game)
 
 
-# Titans of Empyrean's (services.stats.titans). Factions are not decks and it has no battlefields:
-# those filters are refused, naming the parameter, rather than ignored.
+# Titans of Empyrean's (services.stats.titans).
 def _titans_answer(compute):
-    for parameter in ("deck", "battlefield"):
-        if parameter in request.args:
-            raise FilterError(parameter, f"'{parameter}' does not apply to {TITANS.name}'s statistics; they take "
-                              "from, to, event, players and min_games")
+    titans.refuse_filters_not_taken(request.args)
     return _answer(compute, TITANS.key)
 
 

@@ -6,18 +6,30 @@ and the Filters and returns JSON-ready rows; the API (services.api.stats) and th
 statistics".
 
 A species' or titan's ``games`` are seat-games (a mirror match counts twice); a game's ``games`` in
-the endings and initiative are games. The deck and battlefield filters do not apply (the API
-refuses them for Titans)."""
+the endings and initiative are games. The deck and battlefield filters do not apply: the API and
+the pages refuse them (``refuse_filters_not_taken``)."""
 
 from __future__ import annotations
 
 from engine.titans.rules import GAME_INFO
 
-from .filters import Filters
+from .filters import PARAMETERS, FilterError, Filters
 from .intervals import mean, rates, share, sort_key_lower_bound
 from .queries import _fetch, _thin, faction_stats
 
 KEY = GAME_INFO.key
+# The filters that have no meaning for Titans (no decks, no battlefields): refused, not ignored.
+NOT_TAKEN = ("deck", "battlefield")
+TAKEN = tuple(p for p in PARAMETERS if p not in NOT_TAKEN)
+
+
+def refuse_filters_not_taken(args) -> None:
+    """A FilterError naming the first parameter of ``args`` (a query string's) that Titans'
+    statistics do not take."""
+    for parameter in NOT_TAKEN:
+        if parameter in args:
+            raise FilterError(parameter, f"'{parameter}' does not apply to {GAME_INFO.name}'s statistics; they "
+                              f"take {', '.join(TAKEN)}")
 
 MATCHUPS_SQL = """
 SELECT species, opponent_species, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint

@@ -1,7 +1,8 @@
 """Titans of Empyrean's statistics end to end (issue 28), with real PostgreSQL, Redis and a Celery
-worker: a simulated Titans event (and a mixed-squad game) uploaded into a Titans event, every game
+worker: a simulated Titans event (and two mixed-squad games) uploaded into a Titans event, every game
 judged, and each statistic under /api/v1/stats/titans/ answering with the counts this test makes
-itself from the logs (replayed with engine.replay.replay); the recount gives the same aggregates."""
+itself from the logs (replayed with engine.replay.replay); the recount gives the same aggregates;
+the pages under /titans/ show them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from collections import Counter, defaultdict
 
 import pytest
 from extra_game import ndjson
-from service_helpers import as_admin
+from service_helpers import as_admin, panel_rows
 from tournament import wait_event_done
 
 from engine.log import parse_log
@@ -182,3 +183,33 @@ def test_the_recount_gives_the_same_titans_aggregates(db, titans_event):
     for table in ("agg_titans_matchups", "agg_titans_titans", "agg_titans_maneuvers", "agg_titans_endings",
                   "agg_titans_initiative", "agg_titans_squads"):
         assert db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] > 0, table
+
+
+PAGES = {"/titans/species": ["species-win-rates", "species-matchups"],
+         "/titans/titans": ["titan-win-rates", "titan-survival"],
+         "/titans/maneuvers": ["maneuver-win-rates"],
+         "/titans/games": ["endings", "lengths", "initiative", "squads"]}
+
+
+def test_the_titans_pages_show_each_statistic_with_its_n_and_grey_thin_rows(client, titans_event):
+    event, logs = titans_event
+    index = client.get("/titans/").get_data(as_text=True)
+    assert all(f'href="{url}"' in index for url in PAGES) and "stats-later" not in index
+    for url, panels in PAGES.items():
+        page = client.get(f"{url}?event={event}&min_games=0")
+        assert page.status_code == 200, url
+        html = page.get_data(as_text=True)
+        assert all(f'id="panel-{p}"' in html for p in panels), url
+        assert "n=" in html and "No games match" not in html, url
+        assert 'name="deck"' not in html and 'name="battlefield"' not in html  # no decks nor battlefields
+        assert f'<option value="{event}" selected>' in html  # the game's own events in the form
+    species = panel_rows(client.get(f"/titans/species?event={event}&min_games=0").get_data(as_text=True),
+                         "species-win-rates")
+    want = expected_counts(logs)["species"]
+    assert sorted(int(row.split()[1]) for row in species) == sorted(g for g, _, _ in want.values())
+    thin = client.get(f"/titans/species?event={event}&min_games=1000").get_data(as_text=True)
+    assert "grey italic rows" in thin and "grey: fewer than 1000 games" in thin
+    refused = client.get("/titans/titans?deck=Zulus")
+    assert refused.status_code == 400 and "'deck'" in refused.get_data(as_text=True)
+    csv = client.get(f"/download/titans-endings.csv?event={event}&min_games=0")
+    assert csv.status_code == 200 and csv.get_data(as_text=True).startswith("end_reason,games")
