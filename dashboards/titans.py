@@ -47,6 +47,9 @@ def name(key: str | None) -> str:
 
 
 def _render(title: str, intro: str, compute):
+    from .games import set_page_game  # here: dashboards.games imports this module (its navigation)
+
+    set_page_game(KEY)  # the switcher and the navigation are Titans'
     return render_stats(title, intro, compute, game=KEY, refuse=stats.refuse_filters_not_taken)
 
 
@@ -134,7 +137,7 @@ def games():
                        "thin": ini["top_alone"]["n"] < f.min_games},
                       {"what": "the side whose titan acted first in round 1 won", "rate": ini["first_to_act"],
                        "thin": ini["thin"]}]
-        ini_table = Table(["", "n", "won (95% CI)"], [[r["what"], r["rate"]["n"], rate_cell(r["rate"])]
+        ini_table = Table(["whose wins", "n", "won (95% CI)"], [[r["what"], r["rate"]["n"], rate_cell(r["rate"])]
                                                       for r in initiative],
                           thin=[r["thin"] for r in initiative], numeric={1})
         kinds, squads = stats.squad_stats(conn, f)

@@ -32,7 +32,7 @@ from .figures import (
 def rate_bars(rows: list[dict], name: Callable[[dict], str], rate_key: str, n_key: str, title: str,
               axis_title: str, even: float | None = 0.5) -> go.Figure:
     """Horizontal bars of each row's rate (``row[rate_key]``) with its Wilson interval, in the rows'
-    order (drawn from the top), ``n=`` inside each bar, grey when the row is thin; a dotted line at
+    order (drawn from the top), each label with its ``n=``, grey when the row is thin; a dotted line at
     ``even`` (None: none)."""
     fig = go.Figure()
     rows = [r for r in rows if r[n_key] > 0]
@@ -41,11 +41,11 @@ def rate_bars(rows: list[dict], name: Callable[[dict], str], rate_key: str, n_ke
     rows = list(reversed(rows))  # plotly draws the first category at the bottom
     rates = [r[rate_key] for r in rows]
     plus, minus = _errors(rates)
-    names = [wrapped(label(name(r))) for r in rows]
+    # n in the label, so that a bar of 0% (no width to write in) still shows it
+    names = [wrapped(label(name(r))) + f" · n={r[n_key]}" for r in rows]
     fig.add_bar(y=names, x=[r["rate"] for r in rates], orientation="h",
                 error_x={"type": "data", "symmetric": False, "array": plus, "arrayminus": minus, "thickness": 1.5},
                 marker_color=[THIN_COLOUR if r["thin"] else MAIN_COLOUR for r in rows],
-                text=[f"n={r[n_key]}" for r in rows], textposition="inside", insidetextanchor="start",
                 customdata=[_interval_text(rate) for rate in rates],
                 hovertemplate="%{y}<br>%{customdata}<extra></extra>", name=axis_title)
     if even is not None:
