@@ -12,19 +12,18 @@ import plotly.graph_objects as go
 from services.stats.significance import Evidence
 
 from .figures import (
-    DIVERGING,
     MAIN_COLOUR,
     PALETTE,
     THIN_COLOUR,
     _check_evidence,
     _empty,
     _errors,
-    _evidence_text,
-    _faded_heatmaps,
     _interval_text,
     _layout,
     _narrow,
     label,
+    matchup_cell,
+    win_rate_heatmap,
     wrapped,
 )
 
@@ -66,18 +65,9 @@ def species_matchups(rows: list[dict], min_games: int, evidence: Sequence[Eviden
         return _layout(_empty(fig), "Species matchups")
     species = sorted({r["species"] for r, _ in tested} | {r["opponent_species"] for r, _ in tested}, key=name)
     axis = [label(name(s)) for s in species]
-    cells = {}
-    for r, e in tested:
-        rate = r["win_rate"]["rate"]
-        if r["mirror"]:
-            text, why = f"mirror<br>n={r['games']}", "faded: a mirror match"
-        else:
-            text, why = f"{100 * rate:.0f}%<br>n={r['games']}", _evidence_text(e, r["thin"], min_games, "50%")
-        cells[(label(name(r["species"])), label(name(r["opponent_species"])))] = (
-            rate, text, f"{_interval_text(r['win_rate'])}<br>{why}", r["thin"] or r["mirror"] or not e.different)
-    _faded_heatmaps(fig, axis, axis, cells, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING,
-                    colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
-                    hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>")
+    cells = {(label(name(r["species"])), label(name(r["opponent_species"]))): matchup_cell(r, e, min_games)
+             for r, e in tested}
+    win_rate_heatmap(fig, axis, axis, cells)
     fig.update_xaxes(title="opponent species", tickangle=-30, side="bottom", type="category")
     fig.update_yaxes(title="species", autorange="reversed", type="category")
     _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])  # a phone's cells are too small for text
