@@ -191,6 +191,11 @@ PAGES = {"/titans/species": ["species-win-rates", "species-matchups"],
          "/titans/games": ["endings", "lengths", "initiative", "squads"]}
 
 
+def figure_json(page: str, figure: str) -> dict:
+    start = page.index(f'id="fig-data-{figure}">') + len(f'id="fig-data-{figure}">')
+    return json.loads(page[start:page.index("</script>", start)])
+
+
 def test_the_titans_pages_show_each_statistic_with_its_n_and_grey_thin_rows(client, titans_event):
     event, logs = titans_event
     index = client.get("/titans/").get_data(as_text=True)
@@ -203,6 +208,9 @@ def test_the_titans_pages_show_each_statistic_with_its_n_and_grey_thin_rows(clie
         assert "n=" in html and "No games match" not in html, url
         assert 'name="deck"' not in html and 'name="battlefield"' not in html  # no decks nor battlefields
         assert f'<option value="{event}" selected>' in html  # the game's own events in the form
+    titans_page = client.get(f"/titans/titans?event={event}&min_games=0").get_data(as_text=True)
+    shapes = {fig: figure_json(titans_page, fig)["layout"].get("shapes", []) for fig in PAGES["/titans/titans"]}
+    assert [s["x0"] for s in shapes["titan-win-rates"]] == [0.5] and shapes["titan-survival"] == []  # no "even"
     species = panel_rows(client.get(f"/titans/species?event={event}&min_games=0").get_data(as_text=True),
                          "species-win-rates")
     want = expected_counts(logs)["species"]
