@@ -9,7 +9,7 @@ import io
 from collections.abc import Callable
 
 from services.platform.csv_cells import csv_cell
-from services.stats import queries
+from services.stats import queries, titans
 from services.stats.filters import Filters
 
 from .panels import flatten
@@ -26,6 +26,14 @@ DATASETS: dict[str, Dataset] = {
     "margins": lambda conn, f: queries.margin_stats(conn, f)[1],
     "rounds": queries.round_stats,
     "cards": queries.card_stats,
+    # Titans of Empyrean's pages' (dashboards/titans.py)
+    "titans-species": titans.species_stats,
+    "titans-matchups": titans.matchup_stats,
+    "titans-titans": titans.titan_stats,
+    "titans-maneuvers": lambda conn, f: titans.maneuver_stats(conn, f)[1],
+    "titans-endings": lambda conn, f: titans.ending_stats(conn, f)[1],
+    "titans-initiative": lambda conn, f: [titans.initiative_stats(conn, f)],
+    "titans-squads": lambda conn, f: titans.squad_stats(conn, f)[1],
 }
 
 def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:

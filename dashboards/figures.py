@@ -188,6 +188,25 @@ def _faded_heatmaps(fig: go.Figure, x: list[str], y: list[str], cells: dict, **c
                         textfont={"color": "#333"} if faded else {}, **common)
 
 
+def matchup_cell(r: dict, evidence: Evidence, min_games: int) -> tuple:
+    """A matchup heatmap's cell (for ``_faded_heatmaps``) of a row with ``games``, ``wins``, a
+    ``win_rate``, ``mirror`` and ``thin``: the rate, its text with n, its hover (the interval and
+    the test) and whether it is faded (thin, or not different from 50%: a mirror is never tested)."""
+    rate = r["win_rate"]["rate"]
+    if r["mirror"]:
+        text, why = f"mirror<br>n={r['games']}", "faded: a mirror match"
+    else:
+        text, why = f"{100 * rate:.0f}%<br>n={r['games']}", _evidence_text(evidence, r["thin"], min_games, "50%")
+    return rate, text, f"{_interval_text(r['win_rate'])}<br>{why}", r["thin"] or not evidence.different
+
+
+def win_rate_heatmap(fig: go.Figure, x: list[str], y: list[str], cells: dict) -> None:
+    """``_faded_heatmaps`` of win rates: 0 to 100% around 50%, "row vs column" in the hover."""
+    _faded_heatmaps(fig, x, y, cells, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING,
+                    colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
+                    hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>")
+
+
 def _check_evidence(rows: list[dict], evidence: Sequence[Evidence]) -> None:
     if len(rows) != len(evidence):
         raise ValueError(f"{len(evidence)} tests for {len(rows)} heatmap cells")
@@ -255,18 +274,8 @@ def matchup_matrix(rows: list[dict], min_games: int, evidence: Sequence[Evidence
         return _layout(_empty(fig), "Matchups")
     decks = _deck_axis(fig, "y", deck_order(r["deck"] for r, _ in tested))
     opponents = _deck_axis(fig, "x", deck_order(r["opponent_deck"] for r, _ in tested))
-    cells = {}
-    for r, e in tested:
-        rate = r["win_rate"]["rate"]
-        if r["mirror"]:
-            text, why = f"mirror<br>n={r['games']}", "faded: a mirror match"
-        else:
-            text, why = f"{100 * rate:.0f}%<br>n={r['games']}", _evidence_text(e, r["thin"], min_games, "50%")
-        cells[(label(r["deck"]), label(r["opponent_deck"]))] = (
-            rate, text, f"{_interval_text(r['win_rate'])}<br>{why}", r["thin"] or not e.different)
-    _faded_heatmaps(fig, opponents, decks, cells, zmin=0, zmax=1, zmid=0.5, colorscale=DIVERGING,
-                    colorbar={"title": {"text": "win rate"}, "tickformat": ".0%"},
-                    hovertemplate="%{y} vs %{x}<br>%{customdata}<extra></extra>")
+    cells = {(label(r["deck"]), label(r["opponent_deck"])): matchup_cell(r, e, min_games) for r, e in tested}
+    win_rate_heatmap(fig, opponents, decks, cells)
     fig.update_xaxes(title="opponent deck", tickangle=-30, side="bottom")
     fig.update_yaxes(title="deck", autorange="reversed")
     _narrow(fig, {"xaxis.tickangle": -90}, {"texttemplate": ""}, [0, 1])  # a phone's cells are too small for text

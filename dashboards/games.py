@@ -23,6 +23,8 @@ from engine import games
 from services.stats.filters import PARAMETERS
 
 from .pages import NAV as BFE_PAGES
+from .titans import KEY as TITANS
+from .titans import NAV as TITANS_PAGES
 
 blueprint = Blueprint("games", __name__, template_folder="templates")
 
@@ -31,6 +33,8 @@ KEY = re.compile(games.KEY_PATTERN)
 # what a game without pages of its own offers in the navigation, besides what every game shares
 GAME_PAGES = [("games.index", "About the game"), ("record.record_game", "Record a game"),
               ("events.game_events", "Events & disputes")]
+# a game's own statistics pages (before those), by game key
+STATISTICS_PAGES = {TITANS: TITANS_PAGES}
 
 
 def current_game() -> str:
@@ -99,8 +103,10 @@ def _links(key: str) -> list[dict]:
         args = _nav_args()
         return [{"url": url_for(endpoint, **args), "label": label, "current": request.endpoint == endpoint}
                 for endpoint, label in BFE_PAGES]
-    return [{"url": url_for(endpoint, game=key), "label": label, "current": request.endpoint == endpoint}
-            for endpoint, label in GAME_PAGES]
+    own = [{"url": url_for(endpoint, **_nav_args()), "label": label, "current": request.endpoint == endpoint}
+           for endpoint, label in STATISTICS_PAGES.get(key, ())]
+    return own + [{"url": url_for(endpoint, game=key), "label": label, "current": request.endpoint == endpoint}
+                  for endpoint, label in GAME_PAGES]
 
 
 # the pages every game has a version of: endpoint -> the URL of game key's version
@@ -172,7 +178,8 @@ def index(game: str):
         return redirect(url_for("pages.meta", **request.args.to_dict(flat=False)))
     info = games.info(game)
     others = [(g, index_url(g.key)) for g in games.known() if g.key != game]
-    return render_template("game_index.html", page_title=info.name, game=info,
+    stats_pages = [(url_for(endpoint), label) for endpoint, label in STATISTICS_PAGES.get(game, ())]
+    return render_template("game_index.html", page_title=info.name, game=info, stats_pages=stats_pages,
                            chance=sorted(info.chance_kinds), others=others,
                            factions_url=url_for("api_v1.stats.factions", game=game), events_url=events_url(game))
 

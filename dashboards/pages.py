@@ -50,10 +50,15 @@ def _pool():
     return current_app.extensions["empyrean"].read_pool
 
 
-def form_filters() -> Filters:
-    """The filters of a page's query string. The form sends every field, empty ones too ("any"),
-    so empty values are dropped here; anything else goes through the API's own parser."""
-    return parse_filters(MultiDict([(k, v) for k, v in request.args.items(multi=True) if v.strip()]))
+def form_args() -> MultiDict:
+    """A page's query string without its empty values: the form sends every field, empty ones too
+    ("any")."""
+    return MultiDict([(k, v) for k, v in request.args.items(multi=True) if v.strip()])
+
+
+def form_filters(game: str = games.DEFAULT_GAME) -> Filters:
+    """The filters of a page's query string (of statistics of ``game``), through the API's own parser."""
+    return parse_filters(form_args(), game)
 
 
 def points(difference: float | None) -> str:
@@ -61,29 +66,35 @@ def points(difference: float | None) -> str:
     return "–" if difference is None else figures.signed(100 * difference, 1) + " pts"
 
 
-def _render(page_title: str, intro: str, compute):
-    """Parse the filters, run ``compute(conn, filters) -> list[Panel]`` on one snapshot, render."""
+def render_stats(page_title: str, intro: str, compute, game: str = games.DEFAULT_GAME, refuse=None):
+    """Parse the filters (of statistics of ``game``; ``refuse(args)`` raises the FilterError of a
+    parameter the page does not take), run ``compute(conn, filters) -> list[Panel]`` on one snapshot,
+    render. The form offers decks and battlefields for Battle for Empyrean only."""
     error, status = None, 200
     try:
-        filters = form_filters()
+        if refuse is not None:
+            refuse(form_args())
+        filters = form_filters(game)
     except FilterError as exc:
-        error, filters, status = exc, Filters(), 400
+        error, filters, status = exc, parse_filters(MultiDict(), game), 400
     with _pool().connection() as conn:
         queries.read_snapshot(conn)
         # unlisted events are not offered (docs/security.md, "Visibility"); ?event=ID still filters by one.
-        # These are Battle for Empyrean's statistics: another game's events would show nothing.
-        events = views.public_event_names(conn, MAX_EVENT_OPTIONS, games.DEFAULT_GAME)
+        # These are the game's statistics: another game's events would show nothing.
+        events = views.public_event_names(conn, MAX_EVENT_OPTIONS, game)
         if error is None:
             try:
                 check_names(conn, filters)
             except FilterError as exc:
-                error, filters, status = exc, Filters(), 400
+                error, filters, status = exc, parse_filters(MultiDict(), game), 400
             filters = hide_unreadable(conn, filters, Reader())  # the pages are anyone's
         panels = [] if error else compute(conn, filters)
-    decks, battlefields = catalog_names()
+    decks, battlefields = catalog_names() if game == games.DEFAULT_GAME else ([], [])
+    info = games.info(game)
     html = render_template("meta.html", page_title=page_title, intro=intro, panels=panels, filters=filters,
                            error=error, events=events, deck_options=decks, short_names=short_deck_names(decks),
                            battlefield_options=battlefields,
+                           player_options=list(range(info.min_players, info.max_players + 1)),
                            query=request.query_string.decode("latin-1"))
     return Response(html, status=status, mimetype="text/html")
 
@@ -109,7 +120,7 @@ def meta():
                   note="Sorted by the interval's lower bound, so a deck with few games cannot top the list on luck."),
             Panel("meta-share", "Meta share", figures.meta_share(rows, f.min_games), dataset="decks"),
         ]
-    return _render("Meta overview", "Which decks win, and how much they are played.", compute)
+    return render_stats("Meta overview", "Which decks win, and how much they are played.", compute)
 
 
 @blueprint.get("/matchups")
@@ -128,7 +139,7 @@ def matchups():
                       thin=[rows[i]["thin"] for i in shown], numeric={2, 3, 4}, secondary={3, 4})
         return [Panel("matchups", "Matchup matrix", figures.matchup_matrix(rows, f.min_games, evidence), table,
                       "matchups", note=HEATMAP_NOTE.format(even="50%", min_games=f.min_games))]
-    return _render("Matchups", "Each deck against each other deck.", compute)
+    return render_stats("Matchups", "Each deck against each other deck.", compute)
 
 
 @blueprint.get("/trends")
@@ -143,7 +154,7 @@ def trends():
                       figures.trend_win_rates(rows, f.min_games, len(f.decks) if f.decks else figures.DEFAULT_DRAWN),
                       table, "trends",
                       note=f"The {figures.DEFAULT_DRAWN} most played decks are drawn; pick others below the chart.")]
-    return _render("Trends", "How the meta shifts week by week (ISO weeks, Monday to Sunday).", compute)
+    return render_stats("Trends", "How the meta shifts week by week (ISO weeks, Monday to Sunday).", compute)
 
 
 @blueprint.get("/battlefields")
@@ -169,7 +180,7 @@ def battlefields():
                                                min_games=f.min_games)),
                 Panel("battlefield-first-player", "First player per battlefield",
                       figures.battlefield_first_player(first, f.min_games), first_table, "battlefield-first-player")]
-    return _render("Battlefields", "How each battlefield shifts each deck's chances.", compute)
+    return render_stats("Battlefields", "How each battlefield shifts each deck's chances.", compute)
 
 
 @blueprint.get("/game-shape")
@@ -188,7 +199,7 @@ def game_shape():
                       dataset="margins", note=played_out),
                 Panel("rounds", "Might per round", figures.might_per_round(rounds, f.min_games), dataset="rounds",
                       note=round_note)]
-    return _render("First player & game shape", "Seat advantage, how close games are, how they unfold.", compute)
+    return render_stats("First player & game shape", "Seat advantage, how close games are, how they unfold.", compute)
 
 
 @blueprint.get("/cards")
@@ -212,7 +223,7 @@ def cards():
                            "the first round deployed."),
                 Panel("card-impact", "Card impact", figures.card_impact(rows, f.min_games), dataset="cards",
                       note="Each dot a card: how often it is deployed against how much more its deck wins with it.")]
-    return _render("Cards", "Which cards carry a deck.", compute)
+    return render_stats("Cards", "Which cards carry a deck.", compute)
 
 
 # --- CSV -------------------------------------------------------------------------------------

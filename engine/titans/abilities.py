@@ -71,7 +71,7 @@ def run(g: Any, t: Any, e: Effect, ctx: dict | None) -> None:
     v = e.verb
     if v == "damage":
         for o in region(g, t, e.to, ctx):  # type: ignore[arg-type]
-            o.damage += int(e.value)
+            g.hurt(o, int(e.value), t)
     elif v == "burn-active":
         for o in region(g, t, e.value, ctx):
             if o.active is not None:

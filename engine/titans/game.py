@@ -385,13 +385,13 @@ class State:
                     self._to_burned(o.player, o.active)
                     o.active = None
                 if not abilities.modifier(self, o, "ignore-collisions"):
-                    o.damage += 1
+                    self.hurt(o, 1, None)
         if h in self.hazards:
             self.todo.insert(0, ("hazard", self.titans.index(t), h))
 
     def _attack(self, t: TitanState, target: TitanState) -> None:
         same = target.hex == t.hex
-        target.damage += self.strength(t) + (1 if same else 0)
+        self.hurt(target, self.strength(t) + (1 if same else 0), t)
         ctx = {"target": self.titans.index(target), "same": same,
                "behind": t.hex in {step(target.hex, f) for f in arc(target.facing, front=False)}}  # type: ignore[arg-type]
         abilities.push(self, t, [e for e in abilities.effects_of(self, t) if e.when == "attack"], ctx)
@@ -400,6 +400,8 @@ class State:
 
     def _play(self, t: TitanState, card: str | None) -> None:
         m = self.cat.maneuvers[card]  # type: ignore[index]
+        for o in self.observers:  # played, even when it is burned without effect
+            o.on_play(self, t, card)
         if m.species not in (None, t.card.species):
             self._to_burned(t.player, card)  # another species' maneuver: burned without effect (6.4)
             return
@@ -410,6 +412,12 @@ class State:
         else:
             self._to_burned(t.player, card)
         abilities.push(self, t, [e for e in m.effects if e.when == "play"], None)
+
+    def hurt(self, t: TitanState, amount: int, source: TitanState | None) -> None:
+        """Put ``amount`` damage on ``t``, dealt by ``source`` (None: a collision or a hazard)."""
+        t.damage += amount
+        for o in self.observers:
+            o.on_damage(self, t, amount, source)
 
     def strength(self, t: TitanState) -> int:
         return abilities.strength(self, t)
@@ -502,6 +510,8 @@ class State:
                 self.round += 1
                 self.phase = "action"
                 self.order = self.initiative_order()
+                for o in self.observers:
+                    o.on_round(self)
                 self.todo += [("action", i) for i in self.order] + [("resolution",)]
                 self.todo += [("resolve", i) for i in self.order] + [("round end",)]
                 continue

@@ -26,17 +26,17 @@ def resolve(g: Any, t: Any, kind: str) -> None:
     elif kind == "foom":
         for o in g.titans:
             if o is not t and o.on_field and distance(o.hex, t.hex) <= FOOM_REACH:
-                o.damage += 1
+                g.hurt(o, 1, None)
     elif kind == "soothing-wind":
         t.damage = 0
     elif kind == "toxic-blast":
-        t.damage += 1
+        g.hurt(t, 1, None)
     elif kind == "air-current":
         g.todo.insert(0, ("step", i))
     elif kind == "whirlwind":
         t.facing = turned(t.facing, "around")
     elif kind == "lightning":
-        t.damage += 2
+        g.hurt(t, 2, None)
         for o in g.titans:
             if o is not t and o.on_field and distance(o.hex, t.hex) <= 1:
-                o.damage += 1
+                g.hurt(o, 1, None)

@@ -24,7 +24,8 @@ from werkzeug.exceptions import NotFound
 
 from engine import games
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
-from services.stats import queries
+from engine.titans.rules import GAME_INFO as TITANS
+from services.stats import queries, titans
 from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import check_names, hide_unreadable
 
@@ -103,6 +104,49 @@ def factions(game: str):
     return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)}, game)
 
 
+# Titans of Empyrean's (services.stats.titans).
+def _titans_answer(compute):
+    titans.refuse_filters_not_taken(request.args)
+    return _answer(compute, TITANS.key)
+
+
+def species():
+    return _titans_answer(lambda conn, f: {"rows": titans.species_stats(conn, f)})
+
+
+def species_matchups():
+    return _titans_answer(lambda conn, f: {"rows": titans.matchup_stats(conn, f)})
+
+
+def titans_picked():
+    return _titans_answer(lambda conn, f: {"rows": titans.titan_stats(conn, f)})
+
+
+def maneuvers():
+    def compute(conn, f):
+        seat_games, rows = titans.maneuver_stats(conn, f)
+        return {"seat_games": seat_games, "rows": rows}
+    return _titans_answer(compute)
+
+
+def endings():
+    def compute(conn, f):
+        summary, rows, lengths = titans.ending_stats(conn, f)
+        return {"summary": summary, "rows": rows, "lengths": lengths}
+    return _titans_answer(compute)
+
+
+def initiative():
+    return _titans_answer(lambda conn, f: {"overall": titans.initiative_stats(conn, f)})
+
+
+def squads():
+    def compute(conn, f):
+        summary, rows = titans.squad_stats(conn, f)
+        return {"summary": summary, "rows": rows}
+    return _titans_answer(compute)
+
+
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
 EVERY_GAME_STATISTICS: dict[str, Callable] = {"factions": factions}
 
@@ -111,6 +155,8 @@ GAME_STATISTICS: dict[str, dict[str, Callable]] = {
     BATTLE_FOR_EMPYREAN.key: {"decks": decks, "matchups": matchups, "battlefields": battlefields,
                               "first-player": first_player, "cards": cards, "trends": trends,
                               "margins": margins, "rounds": rounds},
+    TITANS.key: {"species": species, "matchups": species_matchups, "titans": titans_picked, "maneuvers": maneuvers,
+                 "endings": endings, "initiative": initiative, "squads": squads},
 }
 
 

@@ -31,9 +31,12 @@ from engine.bfe.record import GameRecord
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
 from engine.games import Outcome, rules_for
 from engine.log import GameLog
+from engine.titans.record import Record as TitansRecord
+from engine.titans.rules import GAME_INFO as TITANS
 from services.stats.aggregates import AGGREGATES
 
 BFE_KEY = BATTLE_FOR_EMPYREAN.key
+TITANS_KEY = TITANS.key
 
 # The contribution upserts, in the order they are applied: one per aggregate table, made from its
 # declaration (services.stats.aggregates). Each takes %(games)s (a list of game ids: one game from
@@ -169,7 +172,8 @@ class FinishedGame:
 
 # Columns written by COPY, per table, in the order _record_rows yields their values (the one list of
 # them: tests/bench/bench_dashboards.py copies its rows by it too). game_records and game_seats are
-# every game's; game_players and game_player_* are Battle for Empyrean's (``GAME_ROWS``).
+# every game's; game_players and game_player_* are Battle for Empyrean's, titans_* Titans of Empyrean's
+# (``GAME_ROWS``).
 RECORD_COLUMNS = {
     "game_records": "game_id, players, battlefields, first_player, winner, margin, decisions, played_on, event_id, "
                     "counted, pending, engine_version, catalog_version, end_reason, conceded_by, game",
@@ -182,6 +186,11 @@ RECORD_COLUMNS = {
                           "essence_unspent, might",
     # every game's: how each seat finished (migration 0018)
     "game_seats": "game_id, seat, player_name, faction, rank, score, won, team",
+    # Titans of Empyrean's (migration 0021)
+    "titans_games": "game_id, rounds, first_to_act, top_initiative_seat",
+    "titans_seats": "game_id, seat, ally",
+    "titans_squad_titans": "game_id, seat, titan, species, survived, damage_dealt, damage_taken, top_initiative",
+    "titans_maneuvers_played": "game_id, seat, maneuver, plays",
 }
 
 
@@ -242,9 +251,24 @@ def _bfe_rows(game: FinishedGame) -> dict[str, Any]:
     }
 
 
+def _titans_rows(game: FinishedGame) -> dict[str, Any]:
+    """Titans of Empyrean's own record rows (its record: engine.titans.record.Record); its species
+    and results are game_seats'."""
+    rec: TitansRecord = game.record
+    game_id = game.game_id
+    return {
+        "titans_games": [(game_id, rec.rounds, rec.first_to_act, rec.top_initiative_seat)],
+        "titans_seats": [(game_id, seat, ally) for seat, ally in enumerate(rec.allies, 1)],
+        "titans_squad_titans": [(game_id, t.seat, t.titan, t.species, t.survived, t.damage_dealt, t.damage_taken,
+                                 t.top_initiative) for t in rec.titans],
+        "titans_maneuvers_played": [(game_id, seat, maneuver, plays) for seat, played in enumerate(rec.maneuvers, 1)
+                                    for maneuver, plays in sorted(played.items())],
+    }
+
+
 # Each game's own record tables, by game key: a finished game's rows of them (and its columns of
 # game_records). A game with no tables of its own yet is recorded in game_records and game_seats.
-GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows}
+GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows, TITANS_KEY: _titans_rows}
 
 
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:

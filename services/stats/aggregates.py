@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.bfe.rules import GAME_INFO
+from engine.titans.rules import GAME_INFO as TITANS_INFO
 
 # The key every aggregate starts with, and its expressions over game_records (r).
 COMMON_KEY = {"played_on": "r.played_on", "event_id": "r.event_id", "players": "r.players"}
@@ -133,6 +134,7 @@ _PLAYERS = "\n        JOIN game_players p ON p.game_id = r.game_id"
 _OPPONENTS = "\n        JOIN game_players o ON o.game_id = r.game_id AND o.seat <> p.seat"
 _PLAYER_BATTLEFIELDS = "\n        JOIN game_player_battlefields b ON b.game_id = p.game_id AND b.seat = p.seat"
 _PLAYER_CARDS = "\n        JOIN game_player_cards c ON c.game_id = p.game_id AND c.seat = p.seat"
+_SEATS = "\n        JOIN game_seats s ON s.game_id = r.game_id"  # every game's seats
 _IN_PLAY = "\n        CROSS JOIN unnest(r.battlefields) AS bf"  # once per battlefield in play
 
 _GAMES = "count(*)"
@@ -153,7 +155,7 @@ BFE = GAME_INFO.key  # Battle for Empyrean's aggregates count its games only
 GAME_COLUMN_REVISION = "0018"  # the migration that gave game_records its game
 
 # In the order the fold applies them (and the tests and benchmarks list them): Battle for
-# Empyrean's, then every game's.
+# Empyrean's, then every game's, then Titans of Empyrean's.
 AGGREGATES = [
     Aggregate("agg_deck_results", {"deck": "p.deck"}, {
         **_RESULTS,
@@ -201,7 +203,41 @@ AGGREGATES = [replace(aggregate, game=BFE) for aggregate in AGGREGATES] + [
     # every game's: each seat's result by what it played as (migration 0019)
     Aggregate("agg_faction_results", {"game": "r.game", "faction": "s.faction"}, {
         "games": _GAMES, "wins": "count(*) FILTER (WHERE s.won)", "draws": _DRAWS,
-    }, joins="\n        JOIN game_seats s ON s.game_id = r.game_id", weekly=False, since="0019"),
+    }, joins=_SEATS, weekly=False, since="0019"),
 ]
+
+
+# Titans of Empyrean's own (migration 0021; engine.titans.record): a seat's species and result are
+# its game_seats row (s), its opponent's o.
+TITANS = TITANS_INFO.key
+_SEAT_RESULTS = {"games": _GAMES, "wins": "count(*) FILTER (WHERE s.won)", "draws": _DRAWS}
+_TITANS_AGGREGATES = [
+    # every ordered pair of the two seats
+    Aggregate("agg_titans_matchups", {"species": "s.faction", "opponent_species": "o.faction"}, _SEAT_RESULTS,
+              joins=_SEATS + "\n        JOIN game_seats o ON o.game_id = s.game_id AND o.seat <> s.seat"),
+    Aggregate("agg_titans_titans", {"species": "t.species", "titan": "t.titan"}, {
+        "picks": _GAMES, "wins": "count(*) FILTER (WHERE s.won)",
+        "survived": "count(*) FILTER (WHERE t.survived)",
+        "damage_dealt_sum": "sum(t.damage_dealt)", "damage_taken_sum": "sum(t.damage_taken)",
+    }, joins=_SEATS + "\n        JOIN titans_squad_titans t ON t.game_id = s.game_id AND t.seat = s.seat"),
+    # per seat-game in which the maneuver was played at least once
+    Aggregate("agg_titans_maneuvers", {"species": "s.faction", "maneuver": "m.maneuver"}, {
+        "played_games": _GAMES, "played_wins": "count(*) FILTER (WHERE s.won)", "plays": "sum(m.plays)",
+    }, joins=_SEATS + "\n        JOIN titans_maneuvers_played m ON m.game_id = s.game_id AND m.seat = s.seat"),
+    Aggregate("agg_titans_endings", {"end_reason": "r.end_reason", "rounds": "g.rounds"},
+              {"games": _GAMES, "draws": _DRAWS},
+              joins="\n        JOIN titans_games g ON g.game_id = r.game_id"),
+    Aggregate("agg_titans_initiative", {}, {
+        "games": _GAMES,
+        "top_alone_games": "count(*) FILTER (WHERE g.top_initiative_seat IS NOT NULL)",
+        "top_alone_wins": "count(*) FILTER (WHERE r.winner = g.top_initiative_seat)",
+        "first_to_act_wins": "count(*) FILTER (WHERE r.winner = g.first_to_act)",
+        "draws": _DRAWS,
+    }, joins="\n        JOIN titans_games g ON g.game_id = r.game_id"),
+    # ally null: a squad of one species
+    Aggregate("agg_titans_squads", {"species": "s.faction", "ally": "q.ally"}, _SEAT_RESULTS,
+              joins=_SEATS + "\n        JOIN titans_seats q ON q.game_id = s.game_id AND q.seat = s.seat"),
+]
+AGGREGATES += [replace(aggregate, game=TITANS, weekly=False, since="0021") for aggregate in _TITANS_AGGREGATES]
 
 BY_TABLE = {aggregate.table: aggregate for aggregate in AGGREGATES}

@@ -38,7 +38,10 @@ TABLES = {
 } | {f"{t}_weekly" for t in (  # migration 0004: the weekly roll-ups
     "agg_deck_results", "agg_matchups", "agg_battlefield_decks", "agg_first_player", "agg_card_metrics",
     "agg_battlefield_first_player", "agg_game_margins", "agg_deck_rounds", "agg_battlefield_matchups",
-    "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats", "agg_faction_results"}  # 0005: access; 0018, 0019
+    "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats", "agg_faction_results"} | {  # 0005: access; 0018, 0019
+    "titans_games", "titans_seats", "titans_squad_titans", "titans_maneuvers_played", "agg_titans_matchups",
+    "agg_titans_titans", "agg_titans_maneuvers", "agg_titans_endings", "agg_titans_initiative",
+    "agg_titans_squads"}  # 0021: Titans of Empyrean's statistics
 
 
 def schema_snapshot(url: str) -> dict:
