@@ -164,7 +164,7 @@ def test_an_unknown_game_in_a_filter_is_a_400_naming_the_field(client, two_event
     assert "game: there is no game" in text and PIPS_NAME in text and BFE_NAME in text
 
 
-@pytest.mark.parametrize("url", ["/titans/events", f"/titans/players/{quote(PLAYER)}", "/api/events"])
+@pytest.mark.parametrize("url", ["/nope/events", f"/nope/players/{quote(PLAYER)}", "/api/events"])
 def test_an_unknown_game_in_a_url_is_a_404(client, two_events, url):
     answer = client.get(url, headers={"Accept": "text/html"})
     assert answer.status_code == 404, url
