@@ -375,7 +375,7 @@
     view.hidden = !(pos.board && pos.layout);
     if (view.hidden) return;
     var squads = (game.setup.setup || {}).squads || [];
-    renderer.draw(view, pos.board, {battlefields: pos.layout, legal: pos.legal,
+    renderer.draw(view, pos.board, {battlefields: pos.layout, legal: pos.legal, fold: "record",
       players: game.setup.players.map(function (p, i) {
         return {seat: i + 1, name: p.name, species: (squads[i] || {}).species, ally: (squads[i] || {}).ally};
       })});

@@ -15,6 +15,7 @@
 //   battlefields  the layout [{hex, q, r}] (the timeline's and the positions API's name for it)
 //   players       [{seat, name, species}] in seat order (names optional)
 //   legal         the legal next lines (the recorder): their attacks' arc is highlighted
+//   fold          a name: the squads in a <details> of that name, folded at first on a phone (the recorder)
 window.TitansBoard = (function () {
   "use strict";
 
@@ -23,6 +24,8 @@ window.TitansBoard = (function () {
   var SIZE = 30;  // a hex's corner radius in the SVG's units
   var STEPS = {NE: [1, -1], NW: [0, -1], W: [-1, 0], SW: [-1, 1], SE: [0, 1], E: [1, 0]};  // engine/titans/board.py
   var ATTACK = /^P([12]) (\S+) attack P([12]) (\S+)$/;
+  var NARROW = "(max-width: 700px)";
+  var folded = {};  // options.fold -> whether the person left the squads open (kept across frames)
 
   function pixel(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
   function svg(parent, tag, attrs, text) {
@@ -107,17 +110,18 @@ window.TitansBoard = (function () {
         svg(g, "title", {}, tokenTitle(t));
         var d = STEPS[t.facing] ? pixel(STEPS[t.facing][0], STEPS[t.facing][1]) : [0, 0];
         var len = Math.sqrt(d[0] * d[0] + d[1] * d[1]) || 1, ux = d[0] / len, uy = d[1] / len;
-        // the pointer to its facing: a triangle beyond the token's rim
-        svg(g, "polygon", {"class": "facing", points: [
-          [(r + 7) * ux, (r + 7) * uy], [r * ux - 5 * uy, r * uy + 5 * ux], [r * ux + 5 * uy, r * uy - 5 * ux]
-        ].map(function (pt) { return pt[0].toFixed(1) + "," + pt[1].toFixed(1); }).join(" ")});
         svg(g, "circle", {r: r.toFixed(1), "class": "token"});
         svg(g, "text", {y: 4, "class": "initials"}, t.name.slice(0, 2));
         if (t.damage) {
-          svg(g, "circle", {cx: r * 0.75, cy: -r * 0.75, r: 7, "class": "damage"});
-          svg(g, "text", {x: r * 0.75, y: -r * 0.75 + 3.5, "class": "damage-n"}, t.damage);
+          svg(g, "circle", {cx: r * 0.75, cy: r * 0.75, r: 7, "class": "damage"});
+          svg(g, "text", {x: r * 0.75, y: r * 0.75 + 3.5, "class": "damage-n"}, t.damage);
         }
-        if (t.active) svg(g, "circle", {cx: -r * 0.75, cy: -r * 0.75, r: 4, "class": "active-mark"});
+        if (t.active) svg(g, "circle", {cx: -r * 0.75, cy: r * 0.75, r: 4, "class": "active-mark"});
+        // the pointer to its facing, over the badges: a triangle from the token's rim outwards
+        svg(g, "polygon", {"class": "facing", points: [
+          [(r + 9) * ux, (r + 9) * uy], [(r - 2) * ux - 6 * uy, (r - 2) * uy + 6 * ux],
+          [(r - 2) * ux + 6 * uy, (r - 2) * uy - 6 * ux]
+        ].map(function (pt) { return pt[0].toFixed(1) + "," + pt[1].toFixed(1); }).join(" ")});
       });
     });
     add(container, root);
@@ -175,8 +179,17 @@ window.TitansBoard = (function () {
     add(container, el("p", "off-field",
       off.length ? "Off the field: " + off.map(function (t) { return "P" + t.player + " " + t.name; }).join(", ")
                  : "No titan off the field."));
-    var squads = add(container, el("div", "squads"));
+    var squads = el("div", "squads");
     [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players)); });
+    if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
+      var box = add(container, el("details", "squads-box"));
+      box.open = folded[options.fold] !== undefined ? folded[options.fold] : !window.matchMedia(NARROW).matches;
+      box.addEventListener("toggle", function () { folded[options.fold] = box.open; });
+      add(box, el("summary", "", "Each titan: damage, active maneuver, stack"));
+      add(box, squads);
+    } else {
+      add(container, squads);
+    }
   }
 
   var board = {draw: draw, arcOf: arcOf};
