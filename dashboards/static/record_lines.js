@@ -480,7 +480,7 @@
         drawTally(null, table, p);
       },
       ruled: "by the rules",
-      viewer: false  // the replay viewer draws Battle for Empyrean's board only, so far
+      viewer: !!(window.EmpyreanBoards || {})[info.key]  // the viewer draws the boards this page draws
     }
   });
   fromHash();
