@@ -88,9 +88,10 @@ window.TitansBoard = (function () {
       if (hazards[hx.hex]) {
         var hz = svg(g, "g", {"class": "hazard", "data-hazard": hx.hex});
         svg(hz, "title", {}, "a hazard token, face down");
-        svg(hz, "rect", {x: p[0] - 7, y: p[1] + SIZE * 0.38, width: 14, height: 14, rx: 2,
-                          transform: "rotate(45 " + p[0] + " " + (p[1] + SIZE * 0.38 + 7) + ")"});
-        svg(hz, "text", {x: p[0], y: p[1] + SIZE * 0.38 + 11}, "?");
+        // in the middle of its hex (a titan on it is drawn over it)
+        svg(hz, "rect", {x: p[0] - 8, y: p[1] - 6, width: 16, height: 16, rx: 2,
+                          transform: "rotate(45 " + p[0] + " " + (p[1] + 2) + ")"});
+        svg(hz, "text", {x: p[0], y: p[1] + 6}, "?");
       }
     });
     // several titans may share a hex: set round its centre
