@@ -13,7 +13,9 @@ upload, through the same verification, dispute and statistics path as any other 
 - ``GET /<key>/record`` — the recorder of any registered game: Battle for Empyrean's is its board mode
   (a redirect to /record); every other game's is the lines mode (static/record_lines.js), which needs
   nothing of the game but what the engine offers every game: the setup from the game's log schema
-  (services/games/setup_form.py), then each legal next line as a button, grouped by its verb.
+  (services/games/setup_form.py), then each legal next line as a button, grouped by its verb. A game
+  with a board renderer (replay.BOARDS: Titans') has its board drawn above the lines, from the
+  positions API's frame and layout.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from engine import games
 from services.games.setup_form import claims_winner, setup_form
 
 from .games import known_or_404
+from .replay import BOARDS
 
 blueprint = Blueprint("record", __name__, template_folder="templates")
 
@@ -53,5 +56,5 @@ def record_game(game: str):
     form = setup_form(game)
     config = {"urls": _urls(), "game": info.to_dict(), "setup": form.to_dict(),
               "claims_winner": claims_winner(game)}
-    return render_template("record_lines.html", config=config, game=info, form=form,
+    return render_template("record_lines.html", config=config, game=info, form=form, board=BOARDS.get(game),
                            page_title=f"Record a game of {info.name}")

@@ -148,8 +148,10 @@ def _start_step(tl: dict[str, Any]) -> int:
     return last if tl["verdict"]["status"] == "mismatch" else 0
 
 
-# The games whose board the viewer draws (static/board.js); any other game's replay lists its lines.
-BOARDS = {games.DEFAULT_GAME}
+# The games whose board the viewer and the recorder draw, each with its renderer in static/: <name>.js
+# (registered in ``EmpyreanBoards`` under the game's key) and <name>.css; any other game's replay
+# lists its lines.
+BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board"}
 
 
 def _not_found(game_id: int):
@@ -168,8 +170,11 @@ def replay_page(game_id: int):
         return render_template("replay_lines.html", game=_game_facts(replay), tl=tl, info=games.info(replay.game.game),
                                dispute=_dispute_facts(dispute, game_id),
                                page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")
+    key = replay.game.game
     return render_template("replay.html", game=_game_facts(replay), tl=tl, step=_start_step(tl),
-                           dispute=_dispute_facts(dispute, game_id), cards=_card_facts(tl),
+                           key=key, board_script=BOARDS[key],
+                           dispute=_dispute_facts(dispute, game_id),
+                           cards=_card_facts(tl) if key == games.DEFAULT_GAME else {},
                            page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")
 
 

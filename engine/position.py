@@ -86,6 +86,9 @@ class Position:
     columns: dict[str, list] = field(default_factory=lambda: _no_columns(DEFAULT_GAME))
     outcome: Any = None  # how the finished game came out (the game's Outcome)
     board: dict[str, Any] | None = None  # the game's frame of the board, as the replay viewer draws it
+    # the board's layout (the game's ``layout``: BfE's battlefields, Titans' hexes), so that a recorder
+    # draws the board of the catalog version the log names
+    layout: list[Any] | None = None
 
     @property
     def in_progress(self) -> bool:
@@ -120,6 +123,7 @@ class Position:
             "players": [_plain(t) for t in self.tallies],
             "outcome": _plain(self.outcome),
             "board": self.board,
+            "layout": self.layout,
         }
 
 
@@ -181,6 +185,7 @@ def _position(log: GameLog, res: ReplayResult) -> Position:
     last = len(log.decisions) - 1
     pos.board = rules.frame(g, len(log.decisions), log.decisions[last] if last >= 0 else None,
                             line=last if last >= 0 else None)
+    pos.layout = rules.layout(g)
     pos.outcome = rules.game_outcome(g)
     if in_progress and g.pending is not None:
         pend = g.pending

@@ -155,5 +155,7 @@ window.EmpyreanBoard = (function () {
     frame.battlefields.forEach(function (bf, b) { add(bfs, drawBattlefield(bf, b, options)); });
   }
 
-  return {UNSEEN: UNSEEN, el: el, add: add, draw: draw, tokenText: tokenText};
+  var board = {UNSEEN: UNSEEN, el: el, add: add, draw: draw, tokenText: tokenText};
+  (window.EmpyreanBoards = window.EmpyreanBoards || {}).bfe = board;  // each game's board, by its key
+  return board;
 })();

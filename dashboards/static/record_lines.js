@@ -228,6 +228,7 @@
     drawDecide();
     steps.history(game, forcedAt, function (line) { return line; }, undoTo);
     drawFrame();
+    drawBoard();
     byId("replaced-row").hidden = !game.replaced;
     if (game.replaced) byId("restore-replaced").textContent = steps.restoreWords(game.replaced.count);
     byId("undo").disabled = !game.decisions.length;
@@ -366,6 +367,20 @@
     });
   }
 
+  // The game's board above the lines, where it has a renderer (dashboards/replay.py, BOARDS): the
+  // positions API's frame on its layout, with the legal lines (a pending attack's arc).
+  function drawBoard() {
+    var view = byId("board-view"), renderer = (window.EmpyreanBoards || {})[info.key];
+    if (!view || !renderer) return;
+    view.hidden = !(pos.board && pos.layout);
+    if (view.hidden) return;
+    var squads = (game.setup.setup || {}).squads || [];
+    renderer.draw(view, pos.board, {battlefields: pos.layout, legal: pos.legal, fold: "record",
+      players: game.setup.players.map(function (p, i) {
+        return {seat: i + 1, name: p.name, species: (squads[i] || {}).species, ally: (squads[i] || {}).ally};
+      })});
+  }
+
   // The game's own frame of the moment (the replay viewer's), each part as the engine writes it.
   function drawFrame() {
     var dl = byId("frame");
@@ -465,7 +480,7 @@
         drawTally(null, table, p);
       },
       ruled: "by the rules",
-      viewer: false  // the replay viewer draws Battle for Empyrean's board only, so far
+      viewer: !!(window.EmpyreanBoards || {})[info.key]  // the viewer draws the boards this page draws
     }
   });
   fromHash();

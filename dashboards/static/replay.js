@@ -19,6 +19,8 @@
   var frames = tl.frames;
   var last = frames.length - 1;
   var current = 0;
+  // the game's board (board.js: Battle for Empyrean's; titans_board.js …), by the page's game key
+  var renderer = window.EmpyreanBoards[root.getAttribute("data-game")] || EmpyreanBoard;
 
   // --------------------------------------------------------------- small DOM helpers
   var el = EmpyreanBoard.el;
@@ -55,8 +57,9 @@
     }
     var next = add(now, el("span", "next"));
     if (frame.over) {
-      next.textContent = frame.winner ? "Game over: " + seatLabel(frame.winner) + " wins." : "Game over: a draw.";
-    } else if (frame.to_move !== null) {
+      next.textContent = frame.winner ? "Game over: " + seatLabel(frame.winner) + " wins."
+                       : frame.winner === null ? "Game over: a draw." : "Game over.";
+    } else if (frame.to_move !== null && frame.to_move !== undefined) {  // a game whose frame names who is next
       next.textContent = "Next: " + who(frame.to_move) + " — " + (frame.prompt || frame.kind || "");
     }
     if (tl.failing_frame === frame.index && tl.failure) {
@@ -105,7 +108,7 @@
 
   function draw(i) {
     var frame = frames[i];
-    EmpyreanBoard.draw(board, frame, {players: tl.players, battlefields: tl.battlefields, card: cardButton});
+    renderer.draw(board, frame, {players: tl.players, battlefields: tl.battlefields, card: cardButton});
     drawNow(frame);
   }
 

@@ -1,0 +1,199 @@
+// Titans of Empyrean's board: one frame of engine/titans/views.py (frame) on the hex field of its
+// layout (axial q, r and each hex's name). Drawn the same way by the replay viewer (replay.js) and
+// the recorder's lines mode (record_lines.js), which load board.js (el, add) before this file.
+//
+// The field is an SVG of pointy-topped hexes: each titan on the field a token in its player's colour
+// with a pointer to its facing and its damage; the face-down hazard tokens; and, given the legal
+// lines of a pending attack, its arc (the hexes of the titans it could attack). Beside it, each
+// squad: every titan's place (or "off the field"), damage and endurance, active maneuver (face up),
+// its stack as face-down cards (count of size), and the squad's reserve and burned pile, face down.
+// The frame is public: cards in a stack or a reserve are never named in it.
+//
+// Every text from a log is put into the page with textContent (or an SVG text node), never markup.
+//
+// TitansBoard.draw(container, frame, options). options:
+//   battlefields  the layout [{hex, q, r}] (the timeline's and the positions API's name for it)
+//   players       [{seat, name, species}] in seat order (names optional)
+//   legal         the legal next lines (the recorder): their attacks' arc is highlighted
+//   fold          a name: the squads in a <details> of that name, folded at first on a phone (the recorder)
+window.TitansBoard = (function () {
+  "use strict";
+
+  var el = EmpyreanBoard.el, add = EmpyreanBoard.add;
+  var NS = "http://www.w3.org/2000/svg";
+  var SIZE = 30;  // a hex's corner radius in the SVG's units
+  var STEPS = {NE: [1, -1], NW: [0, -1], W: [-1, 0], SW: [-1, 1], SE: [0, 1], E: [1, 0]};  // engine/titans/board.py
+  var ATTACK = /^P([12]) (\S+) attack P([12]) (\S+)$/;
+  var NARROW = "(max-width: 700px)";
+  var folded = {};  // options.fold -> whether the person left the squads open (kept across frames)
+
+  function pixel(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
+  function svg(parent, tag, attrs, text) {
+    var node = document.createElementNS(NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) node.textContent = String(text);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function corners(cx, cy, s) {
+    var out = [];
+    for (var i = 0; i < 6; i++) {
+      var a = Math.PI / 180 * (60 * i - 30);
+      out.push((cx + s * Math.cos(a)).toFixed(1) + "," + (cy + s * Math.sin(a)).toFixed(1));
+    }
+    return out.join(" ");
+  }
+  function titanId(t) { return "P" + t.player + " " + t.titan; }
+  function words(key) { return key ? String(key).replace(/-/g, " ") : ""; }
+
+  // The hexes a pending attack could reach: each legal attack line's target titan's hex, by attacker.
+  function arcOf(legal, frame) {
+    var byId = {};
+    frame.titans.forEach(function (t) { byId[titanId(t)] = t; });
+    var arc = {targets: {}, attackers: {}};
+    (legal || []).forEach(function (line) {
+      var m = ATTACK.exec(line);
+      if (!m) return;
+      var from = byId["P" + m[1] + " " + m[2]], to = byId["P" + m[3] + " " + m[4]];
+      if (from && from.hex) arc.attackers[from.hex] = true;
+      if (to && to.hex) arc.targets[to.hex] = true;
+    });
+    return arc;
+  }
+
+  function tokenTitle(t) {
+    return titanId(t) + " " + t.name + " at " + t.hex + " facing " + t.facing + ": " + t.damage + " damage of " +
+      t.endurance + " endurance, " + t.stack + "/" + t.stack_size + " in its stack" +
+      (t.active ? ", active " + words(t.active) : "");
+  }
+
+  function drawField(container, frame, layout, arc) {
+    var at = {};
+    layout.forEach(function (h) { at[h.hex] = pixel(h.q, h.r); });
+    var xs = layout.map(function (h) { return at[h.hex][0]; }), ys = layout.map(function (h) { return at[h.hex][1]; });
+    var pad = SIZE + 2;
+    var x0 = Math.min.apply(null, xs) - pad, y0 = Math.min.apply(null, ys) - pad;
+    var w = Math.max.apply(null, xs) + pad - x0, h = Math.max.apply(null, ys) + pad - y0;
+    var root = svg(null, "svg", {viewBox: [x0, y0, w, h].map(function (v) { return v.toFixed(1); }).join(" "),
+                                 "class": "field", role: "img"});
+    svg(root, "title", {}, "The field: round " + frame.round + ", " + frame.phase + " phase");
+    var hazards = {};
+    (frame.hazards || []).forEach(function (name) { hazards[name] = true; });
+    layout.forEach(function (hx) {
+      var p = at[hx.hex];
+      var cls = "hex" + (arc.targets[hx.hex] ? " arc" : "") + (arc.attackers[hx.hex] ? " attacker" : "");
+      var g = svg(root, "g", {"class": cls, "data-hex": hx.hex});
+      svg(g, "polygon", {points: corners(p[0], p[1], SIZE - 1)});
+      svg(g, "text", {x: p[0], y: p[1] - SIZE * 0.62, "class": "hex-name"}, hx.hex);
+      if (hazards[hx.hex]) {
+        var hz = svg(g, "g", {"class": "hazard", "data-hazard": hx.hex});
+        svg(hz, "title", {}, "a hazard token, face down");
+        // in the middle of its hex (a titan on it is drawn over it)
+        svg(hz, "rect", {x: p[0] - 8, y: p[1] - 6, width: 16, height: 16, rx: 2,
+                          transform: "rotate(45 " + p[0] + " " + (p[1] + 2) + ")"});
+        svg(hz, "text", {x: p[0], y: p[1] + 6}, "?");
+      }
+    });
+    // several titans may share a hex: set round its centre
+    var onHex = {};
+    frame.titans.forEach(function (t) { if (t.alive && t.hex) (onHex[t.hex] = onHex[t.hex] || []).push(t); });
+    Object.keys(onHex).forEach(function (name) {
+      var here = onHex[name], c = at[name];
+      if (!c) return;
+      var r = here.length > 1 ? SIZE * 0.3 : SIZE * 0.42;
+      here.forEach(function (t, k) {
+        var a = 2 * Math.PI * k / here.length - Math.PI / 2;
+        var off = here.length > 1 ? SIZE * 0.42 : 0;
+        var x = c[0] + off * Math.cos(a), y = c[1] + off * Math.sin(a);
+        var g = svg(root, "g", {"class": "titan seat-" + t.player, "data-titan": titanId(t), "data-hex": t.hex,
+                                "data-facing": t.facing, "data-damage": t.damage,
+                                transform: "translate(" + x.toFixed(1) + " " + y.toFixed(1) + ")"});
+        svg(g, "title", {}, tokenTitle(t));
+        var d = STEPS[t.facing] ? pixel(STEPS[t.facing][0], STEPS[t.facing][1]) : [0, 0];
+        var len = Math.sqrt(d[0] * d[0] + d[1] * d[1]) || 1, ux = d[0] / len, uy = d[1] / len;
+        svg(g, "circle", {r: r.toFixed(1), "class": "token"});
+        svg(g, "text", {y: 4, "class": "initials"}, t.name.slice(0, 2));
+        if (t.damage) {
+          svg(g, "circle", {cx: r * 0.75, cy: r * 0.75, r: 7, "class": "damage"});
+          svg(g, "text", {x: r * 0.75, y: r * 0.75 + 3.5, "class": "damage-n"}, t.damage);
+        }
+        if (t.active) svg(g, "circle", {cx: -r * 0.75, cy: r * 0.75, r: 4, "class": "active-mark"});
+        // the pointer to its facing, over the badges: a triangle from the token's rim outwards
+        svg(g, "polygon", {"class": "facing", points: [
+          [(r + 9) * ux, (r + 9) * uy], [(r - 2) * ux - 6 * uy, (r - 2) * uy + 6 * ux],
+          [(r - 2) * ux + 6 * uy, (r - 2) * uy - 6 * ux]
+        ].map(function (pt) { return pt[0].toFixed(1) + "," + pt[1].toFixed(1); }).join(" ")});
+      });
+    });
+    add(container, root);
+  }
+
+  function cardBacks(n, size, what) {
+    var span = el("span", "backs");
+    span.title = n + (size !== undefined ? " of " + size : "") + " " + what + ", face down";
+    span.setAttribute("data-count", String(n));
+    for (var k = 0; k < n; k++) add(span, el("span", "back"));
+    add(span, el("span", "count", size !== undefined ? n + "/" + size : String(n)));
+    return span;
+  }
+
+  function drawSquad(frame, seat, players) {
+    var p = (players || [])[seat - 1] || {};
+    var box = el("section", "squad seat-" + seat);
+    box.setAttribute("data-seat", String(seat));
+    var h = add(box, el("h3"));
+    add(h, el("span", "seat", "P" + seat));
+    if (p.name) add(h, el("span", "name", p.name));
+    if (p.species) add(h, el("span", "species", p.species + (p.ally ? " with " + p.ally : "")));
+    var piles = add(box, el("p", "piles"));
+    add(piles, el("span", "", "Reserve "));
+    add(piles, cardBacks(frame.reserve[seat - 1], undefined, "reserve cards")).classList.add("reserve");
+    add(piles, el("span", "", " · burned " + frame.burned[seat - 1]));
+    var list = add(box, el("ul", "titans"));
+    frame.titans.filter(function (t) { return t.player === seat; }).forEach(function (t) {
+      var li = add(list, el("li", t.alive ? (t.hex ? "on-field" : "off-field") : "dead"));
+      li.setAttribute("data-titan", titanId(t));
+      add(li, el("strong", "", t.name));
+      add(li, el("span", "where", !t.alive ? "dead" : t.hex ? t.hex + " " + t.facing : "off the field"));
+      if (t.alive) {
+        add(li, el("span", "hurt", t.damage + "/" + t.endurance + " damage"));
+        add(li, el("span", "active", t.active ? "active: " + words(t.active) : "no active maneuver"));
+        add(li, cardBacks(t.stack, t.stack_size, "cards in its stack")).classList.add("stack");
+      }
+    });
+    return box;
+  }
+
+  function draw(container, frame, options) {
+    options = options || {};
+    container.textContent = "";
+    container.classList.add("tboard");
+    var head = add(container, el("p", "tround",
+      (frame.round ? "Round " + frame.round : "Before round 1") + " · " + frame.phase + " phase" +
+      (frame.over ? " · game over" : "")));
+    head.setAttribute("data-round", String(frame.round));
+    var arc = arcOf(options.legal, frame);
+    if (!options.legal && frame.decision) arc = arcOf([frame.decision], frame);  // the viewer: the attack just made
+    var wrap = add(container, el("div", "tfield"));
+    drawField(wrap, frame, options.battlefields || [], arc);
+    var off = frame.titans.filter(function (t) { return t.alive && !t.hex; });
+    add(container, el("p", "off-field",
+      off.length ? "Off the field: " + off.map(function (t) { return "P" + t.player + " " + t.name; }).join(", ")
+                 : "No titan off the field."));
+    var squads = el("div", "squads");
+    [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players)); });
+    if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
+      var box = add(container, el("details", "squads-box"));
+      box.open = folded[options.fold] !== undefined ? folded[options.fold] : !window.matchMedia(NARROW).matches;
+      box.addEventListener("toggle", function () { folded[options.fold] = box.open; });
+      add(box, el("summary", "", "Each titan: damage, active maneuver, stack"));
+      add(box, squads);
+    } else {
+      add(container, squads);
+    }
+  }
+
+  var board = {draw: draw, arcOf: arcOf};
+  (window.EmpyreanBoards = window.EmpyreanBoards || {}).titans = board;
+  return board;
+})();
