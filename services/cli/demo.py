@@ -130,5 +130,5 @@ def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | No
     reports.append(client.post_bundle(event["id"], (json.dumps(g).encode() for g in titans.uploads)))
     flaws = ", ".join(f"{n} {flaw.replace('_', ' ')}" for flaw, n in titans.flaws.items() if n)
     echo(f"demo data: {reports[-1]['accepted']} games of '{TITANS_EVENT}' (Titans of Empyrean) uploaded "
-         f"({titans.matches} simulated matches; flawed: {flaws})")
+         f"({titans.matches} simulated matches, {len(titans.counted)} of them counted; flawed: {flaws})")
     return reports
