@@ -241,7 +241,7 @@ def test_the_titans_demo_event_has_200_valid_games_and_every_kind_of_flaw(demo_d
     assert want["service"]["valid"] >= 200 and all(titans_bundle.flaws.values()), titans_bundle.flaws
     assert len(titans_bundle.counted) == want["service"]["valid"] - want["service"]["disputes"]
     players = {name for log in titans_bundle.uploads for name in log["meta"]["players"]}
-    assert all(name.startswith("Player T") for name in players)
+    assert all(name.startswith("Player T") and name[len("Player T"):].isdigit() for name in players), players
     assert not players & {name for games in demo_divisions for log in games for name in log["meta"]["players"]}
 
 
