@@ -15,6 +15,14 @@ Divisions rather than one field of 512: the Swiss pairing's matching grows with 
 (a 512-player round takes seconds), and divisions play in processes side by side (the compiled engine
 when it is built), so ``up`` is ready well within a minute and a half (docs/performance.md). Loading is
 skipped when the first division already has games (a restart of ``up`` on the same data).
+
+Beside the league, a **Titans of Empyrean** event (``TITANS_EVENT``, an event of game ``titans``): a
+one-day Swiss tournament of 64 players over 7 rounds played by the greedy bots, 224 matches of which
+the simulator uploads a few with its flaws (``SimConfig.flawed``: an illegal game, wrong claims, a
+duplicate, a dispute), so that at least 200 games count and its verdicts and disputes pages have
+something to show. Its players are named Player T01 … so that no name is also a league player's.
+It is the longest task to play, so it goes first and one process plays it while the other plays
+the divisions. It is loaded (or skipped) with the league.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from collections.abc import Callable
 from engine.rng import SplitMix64
 from services.cli.upload_client import ApiClient
 from services.simulation.processes import process_map
-from services.simulation.simulate import SimConfig, make_illegal, simulate, wrong_result
+from services.simulation.simulate import Bundle, SimConfig, make_illegal, simulate, wrong_result
 
 LEAGUE = "Demo League"
 DIVISIONS = "ABCD"
@@ -45,22 +53,49 @@ def division_event(division: str) -> str:
 DEMO_EVENT = division_event(DIVISIONS[0])  # the first division; its event also holds the flawed games
 
 
+TITANS = "titans"  # the game's key
+TITANS_EVENT = "Titans Demo Open (simulated games)"
+# seed SEED + 1: its 224 matches bring every kind of flaw (4 illegal, 3 wrong claims, 2 duplicates, 4 disputes)
+# and 217 valid games (tests/test_simulate.py)
+TITANS_CONFIG = SimConfig(game=TITANS, players=64, rounds=7, bot="greedy", flawed=0.04, seed=SEED + 1,
+                          start=FIRST_DAY + dt.timedelta(weeks=ROUNDS), name=TITANS_EVENT)
+
+
+def _named_for(games: list[dict], prefix: str) -> list[dict]:
+    """The games with their players renamed Player <prefix>… (Player 001 → Player A001)."""
+    for log in games:
+        meta = log["meta"]
+        meta["players"] = [name.replace("Player ", f"Player {prefix}", 1) for name in meta["players"]]
+    return games
+
+
 def demo_division(i: int) -> list[dict]:
     """Division ``i``: a weekly Swiss league of 128 players, each with a deck of their own
     (services.simulation.simulate); its players are named for the division (Player A001 …)."""
     division = DIVISIONS[i]
     league = SimConfig(players=PLAYERS, rounds=ROUNDS, round_days=7, bot="greedy", seed=SEED + i,
                        start=FIRST_DAY, name=division_event(division))
-    games = simulate(league).uploads
-    for log in games:
-        meta = log["meta"]
-        meta["players"] = [name.replace("Player ", f"Player {division}", 1) for name in meta["players"]]
-    return games
+    return _named_for(simulate(league).uploads, division)
 
 
-def demo_games(jobs: int = JOBS) -> list[list[dict]]:
-    """Every division's games, division by division."""
-    return list(process_map(demo_division, range(len(DIVISIONS)), jobs))
+def demo_titans() -> Bundle:
+    """The Titans event's bundle (its uploads in order, flawed ones included, and what the service
+    must make of them: ``Bundle.expected``); its players are Player T01 …"""
+    bundle = simulate(TITANS_CONFIG)
+    _named_for(bundle.uploads, "T")
+    return bundle
+
+
+def _play(task: int | str) -> list[dict] | Bundle:
+    """One task of the demo: a division by its index, or the Titans event."""
+    return demo_division(task) if isinstance(task, int) else demo_titans()
+
+
+def demo_games(jobs: int = JOBS) -> tuple[list[list[dict]], Bundle]:
+    """Every division's games, division by division, and the Titans event's bundle. The Titans event
+    is played first: it takes longest, and the other process plays the divisions meanwhile."""
+    titans, *divisions = process_map(_play, [TITANS, *range(len(DIVISIONS))], jobs)
+    return divisions, titans
 
 
 def flawed_games(games: list[dict]) -> list[dict]:
@@ -82,7 +117,7 @@ def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | No
     if sum(first.get("games", {}).values()):
         echo(f"demo data: already loaded ({LEAGUE})")
         return None
-    divisions = demo_games()
+    divisions, titans = demo_games()
     reports = []
     for i, games in enumerate(divisions):
         event = first if i == 0 else client.event(division_event(DIVISIONS[i]))
@@ -91,4 +126,9 @@ def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | No
     simulated = sum(len(games) for games in divisions)
     echo(f"demo data: {sum(r['accepted'] for r in reports)} games of '{LEAGUE}' uploaded ({simulated} simulated "
          f"in {len(divisions)} divisions, plus an illegal game and a disputed result); the workers are replaying them")
+    event = client.event(TITANS_EVENT, game=TITANS)
+    reports.append(client.post_bundle(event["id"], (json.dumps(g).encode() for g in titans.uploads)))
+    flaws = ", ".join(f"{n} {flaw.replace('_', ' ')}" for flaw, n in titans.flaws.items() if n)
+    echo(f"demo data: {reports[-1]['accepted']} games of '{TITANS_EVENT}' (Titans of Empyrean) uploaded "
+         f"({titans.matches} simulated matches, {len(titans.counted)} of them counted; flawed: {flaws})")
     return reports

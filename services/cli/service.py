@@ -20,7 +20,8 @@ def _config():
 
 @click.command()
 @click.option("--demo/--no-demo", default=True, envvar="EMPYREAN_DEMO", show_default=True,
-              help="Load the demo league (simulated games, uploaded through the API) if it is not there yet.")
+              help="Load the demo data (a simulated league and a Titans event, uploaded through the API) if it is "
+                   "not there yet.")
 def up(demo: bool) -> None:
     """Start the whole service: PostgreSQL and Redis (embedded unless DATABASE_URL / REDIS_URL are
     set), migrations, a Celery worker and the API, and the demo data. Prints the URLs; Ctrl-C stops
@@ -36,7 +37,7 @@ def up(demo: bool) -> None:
 
 
 def _load_demo(running) -> None:
-    """A simulated league uploaded through the real API (services.cli.demo); a failure is reported,
+    """A simulated league and Titans event uploaded through the real API (services.cli.demo); a failure is reported,
     and the service keeps running without it."""
     from services.cli.demo import load_demo
     from services.cli.upload_client import UploadError

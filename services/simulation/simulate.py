@@ -70,6 +70,9 @@ class Bundle:
     flaws: dict[str, int] = field(default_factory=lambda: {f: 0 for f in FLAWS})
     matches: int = 0
     byes: int = 0
+    # the uploads the statistics count: every match uploaded without a flaw and a duplicated one once,
+    # not a disputed match (an open dispute counts neither upload) nor a flawed log
+    counted: list[dict] = field(default_factory=list)
 
     def expected(self) -> dict:
         """What ``empyrean verify`` and the upload API must report for this bundle."""
@@ -236,6 +239,7 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
 def _add_upload(bundle: Bundle, log: dict, outcome: Outcome, flawed: float, rng: SplitMix64) -> None:
     if flawed <= 0 or rng.below(1_000_000) >= flawed * 1_000_000:
         bundle.uploads.append(log)
+        bundle.counted.append(log)
         return
     flaw = FLAWS[rng.below(len(FLAWS))]
     if flaw == "dispute" and outcome.winner is None:
@@ -251,6 +255,7 @@ def _add_upload(bundle: Bundle, log: dict, outcome: Outcome, flawed: float, rng:
         bundle.uploads.append(wrong_result(log))
     elif flaw == "duplicate":
         bundle.uploads += [log, copy.deepcopy(log)]
+        bundle.counted.append(log)
     else:  # dispute: the true log, then the loser's version of the same match
         bundle.uploads += [log, wrong_result(log)]
 

@@ -1,6 +1,7 @@
 """Benchmark: replay simulated 2-player games on one core; prints games/s and µs per decision.
 
     .venv/bin/python tests/bench/bench_replay.py [--games 10000] [--bot random] [--engine native]
+        [--titans-games 1000] [--chess-games 200]
 
 Not part of the default test run (pytest collects only test_*.py). Logs are generated first
 (self-play, not timed), parsed once (timed separately), then replayed with and without building
@@ -8,6 +9,12 @@ the game record; and the same games written as at a table (recorded chance, ever
 and from one seat (the opponent's cards unseen), to compare their cost. ``--engine native`` (the
 default) measures the mypyc-compiled engine built by infra/build_native.py (built first if it is
 missing or stale); ``--engine pure`` the Python sources.
+
+In the same run, each other game beside Battle for Empyrean (DESIGN.md: "every game: report games/s
+and µs/decision beside python-chess's µs per ply"): Titans of Empyrean's self-played games (the same
+``--bot``) replayed the same way, and python-chess's random games replayed from their SAN moves, each
+move parsed, checked legal and played (``Board.push_san``), the nearest thing chess has to reading
+and checking a log line. python-chess is a test extra (pyproject.toml).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import random
 import statistics
 import sys
 import time
@@ -39,6 +47,9 @@ def main() -> None:
     ap.add_argument("--logs", type=Path, help="replay these logs (a JSON array) instead of self-played ones: the "
                     "same games for two builds of the engine")
     ap.add_argument("--save-logs", type=Path, help="write the self-played logs there (a JSON array), for --logs")
+    ap.add_argument("--titans-games", type=int, default=1000, help="Titans of Empyrean games self-played and "
+                    "replayed too (0: none)")
+    ap.add_argument("--chess-games", type=int, default=200, help="python-chess random games replayed too (0: none)")
     args = ap.parse_args()
     if args.engine_path:
         sys.path.insert(0, str(args.engine_path))
@@ -50,7 +61,6 @@ def main() -> None:
     import engine.bfe.game
     from engine.bfe.selfplay import self_play
     from engine.log import parse_log
-    from engine.replay import replay
 
     print(f"engine: {args.engine} ({Path(engine.bfe.game.__file__).name})")
 
@@ -66,7 +76,6 @@ def main() -> None:
     if args.save_logs:
         args.save_logs.write_text(json.dumps(logs))
     texts = [json.dumps(log) for log in logs]
-    decisions = sum(len(log["decisions"]) for log in logs)
 
     t = time.perf_counter()
     parsed = [parse_log(x) for x in texts]
@@ -79,21 +88,78 @@ def main() -> None:
     # them on every full collection (a worker holds one chunk of logs, not the whole benchmark).
     gc.freeze()
 
+    replays(parsed, args.repeat)
+    print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
+    fixed_cost(min(args.games, 1000))
+    if args.seat_games:
+        seat_views(logs[: args.seat_games], args.repeat)
+    if args.titans_games:
+        titans(args.titans_games, args.bot, args.repeat)
+    if args.chess_games:
+        chess_plies(args.chess_games, args.repeat)
+
+
+def replays(parsed: list, repeat: int, prefix: str = "") -> None:
+    """Replay every parsed log ``repeat`` times, without and with the game record; the best run's
+    games/s (the median beside it) and µs per decision."""
+    from engine.replay import replay
+
+    games, decisions = len(parsed), sum(len(log.decisions) for log in parsed)
     for label, kwargs in (("verify only", {"record": False}), ("verify + record", {"record": True})):
         runs = []
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             t = time.perf_counter()
             for log in parsed:
                 res = replay(log, **kwargs)
                 assert res.verdict.status == "valid", res.verdict.message
             runs.append(time.perf_counter() - t)
         best, med = min(runs), statistics.median(runs)
-        print(f"{label:16s}: {args.games / best:8.0f} games/s (median {args.games / med:.0f}), "
-              f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / args.games:.1f} decisions/game")
-    print(f"{'parse (schema)':16s}: {args.games / t_parse:8.0f} logs/s, {t_parse / args.games * 1e3:.3f} ms/log")
-    fixed_cost(min(args.games, 1000))
-    if args.seat_games:
-        seat_views(logs[: args.seat_games], args.repeat)
+        print(f"{prefix + label:{16 + len(prefix)}s}: {games / best:8.0f} games/s (median {games / med:.0f}), "
+              f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / games:.1f} decisions/game")
+
+
+def titans(games: int, bot: str, repeat: int) -> None:
+    """Titans of Empyrean's self-played games (seeds 0 …), replayed as Battle for Empyrean's are."""
+    from engine.games import rules_for
+    from engine.log import parse_log
+
+    rules = rules_for("titans")
+    logs = [rules.self_play(seed, bot=bot) for seed in tqdm(range(games), desc="simulating titans", unit="game")]
+    import engine.titans.game
+
+    print(f"titans ({games} games, {bot} bots; {Path(engine.titans.game.__file__).name}):")
+    parsed = [parse_log(json.dumps(log)) for log in logs]
+    gc.freeze()
+    replays(parsed, repeat, prefix="  ")
+
+
+def chess_plies(games: int, repeat: int) -> None:
+    """python-chess: random games (uniform over legal moves, seeded) written as SAN, then replayed
+    from the SAN, every move parsed, checked legal and played; µs per ply."""
+    import chess
+
+    rng = random.Random(0)  # the benchmark's own chess games; nothing of the engine
+    lines = []
+    for _ in tqdm(range(games), desc="playing chess", unit="game"):
+        board, line = chess.Board(), []
+        while not board.is_game_over():
+            move = rng.choice(list(board.legal_moves))
+            line.append(board.san(move))
+            board.push(move)
+        lines.append(line)
+    plies = sum(map(len, lines))
+    runs = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for line in lines:
+            board = chess.Board()
+            for san in line:
+                board.push_san(san)
+            assert board.is_game_over()
+        runs.append(time.perf_counter() - t)
+    best = min(runs)
+    print(f"python-chess {chess.__version__} ({games} random games): {games / best:8.0f} games/s, "
+          f"{best / plies * 1e6:6.2f} µs/ply (push_san), {plies / games:.1f} plies/game")
 
 
 def seat_views(logs: list[dict], repeat: int) -> None:

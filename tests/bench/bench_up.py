@@ -8,7 +8,9 @@ from the command's start to each line it prints (``-v``), to the banner's last l
 stop.": the service is up and the demo league is uploaded) and to the moment every demo game is
 counted (the statistics' seat-games, ``GET /api/v1/stats/decks``, reach twice the games that count:
 the simulated games but the disputed match's). Then the share of decks the /meta page draws in colour
-at its default minimum sample (the same statistics: a deck's ``thin`` flag), and Ctrl-C.
+at its default minimum sample (the same statistics: a deck's ``thin`` flag); the same for the Titans
+demo event (``GET /api/v1/stats/titans/factions``: every counted game's two species, and how many
+species are drawn in colour), and Ctrl-C.
 """
 
 from __future__ import annotations
@@ -78,21 +80,19 @@ def run_once(verbose: bool, keep: bool) -> dict:
         counting = int(simulated.group(1)) - 1  # the disputed match counts no game while its dispute is open
         out["demo_games"] = counting
         api = f"http://127.0.0.1:{port}/api/v1"
-        while True:
-            try:
-                rows = _get(f"{api}/stats/decks")["rows"]
-            except (TimeoutError, urllib.error.URLError):  # the API busy (a shared machine): ask again
-                continue
-            seat_games = sum(r["games"] for r in rows)
-            if seat_games >= 2 * counting:
-                break
-            if time.monotonic() - start > TIMEOUT_S:
-                raise SystemExit(f"only {seat_games // 2} of {counting} demo games counted after {TIMEOUT_S} s")
-            time.sleep(0.25)
+        rows = _all_counted(f"{api}/stats/decks", counting, start)
         out["counted_s"] = time.monotonic() - start
-        out["counted"] = seat_games // 2
+        out["counted"] = counting
         out["decks"] = len(rows)
         out["coloured"] = sum(not r["thin"] for r in rows)
+        titans = re.search(r"(\d+) of them counted", "\n".join(uploaded))
+        if titans is None:
+            raise SystemExit(f"no Titans demo upload in the output: {uploaded}")
+        out["titans"] = int(titans.group(1))
+        rows = _all_counted(f"{api}/stats/titans/factions", out["titans"], start)
+        out["titans_s"] = time.monotonic() - start
+        out["species"] = len(rows)
+        out["species_coloured"] = sum(not r["thin"] for r in rows)
     finally:
         up.send_signal(signal.SIGINT)
         try:
@@ -105,6 +105,21 @@ def run_once(verbose: bool, keep: bool) -> dict:
     return out
 
 
+def _all_counted(url: str, games: int, start: float) -> list[dict]:
+    """The statistics' rows at ``url`` once their seat-games reach two for each of ``games`` games."""
+    while True:
+        try:
+            rows = _get(url)["rows"]
+        except (TimeoutError, urllib.error.URLError):  # the API busy (a shared machine): ask again
+            continue
+        seat_games = sum(r["games"] for r in rows)
+        if seat_games >= 2 * games:
+            return rows
+        if time.monotonic() - start > TIMEOUT_S:
+            raise SystemExit(f"only {seat_games // 2} of {games} demo games counted at {url} after {TIMEOUT_S} s")
+        time.sleep(0.25)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=1)
@@ -115,7 +130,9 @@ def main() -> None:
         r = run_once(args.verbose, args.keep)
         print(f"run {i + 1}: ready (banner printed) {r['ready_s']:.1f} s; all {r['counted']} counted demo games "
               f"in the statistics {r['counted_s']:.1f} s; decks coloured at the default minimum "
-              f"{r['coloured']}/{r['decks']} ({100 * r['coloured'] / r['decks']:.0f}%)", flush=True)
+              f"{r['coloured']}/{r['decks']} ({100 * r['coloured'] / r['decks']:.0f}%); all {r['titans']} counted "
+              f"Titans games {r['titans_s']:.1f} s, species coloured {r['species_coloured']}/{r['species']}",
+              flush=True)
 
 
 if __name__ == "__main__":

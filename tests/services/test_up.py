@@ -18,7 +18,7 @@ import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.bfe.selfplay import self_play
-from services.cli.demo import DEMO_EVENT, LEAGUE
+from services.cli.demo import DEMO_EVENT, LEAGUE, TITANS_EVENT
 from services.platform.embedded import wait_until_gone
 from services.platform.launcher import WORKER_NICE
 
@@ -96,6 +96,20 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         [demo] = [e for e in events if e["name"] == DEMO_EVENT]
         assert _poll(lambda: {"illegal", "mismatch", "valid"} <= set(get_json(demo["url"].replace(
             "/api/v1", api, 1))[1]["games"]))
+        # the Titans demo event too: an event of Titans, at least 200 games valid, some flawed, and its
+        # statistics count every game that counts (the number `up` printed)
+        [titans] = [e for e in events if e["name"] == TITANS_EVENT]
+        assert titans["game"] == "titans"
+        counted = int(re.search(r"(\d+) of them counted", output.text).group(1))
+        assert counted >= 200
+
+        def titans_judged() -> bool:
+            games = get_json(f"{api}/events/{titans['id']}")[1]["games"]
+            return games.keys() == {"valid", "illegal", "mismatch"} and games["valid"] >= 200
+
+        assert _poll(titans_judged)
+        species = f"{api}/stats/titans/factions?event={titans['id']}"
+        assert _poll(lambda: sum(row["games"] for row in get_json(species)[1]["rows"]) == 2 * counted)
         # ... and the printed dashboards address shows it
         dashboards = output.value("dashboards")
         assert dashboards == f"http://127.0.0.1:{port}/meta"
