@@ -51,7 +51,7 @@ PAGES = {
     "record-end": ("/record", "/record"),  # then a concession: the end screen
     "api-docs": ("/api/docs", "/api/docs"),
     "game-index": ("/<game>/", "/pips/"),  # a game with no pages of its own yet
-    "no-such-game": ("/<game>/", "/elysian/"),  # not_found.html naming the games, a 404
+    "no-such-game": ("/<game>/", "/nosuch/"),  # not_found.html naming the games, a 404
     "lines-setup": ("/<game>/record", "/pips/record"),  # the recorder's lines mode
     "lines-game": ("/<game>/record", "/pips/record"),  # then a game: decisions, one undone, the frame unfolded
     "lines-end": ("/<game>/record", "/pips/record"),  # then a concession: the end screen
@@ -59,6 +59,10 @@ PAGES = {
     "game-events": ("/<game>/events", "/pips/events"),  # a game's own events (none yet)
     "game-player": ("/<game>/players/<path:name>", "/pips/players/{player}"),  # no Pips match: the 404 page
     "no-such-game-filter": ("/events", "/events?game=nosuch"),  # not_found.html naming the games, a 400
+    "titans-species": ("/titans/species", "/titans/species"),  # Titans of Empyrean's statistics pages
+    "titans-titans": ("/titans/titans", "/titans/titans"),
+    "titans-maneuvers": ("/titans/maneuvers", "/titans/maneuvers"),
+    "titans-games": ("/titans/games", "/titans/games"),
 }
 # Routes of dashboards/ that are no page: "/" redirects to /meta, "/bfe/<page>" to Battle for Empyrean's
 # page; the rest are files (CSV, JSON), and dashboards.assets serves static files.

@@ -189,3 +189,15 @@ def panel_rows(page: str, panel: str) -> list[str]:
     body = body[body.index("<tbody>"):body.index("</tbody>")]
     return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", row)).strip()
             for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
+
+
+def documented_csvs() -> dict[str, list[str]]:
+    """docs/dashboards.md, "CSV downloads": URL -> the columns it lists, in order."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "dashboards.md").read_text(encoding="utf-8")
+    section = text.split("## CSV downloads", 1)[1].split("\n## ", 1)[0]
+    out = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`/"):
+            out[cells[0].strip("`")] = re.findall(r"`([^`]+)`", cells[2])
+    return out

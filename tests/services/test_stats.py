@@ -25,6 +25,7 @@ from service_helpers import running_app
 from services.api import create_app
 from services.platform import migrate
 from services.stats import intervals, queries
+from services.stats.aggregates import AGGREGATES
 
 Z = NormalDist().inv_cdf(0.975)  # 1.959963984540054
 
@@ -140,6 +141,7 @@ TABLES = {
     "agg_battlefield_matchups": BATTLEFIELD_MATCHUPS, "agg_battlefield_cards": BATTLEFIELD_CARDS,
 }
 ENDPOINTS = ["decks", "matchups", "battlefields", "first-player", "cards", "trends", "margins", "rounds"]
+TITANS_ENDPOINTS = ["species", "matchups", "titans", "maneuvers", "endings", "initiative", "squads"]
 
 
 @pytest.fixture(scope="module")
@@ -496,10 +498,10 @@ def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(confi
             pytest.skip("this server's user may not create roles")
         aggregates = [r[0] for r in conn.execute(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename LIKE 'agg%'")]
-        # agg_event_games is the events page's; the weekly roll-ups (0004) are read without an event filter;
-        # agg_faction_results is every game's (0019, no roll-up)
-        assert set(aggregates) == (set(TABLES) | {f"{t}_weekly" for t in TABLES}
-                                   | {"agg_event_games", "agg_faction_results"})
+        # every table services.stats.aggregates declares (BfE's, agg_faction_results of every game,
+        # Titans'), the weekly roll-ups of those that have one (0004), and agg_event_games (the events page's)
+        assert set(TABLES) <= set(aggregates) == ({a.table for a in AGGREGATES} | {"agg_event_games"}
+                                                  | {a.weekly_table for a in AGGREGATES if a.weekly})
         conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(
             sql.SQL(", ").join(map(sql.Identifier, aggregates)), sql.Identifier(role)))
         conn.execute(sql.SQL("GRANT SELECT (id, visibility, organiser) ON events TO {}").format(sql.Identifier(role)))
@@ -512,6 +514,9 @@ def test_every_endpoint_works_for_a_role_that_can_read_only_the_aggregates(confi
         for endpoint in ENDPOINTS:
             for query in ["", "event=1,none&from=2026-03-01&to=2026-03-31&deck=Vampires&min_games=1"]:
                 get(client, endpoint, query)
+        for endpoint in TITANS_ENDPOINTS:  # Titans of Empyrean's, over its own aggregates
+            for query in ["", "event=1,none&from=2026-03-01&to=2026-03-31&min_games=1"]:
+                get(client, f"titans/{endpoint}", query)
     finally:
         app.extensions["empyrean"].close()
         with psycopg.connect(stats_database, autocommit=True) as conn:

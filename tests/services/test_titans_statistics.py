@@ -6,14 +6,17 @@ the pages under /titans/ show them."""
 
 from __future__ import annotations
 
+import csv as csv_module
+import io
 import json
 from collections import Counter, defaultdict
 
 import pytest
 from extra_game import ndjson
-from service_helpers import as_admin, panel_rows
+from service_helpers import as_admin, documented_csvs, panel_rows
 from tournament import wait_event_done
 
+from dashboards.datasets import DATASETS
 from engine.log import parse_log
 from engine.replay import replay
 from engine.rng import SplitMix64
@@ -221,3 +224,17 @@ def test_the_titans_pages_show_each_statistic_with_its_n_and_grey_thin_rows(clie
     assert refused.status_code == 400 and "'deck'" in refused.get_data(as_text=True)
     csv = client.get(f"/download/titans-endings.csv?event={event}&min_games=0")
     assert csv.status_code == 200 and csv.get_data(as_text=True).startswith("end_reason,games")
+
+
+def test_every_titans_csv_download_has_the_columns_the_docs_list(client, titans_event):
+    """docs/dashboards.md, "CSV downloads", lists each Titans dataset's columns, as the browser test
+    does Battle for Empyrean's (whose site has no Titans games to fill them)."""
+    event, _ = titans_event
+    documented = {url: columns for url, columns in documented_csvs().items() if "/titans-" in url}
+    titans_datasets = {f"{name}.csv" for name in DATASETS if name.startswith("titans-")}
+    assert {url.split("/")[-1] for url in documented} == titans_datasets
+    for url, columns in documented.items():
+        answer = client.get(f"{url}?event={event}&min_games=0")
+        assert answer.status_code == 200, url
+        header = next(csv_module.reader(io.StringIO(answer.get_data(as_text=True))), [])
+        assert header == columns, f"{url}: the docs list {columns}, the file has {header}"
