@@ -180,8 +180,10 @@ def read_snapshot(conn) -> None:
     conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
 
 
-def _fetch(conn, template: str, filters: Filters, *, decks: bool = True, battlefield: bool = False,
-           **extra) -> list[tuple]:
+def fetch_filtered(conn, template: str, filters: Filters, *, decks: bool = True, battlefield: bool = False,
+                   **extra) -> list[tuple]:
+    """Run a statistic's SQL ``template`` with the filters' WHERE in its ``{where}``, reading the
+    weekly roll-ups where they give the same sums."""
     where, params = filters.where(decks=decks, battlefield=battlefield)
     text = template.format(where=where)
     split = weekly_split(filters)
@@ -260,8 +262,8 @@ def _with_rollups(text: str, params: dict, split: WeeklySplit) -> tuple[str, dic
 def _by_battlefield(conn, filters: Filters, plain: str, per_battlefield: str, **kwargs) -> list[tuple]:
     """Rows of ``plain``, or of its per-battlefield twin when the battlefield filter is set."""
     if filters.battlefield is None:
-        return _fetch(conn, plain, filters, **kwargs)
-    return _fetch(conn, per_battlefield, filters, battlefield=True, **kwargs)
+        return fetch_filtered(conn, plain, filters, **kwargs)
+    return fetch_filtered(conn, per_battlefield, filters, battlefield=True, **kwargs)
 
 
 def iso_week(week_start: dt.date) -> str:
@@ -269,7 +271,8 @@ def iso_week(week_start: dt.date) -> str:
     return f"{year}-W{week:02d}"
 
 
-def _thin(n: int, filters: Filters) -> bool:
+def below_min_games(n: int, filters: Filters) -> bool:
+    """Whether ``n`` games are too few to draw a figure in colour (the filters' ``min_games``)."""
     return n < filters.min_games
 
 
@@ -284,7 +287,7 @@ def deck_stats(conn, filters: Filters) -> list[dict]:
     win_rates = rates([(wins, games) for _, games, wins, _ in rows])
     out = [
         {"deck": deck, "games": games, "wins": wins, "draws": draws, "win_rate": wr,
-         "meta_share": share(games, total), "thin": _thin(games, filters)}
+         "meta_share": share(games, total), "thin": below_min_games(games, filters)}
         for (deck, games, wins, draws), wr in zip(rows, win_rates)
     ]
     out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["deck"]))
@@ -299,7 +302,7 @@ def faction_stats(conn, filters: Filters, game: str) -> list[dict]:
     rows = conn.execute(FACTIONS_SQL.format(where=where), params | {"game": game}).fetchall()
     total = sum(r[1] for r in rows)
     out = [{"faction": faction, "games": games, "wins": wins, "draws": draws, "win_rate": wr,
-            "share": share(games, total), "thin": _thin(games, filters)}
+            "share": share(games, total), "thin": below_min_games(games, filters)}
            for (faction, games, wins, draws), wr in zip(rows, rates([(w, g) for _, g, w, _ in rows]))]
     out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["faction"]))
     return out
@@ -318,7 +321,7 @@ def matchup_stats(conn, filters: Filters) -> list[dict]:
     win_rates = rates([(wins, games) for _, _, games, wins, _ in rows])
     return [
         {"deck": deck, "opponent_deck": opponent, "mirror": deck == opponent, "games": games,
-         "wins": wins, "draws": draws, "win_rate": wr, "thin": _thin(games, filters)}
+         "wins": wins, "draws": draws, "win_rate": wr, "thin": below_min_games(games, filters)}
         for (deck, opponent, games, wins, draws), wr in zip(rows, win_rates)
     ]
 
@@ -331,8 +334,8 @@ def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
     deck won that battlefield, and its average might on it at the end.
     Per battlefield: how often the first player won that battlefield, and the game, when it was in
     play."""
-    rows = _fetch(conn, BATTLEFIELD_DECKS_SQL, filters, battlefield=True)
-    overall = {deck: (games, wins) for deck, games, wins, _ in _fetch(conn, DECKS_SQL, filters)}
+    rows = fetch_filtered(conn, BATTLEFIELD_DECKS_SQL, filters, battlefield=True)
+    overall = {deck: (games, wins) for deck, games, wins, _ in fetch_filtered(conn, DECKS_SQL, filters)}
     deck_rates = dict(zip(overall, rates([(w, g) for g, w in overall.values()])))
     here = rates([(r[3], r[2]) for r in rows])
     bf_wins = rates([(r[5], r[2]) for r in rows])
@@ -345,15 +348,15 @@ def battlefield_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
             "win_rate": wr, "deck_win_rate": deck_rate,
             "difference": difference(wr["rate"], deck_rate["rate"]),
             "battlefield_win_rate": bw, "average_might": mean(might_sum, games),
-            "thin": _thin(games, filters),
+            "thin": below_min_games(games, filters),
         })
-    fp_rows = _fetch(conn, BATTLEFIELD_FIRST_PLAYER_SQL, filters, decks=False, battlefield=True)
+    fp_rows = fetch_filtered(conn, BATTLEFIELD_FIRST_PLAYER_SQL, filters, decks=False, battlefield=True)
     fp_bf = rates([(r[2], r[1]) for r in fp_rows])
     fp_game = rates([(r[3], r[1]) for r in fp_rows])
     first_player = [
         {"battlefield": battlefield, "games": games, "draws": draws,
          "first_player_battlefield_win_rate": bw, "first_player_game_win_rate": gw,
-         "thin": _thin(games, filters)}
+         "thin": below_min_games(games, filters)}
         for (battlefield, games, _, _, draws), bw, gw in zip(fp_rows, fp_bf, fp_game)
     ]
     return out, first_player
@@ -368,11 +371,11 @@ def first_player_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
     draws = sum(w[3] for w in weeks)
     baseline = 1 / filters.players
     overall = {"games": games, "first_player_wins": wins, "draws": draws, "win_rate": rate(wins, games),
-               "baseline": baseline, "thin": _thin(games, filters)}
+               "baseline": baseline, "thin": below_min_games(games, filters)}
     week_rates = rates([(w[2], w[1]) for w in weeks])
     rows = [
         {"week": iso_week(start), "week_start": start.isoformat(), "games": g, "first_player_wins": k,
-         "draws": d, "win_rate": wr, "baseline": baseline, "thin": _thin(g, filters)}
+         "draws": d, "win_rate": wr, "baseline": baseline, "thin": below_min_games(g, filters)}
         for (start, g, k, d), wr in zip(weeks, week_rates)
     ]
     return overall, rows
@@ -398,7 +401,7 @@ def card_stats(conn, filters: Filters) -> list[dict]:
             "average_might_contributed": mean(might_at_end_sum, deployed_games),
             "average_might_gained": mean(might_gained_sum, deployed_games),
             "average_first_deploy_round": mean(first_round_sum, deployed_games),
-            "thin": _thin(deployed_games, filters),
+            "thin": below_min_games(deployed_games, filters),
         })
     return out
 
@@ -416,7 +419,7 @@ def trend_stats(conn, filters: Filters) -> list[dict]:
     return [
         {"week": iso_week(start), "week_start": start.isoformat(), "deck": deck, "games": games,
          "wins": wins, "draws": draws, "meta_share": share(games, totals.get(start, 0)),
-         "win_rate": wr, "thin": _thin(games, filters)}
+         "win_rate": wr, "thin": below_min_games(games, filters)}
         for (start, deck, games, wins, draws), wr in zip(rows, win_rates)
     ]
 
@@ -425,12 +428,12 @@ def margin_stats(conn, filters: Filters) -> tuple[dict, list[dict]]:
     """(summary, per margin): how many games ended with each final might margin (the winner's total
     might minus the best other total; 0 is a draw). Only games played to the tally (agg_game_margins
     leaves out games conceded or stopped by time). The deck filter does not apply."""
-    rows = _fetch(conn, MARGINS_SQL, filters, decks=False,
+    rows = fetch_filtered(conn, MARGINS_SQL, filters, decks=False,
                   margin_battlefield=filters.battlefield if filters.battlefield is not None else "*")
     games = sum(n for _, n in rows)
     summary = {"games": games, "draws": sum(n for m, n in rows if m == 0),
                "mean_margin": mean(sum(m * n for m, n in rows), games),
-               "median_margin": _median(rows, games), "thin": _thin(games, filters)}
+               "median_margin": _median(rows, games), "thin": below_min_games(games, filters)}
     return summary, [{"margin": m, "games": n, "share": share(n, games)} for m, n in rows]
 
 
@@ -455,11 +458,11 @@ def round_stats(conn, filters: Filters) -> list[dict]:
     games played to the tally (agg_deck_rounds leaves out games that ended early). The battlefield
     filter does not apply (agg_deck_rounds has no battlefield key)."""
     out = []
-    for deck, rnd, games, might_sum, won, won_might, essence in _fetch(conn, ROUNDS_SQL, filters):
+    for deck, rnd, games, might_sum, won, won_might, essence in fetch_filtered(conn, ROUNDS_SQL, filters):
         out.append({
             "deck": deck, "round": rnd, "games": games, "average_might": mean(might_sum, games),
             "won_games": won, "average_might_won": mean(won_might, won),
             "average_might_lost": mean(might_sum - won_might, games - won),
-            "average_essence_spent": mean(essence, games), "thin": _thin(games, filters),
+            "average_essence_spent": mean(essence, games), "thin": below_min_games(games, filters),
         })
     return out

@@ -15,7 +15,7 @@ from engine.titans.rules import GAME_INFO
 
 from .filters import PARAMETERS, FilterError, Filters
 from .intervals import mean, rates, share, sort_key_lower_bound
-from .queries import _fetch, _thin, faction_stats
+from .queries import below_min_games, faction_stats, fetch_filtered
 
 KEY = GAME_INFO.key
 # The filters that have no meaning for Titans (no decks, no battlefields): refused, not ignored.
@@ -66,7 +66,7 @@ GROUP BY species, ally ORDER BY species, ally NULLS FIRST
 
 
 def _rows(conn, sql: str, filters: Filters) -> list[tuple]:
-    return _fetch(conn, sql, filters, decks=False)
+    return fetch_filtered(conn, sql, filters, decks=False)
 
 
 def species_stats(conn, filters: Filters) -> list[dict]:
@@ -79,7 +79,7 @@ def matchup_stats(conn, filters: Filters) -> list[dict]:
     """Species × opponent species: games, wins, draws and the species' win rate in that pairing."""
     rows = _rows(conn, MATCHUPS_SQL, filters)
     return [{"species": s, "opponent_species": o, "mirror": s == o, "games": g, "wins": w, "draws": d,
-             "win_rate": wr, "thin": _thin(g, filters)}
+             "win_rate": wr, "thin": below_min_games(g, filters)}
             for (s, o, g, w, d), wr in zip(rows, rates([(r[3], r[2]) for r in rows]))]
 
 
@@ -91,7 +91,8 @@ def titan_stats(conn, filters: Filters) -> list[dict]:
     pairs = [(w, p) for _, _, p, w, *_ in rows] + [(s, p) for _, _, p, _, s, _, _ in rows]
     intervals = rates(pairs)
     out = [{"titan": t, "species": sp, "picks": p, "wins": w, "win_rate": wr, "survived": s, "survival": sr,
-            "damage_dealt_mean": mean(dealt, p), "damage_taken_mean": mean(taken, p), "thin": _thin(p, filters)}
+            "damage_dealt_mean": mean(dealt, p), "damage_taken_mean": mean(taken, p),
+            "thin": below_min_games(p, filters)}
            for (sp, t, p, w, s, dealt, taken), wr, sr in zip(rows, intervals[:len(rows)], intervals[len(rows):])]
     out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["titan"]))
     return out
@@ -105,7 +106,7 @@ def maneuver_stats(conn, filters: Filters) -> tuple[int, list[dict]]:
     rows = _rows(conn, MANEUVERS_SQL, filters)
     intervals = rates([(w, g) for _, g, w, _ in rows] + [(g, seat_games) for _, g, _, _ in rows])
     out = [{"maneuver": m, "played_games": g, "played_wins": w, "win_rate": wr, "played_in": pr, "plays": plays,
-            "plays_mean": mean(plays, g), "thin": _thin(g, filters)}
+            "plays_mean": mean(plays, g), "thin": below_min_games(g, filters)}
            for (m, g, w, plays), wr, pr in zip(rows, intervals[:len(rows)], intervals[len(rows):])]
     out.sort(key=lambda r: (*sort_key_lower_bound(r["win_rate"]), r["maneuver"]))
     return seat_games, out
@@ -124,12 +125,12 @@ def ending_stats(conn, filters: Filters) -> tuple[dict, list[dict], list[dict]]:
         acc[1] += draws
         acc[2] += rounds * games
     per_end = [{"end_reason": end, "games": g, "draws": d, "share": sh, "rounds_mean": mean(rs, g),
-                "thin": _thin(g, filters)}
+                "thin": below_min_games(g, filters)}
                for (end, (g, d, rs)), sh in zip(ends.items(), rates([(g, total) for g, _, _ in ends.values()]))]
     per_end.sort(key=lambda r: (-r["games"], r["end_reason"]))
     lengths = [{"end_reason": end, "rounds": rounds, "games": games} for end, rounds, games, _ in rows]
     summary = {"games": total, "rounds_mean": mean(sum(r[1] * r[2] for r in rows), total),
-               "thin": _thin(total, filters)}
+               "thin": below_min_games(total, filters)}
     return summary, per_end, lengths
 
 
@@ -141,7 +142,7 @@ def initiative_stats(conn, filters: Filters) -> dict:
     games, top_games, top_wins, first_wins, draws = _rows(conn, INITIATIVE_SQL, filters)[0]
     top, first = rates([(top_wins, top_games), (first_wins, games)])
     return {"games": games, "draws": draws, "top_alone": top, "first_to_act": first,
-            "top_alone_share": share(top_games, games), "thin": _thin(games, filters)}
+            "top_alone_share": share(top_games, games), "thin": below_min_games(games, filters)}
 
 
 def squad_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
@@ -155,10 +156,10 @@ def squad_stats(conn, filters: Filters) -> tuple[list[dict], list[dict]]:
         for i, v in enumerate((g, w, d)):
             acc[i] += v
     intervals = rates([(w, g) for g, w, _ in kinds.values()] + [(r[3], r[2]) for r in rows])
-    summary = [{"squad": kind, "games": g, "wins": w, "draws": d, "win_rate": wr, "thin": _thin(g, filters)}
+    summary = [{"squad": kind, "games": g, "wins": w, "draws": d, "win_rate": wr, "thin": below_min_games(g, filters)}
                for (kind, (g, w, d)), wr in zip(kinds.items(), intervals)]
     per = [{"species": s, "ally": ally, "mixed": ally is not None, "games": g, "wins": w, "draws": d,
-            "win_rate": wr, "thin": _thin(g, filters)}
+            "win_rate": wr, "thin": below_min_games(g, filters)}
            for (s, ally, g, w, d), wr in zip(rows, intervals[len(kinds):])]
     return summary, per
 
