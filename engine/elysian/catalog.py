@@ -2,7 +2,9 @@
 
 One catalog version is a folder ``data/catalog/<version>/`` of four YAML files (catalog.yaml,
 tiles.yaml, heroes.yaml, cards.yaml), checked against ``data/catalog.schema.json`` with jsonschema,
-then against the book's numbers and the effect vocabulary (``VERBS``), and compiled once. Loading
+then against the book's numbers and the effect vocabulary (``VERBS``: which kinds of card may use
+each verb and the fields it needs; what each verb does is said once, in the schema's descriptions),
+and compiled once. Loading
 never half-succeeds: a problem raises ``CatalogError`` naming the file, the item (a tile, hero or
 card by key) and the field. The rule book prints no card or hero text, so version 1 is ours, says
 it is unofficial, and is replaceable as data.
