@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from collections import Counter
 
 import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
+from engine.elysian import catalog
 from engine.elysian.catalog import (
     DATA,
     DECK_SIZES,
@@ -24,7 +26,6 @@ from engine.elysian.catalog import (
     CatalogError,
     Effect,
     EffectError,
-    _version_order,
     catalog_data,
     check_path,
     compile_catalog,
@@ -268,9 +269,16 @@ def test_an_unknown_version_is_a_key_error_in_words():
         load("../1")
 
 
-def test_versions_are_ordered_oldest_first_with_numbers_as_numbers():
+def test_versions_are_ordered_oldest_first_and_a_folder_holds_the_version_it_says(tmp_path, monkeypatch):
     assert versions() == ["1"]
-    assert sorted(["10", "9", "2", "2.1", "2-erratum"], key=_version_order) == ["2", "2.1", "2-erratum", "9", "10"]
+    shutil.copy(DATA / "catalog.schema.json", tmp_path)
+    for v in ("9", "10", "1", "2", "2.1"):
+        shutil.copytree(DATA / "catalog" / "1", tmp_path / "catalog" / v)
+    monkeypatch.setattr(catalog, "DATA", tmp_path)
+    assert versions() == ["1", "2", "2.1", "9", "10"]
+    with pytest.raises(CatalogError) as e:
+        load("10")
+    assert where(e.value) == ("catalog.yaml", None, "version") and "'1'" in e.value.message
 
 
 def test_the_schema_is_valid_and_every_field_has_a_title_and_a_description():
