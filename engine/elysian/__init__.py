@@ -1,1 +1,1 @@
-"""Elysian Battlefields (key ``elysian``): land tiles, armies and settlements; win by conquest, rule or reign."""
+"""Elysian Battlefields: heroes' armies fighting over land tiles with dice (docs/elysian-rules.md)."""

@@ -1,0 +1,224 @@
+"""Elysian Battlefields behind the game interface (engine.games): its description, declared once
+here, and its rules object ``RULES``. The rules themselves: docs/elysian-rules.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..log import GameLog, LogFormatError, read_schema_file
+from . import logformat, views
+from .bots import BOTS, KEY, self_play
+from .catalog import DEFAULT_VERSION, catalog_data, check_path, load, versions
+from .game import End, State
+from .lines import Kind, Line, format_line, parse_line
+from .record import RecordBuilder
+
+GAME_INFO = GameInfo(
+    key=KEY,
+    name="Elysian Battlefields",
+    min_players=2,
+    max_players=5,  # five heroes (choice C5)
+    chance_kinds=frozenset({"rolls", "tile", "dice"}),
+    any_order=frozenset(),  # players act one at a time
+    owner_only=frozenset(),  # a card drawn is never written; its face is seen when it is played
+    outcome=OutcomeKind.RANKS,
+    faction="hero",
+)
+
+
+class ElysianRules:
+    info = GAME_INFO
+    bots = tuple(BOTS)
+    any_order_kinds: frozenset = frozenset()
+
+    # the log
+    line_problems = staticmethod(logformat.line_problems)
+    read_log_parts = staticmethod(logformat.read_log_parts)
+    dump_setup = staticmethod(logformat.dump_setup)
+    dump_result = staticmethod(logformat.dump_result)
+
+    def log_schema_part(self) -> dict:
+        return read_schema_file("engine.elysian")
+
+    @staticmethod
+    def parse_line(text: str) -> Line:
+        return parse_line(text)
+
+    @staticmethod
+    def format_line(d: Line) -> str:
+        return format_line(d)
+
+    @staticmethod
+    def dump_checkpoint(checkpoint: Any) -> dict:  # pragma: no cover - these logs have no checkpoints
+        raise TypeError("Elysian Battlefields logs have no checkpoints")
+
+    @staticmethod
+    def canonical_lines(lines: Sequence[str]) -> list[str]:
+        return list(lines)
+
+    # replay and the verdict
+    def new_game(self, log: GameLog, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> State:
+        try:
+            cat = catalog if catalog is not None else load(log.catalog)
+        except KeyError as e:
+            raise LogFormatError([{"path": "/catalog", "message": str(e.args[0])}]) from None
+        seed = log.chance.seed if log.chance.type == "seeded" else None
+        return State.new(cat, log.setup.players, seed, trace=trace, observers=observers)
+
+    def record_builder(self) -> RecordBuilder:
+        return RecordBuilder()
+
+    def checkpoint_check(self, log: GameLog) -> None:
+        return None
+
+    def setup_illegality(self, log: GameLog, g: State) -> None:
+        return None
+
+    def end_as_claimed(self, log: GameLog, g: State) -> None:
+        if log.result is not None and log.result.reason == End.TIME and not g.over:
+            g.call_time()
+
+    def claim_mismatches(self, log: GameLog, g: State, names: list[str], check: Any) -> list[dict]:
+        r = log.result
+        if r is None:
+            return []
+        out = []
+        if list(r.ranks) != g.ranks():
+            out.append({"path": "/result/ranks", "message": f"the log claims the ranks {list(r.ranks)}, but by the "
+                        f"rules they are {g.ranks()} ({_how(g)})"})
+        if r.reason is not None and r.reason != g.end:
+            out.append({"path": "/result/reason", "message": f"the log says the game ended by {r.reason!r}, but by "
+                        f"the rules it ended by {g.end!r}" if g.end else
+                        f"the log says the game ended by {r.reason!r}, but it has not ended"})
+        return out
+
+    def result_words(self, g: State, names: list[str]) -> str:
+        who = f"{names[g.winner - 1]} wins" if g.winner else "no single winner"
+        return f"{who} ({_how(g)}) after {g.round} round(s); ranks {g.ranks()}"
+
+    describe = staticmethod(views.describe)
+
+    def where(self, g: State) -> tuple[int, str]:
+        return g.round, g.phase
+
+    def where_words(self, g: State) -> str:
+        return f"in round {g.round}, {g.phase}" + (f" (P{g.current}'s turn)" if g.current else "")
+
+    def outcome(self, g: State) -> Outcome | None:
+        if not g.over or g.end is None:
+            return None
+        ranks = g.ranks()
+        return Outcome(g.end, tuple(SeatOutcome(s, ranks[s - 1], g.player(s).conquest, g.winner == s)
+                                    for s in range(1, g.n + 1)), g.conceded_by)
+
+    def factions(self, log: GameLog) -> list[str]:
+        return logformat.heroes(log.decisions, log.setup.players)
+
+    # reading lines (engine.reader)
+    @staticmethod
+    def answer_of(entry: Line) -> Line:
+        return entry
+
+    @staticmethod
+    def seat_of(d: Line) -> int:
+        return d.actor
+
+    @staticmethod
+    def writes_down(d: Line, q: Line) -> bool:
+        return d == q
+
+    @staticmethod
+    def aims(d: Line, pend: Any) -> bool:
+        return d.actor == pend.player and d.verb in pend.kind.verbs
+
+    @staticmethod
+    def verbs_like(d: Line) -> frozenset[str]:
+        return next((k.verbs for k in Kind if d.verb in k.verbs), frozenset({d.verb}))
+
+    @staticmethod
+    def found_nothing(d: Line) -> bool:
+        return False
+
+    # the board and counts
+    @staticmethod
+    def seats(log: GameLog) -> list[dict]:
+        names = log.meta.get("players")
+        heroes = logformat.heroes(log.decisions, log.setup.players)
+        return [{"seat": s, "hero": heroes[s - 1], "name": names[s - 1] if names and s <= len(names) else None}
+                for s in range(1, log.setup.players + 1)]
+
+    layout = staticmethod(views.layout)
+    frame = staticmethod(views.frame)
+    tallies = staticmethod(views.tallies)
+    tally_columns = staticmethod(views.tally_columns)
+
+    @staticmethod
+    def game_outcome(g: State) -> dict | None:
+        return {"end": g.end, "winner": g.winner, "ranks": g.ranks(), "rounds": g.round} if g.over else None
+
+    @staticmethod
+    def deploys_before_seat(g: State) -> list:
+        return []
+
+    @staticmethod
+    def concede_line(seat: int) -> str:
+        return f"P{seat} concede"
+
+    # seat views: no line is hidden from any seat (a drawn card is never written)
+    @staticmethod
+    def as_seen(entry: Any, hidden: bool, omit: bool, catalog: Any) -> Line:
+        return entry.decision
+
+    @staticmethod
+    def is_private(entry: Any) -> bool:
+        return False
+
+    @staticmethod
+    def is_unseen(d: Line) -> bool:
+        return False
+
+    @staticmethod
+    def is_drawn(entry: Any) -> bool:
+        return entry.how == "seed"
+
+    @staticmethod
+    def trace_observer() -> None:
+        return None
+
+    # self-play
+    def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
+                  factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
+        return self_play(seed, bot=bot, players=players, factions=factions, meta=meta,
+                         catalog=catalog or DEFAULT_VERSION)
+
+    @staticmethod
+    def faction_choices(catalog: str | None = None) -> list[str]:
+        return list(load(catalog or DEFAULT_VERSION).heroes)
+
+    @staticmethod
+    def catalog_versions() -> list[str]:
+        return versions()
+
+    @staticmethod
+    def catalog_data(version: str) -> dict:
+        return catalog_data(load(version))
+
+    @staticmethod
+    def check_catalog(path: str, version: str) -> str:
+        """An organiser's catalog folder, or one of its files in place of catalog ``version``'s."""
+        return check_path(Path(path), version)
+
+    @staticmethod
+    def misclaimed_result(result: dict) -> dict:
+        ranks = list(result["ranks"])
+        ranks[0] = 2 if ranks[0] == 1 else 1
+        return {**result, "ranks": ranks}
+
+
+def _how(g: State) -> str:
+    return g.end.words if g.end is not None else "in progress"
+
+
+RULES = ElysianRules()
