@@ -11,9 +11,6 @@ from typing import Any
 from ..games import CHANCE
 from ..log import field_at
 
-HERO_LINE = " hero "
-
-
 @dataclass(frozen=True)
 class Setup:
     players: int
@@ -63,8 +60,7 @@ def heroes(decisions: Any, players: int) -> list[str]:
     """Each seat's hero as the log's lines choose them ("?" for a seat whose choice is not written)."""
     out = ["?"] * players
     for text in decisions:
-        if HERO_LINE in text and text.startswith("P"):
-            seat, _, key = text.split(" ")[:3]
-            if seat[1:].isdigit() and 1 <= int(seat[1:]) <= players:
-                out[int(seat[1:]) - 1] = key
+        words = text.split(" ")
+        if len(words) == 3 and words[1] == "hero" and words[0][1:].isdigit() and 1 <= int(words[0][1:]) <= players:
+            out[int(words[0][1:]) - 1] = words[2]
     return out

@@ -19,17 +19,17 @@ def refusal(g: State, d: Line, p: Point) -> str | None:
         last = g.last_attack
         if last is not None and last.ended == "repelled":
             return (f"the attack on {last.target} was repelled: a set of {SET_SIZE} blocks (1s and 2s) ends an "
-                    f"attack at once (rule 8.3), so no more dice are rolled")
+                    f"attack at once (rule 9.3), so no more dice are rolled")
         if last is not None and last.ended in ("defeated", "ravaged"):
-            return f"the attack on {last.target} is over: every defender there was defeated (rule 8.4)"
+            return f"the attack on {last.target} is over: every defender there was defeated (rule 9.4)"
         if last is not None and last.ended == "spent":
-            return f"the attack on {last.target} is over: it rolled as many dice as its attack power (rule 8.2)"
+            return f"the attack on {last.target} is over: it rolled as many dice as its attack power (rule 9.2)"
         return f"no attack is being rolled now: it is {p.prompt}"
     if verb == "dice" and g.attack is not None and g.attack.dice_left is not None:
         size = min(SET_SIZE, g.attack.dice_left)
         if len(d.args) != size:
             return (f"this set has {size} dice: the attack has {g.attack.dice_left} dice left to roll, in sets "
-                    f"of {SET_SIZE} (rule 8.2)")
+                    f"of {SET_SIZE} (rule 9.2)")
     if d.actor != p.player:
         return f"it is {p.prompt}, not P{d.actor}'s decision ('{format_line(d)}')"
     if verb == "attacks":
