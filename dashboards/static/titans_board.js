@@ -161,7 +161,6 @@ window.TitansBoard = (function () {
     span.title = n + (size !== undefined ? " of " + size : "") + " " + what + ", top first" +
       (down === n ? ", face down" : down ? ", " + down + " face down" : ", face up");
     span.setAttribute("data-count", String(n));
-    span.setAttribute("data-face-down", String(down));
     add(span, el("span", "count", size !== undefined ? n + "/" + size : String(n)));
     return span;
   }
