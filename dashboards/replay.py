@@ -136,6 +136,22 @@ def _card_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
                 "text": c.text} for n in sorted(names) if (c := cards.get(n)) is not None}
 
 
+def _maneuver_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Name, kind and text of every maneuver the frames of a Titans game name (active ones, and the
+    stack and reserve cards the log's seat knows), from the log's catalog (what a face-up card shows
+    on hover, focus or tap: titans_board.js)."""
+    if not tl["frames"]:
+        return {}
+    keys: set[str] = set()
+    for frame in tl["frames"]:
+        for t in frame["titans"]:
+            keys.update(k for k in [t["active"], *t["known"]] if k)
+        for known in frame["reserve_known"]:
+            keys.update(k for k in known if k)
+    maneuvers = games.rules_for("titans").catalog_data(tl["catalog"])["maneuvers"]
+    return {m["key"]: {"name": m["name"], "kind": m["kind"], "text": m["text"]} for m in maneuvers if m["key"] in keys}
+
+
 def _start_step(tl: dict[str, Any]) -> int:
     """``?step=N`` if given (clamped to the frames there are); else the failing frame of an illegal
     game, the final board of a mismatch game (whose claims are about the end), else the start."""
@@ -152,6 +168,8 @@ def _start_step(tl: dict[str, Any]) -> int:
 # (registered in ``EmpyreanBoards`` under the game's key) and <name>.css; any other game's replay
 # lists its lines.
 BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board"}
+# What the cards a game's board shows say on hover or tap, from the log's catalog (the page's #card-data).
+CARD_FACTS = {games.DEFAULT_GAME: _card_facts, "titans": _maneuver_facts}
 
 
 def _not_found(game_id: int):
@@ -174,7 +192,7 @@ def replay_page(game_id: int):
     return render_template("replay.html", game=_game_facts(replay), tl=tl, step=_start_step(tl),
                            key=key, board_script=BOARDS[key],
                            dispute=_dispute_facts(dispute, game_id),
-                           cards=_card_facts(tl) if key == games.DEFAULT_GAME else {},
+                           cards=CARD_FACTS[key](tl),
                            page_title=f"{replay.title} — game {game_id}" if replay.title else f"Game {game_id}")
 
 

@@ -367,6 +367,22 @@
     });
   }
 
+  // The catalog version the game is played under (GET /api/v1/catalog/{version}?game=…), for the
+  // board (what its cards say): asked once a version, the board drawn again when it comes.
+  var catalogs = {};
+  function catalogOf(version) {
+    if (!(version in catalogs)) {
+      catalogs[version] = null;
+      api.getJSON(urls.catalog + "/" + encodeURIComponent(version) + "?game=" + encodeURIComponent(info.key)).then(
+        function (data) {
+          catalogs[version] = data;
+          if (game && pos && game.setup.catalog === version) drawBoard();
+        },
+        function () { delete catalogs[version]; });  // asked again at the next board
+    }
+    return catalogs[version];
+  }
+
   // The game's board above the lines, where it has a renderer (dashboards/replay.py, BOARDS): the
   // positions API's frame on its layout, with the legal lines (a pending attack's arc).
   function drawBoard() {
@@ -376,6 +392,7 @@
     if (view.hidden) return;
     var squads = (game.setup.setup || {}).squads || [];
     renderer.draw(view, pos.board, {battlefields: pos.layout, legal: pos.legal, fold: "record",
+      catalog: catalogOf(game.setup.catalog),
       players: game.setup.players.map(function (p, i) {
         return {seat: i + 1, name: p.name, species: (squads[i] || {}).species, ally: (squads[i] || {}).ally};
       })});

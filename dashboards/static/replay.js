@@ -108,7 +108,7 @@
 
   function draw(i) {
     var frame = frames[i];
-    renderer.draw(board, frame, {players: tl.players, battlefields: tl.battlefields, card: cardButton});
+    renderer.draw(board, frame, {players: tl.players, battlefields: tl.battlefields, card: cardButton, cards: cards});
     drawNow(frame);
   }
 

@@ -6,14 +6,20 @@
 // with a pointer to its facing and its damage; the face-down hazard tokens; and, given the legal
 // lines of a pending attack, its arc (the hexes of the titans it could attack). Beside it, each
 // squad: every titan's place (or "off the field"), damage and endurance, active maneuver (face up),
-// its stack as face-down cards (count of size), and the squad's reserve and burned pile, face down.
-// The frame is public: cards in a stack or a reserve are never named in it.
+// its stack top first (count of size), and the squad's reserve and burned pile. A card of a stack or
+// a reserve is drawn face up, by its name, where the frame names it (known: the cards the log's seat
+// knows, engine/titans/known.py), else face down; a face-up card's kind and text are its title
+// (hover) and, on focus or a tap, the card line under the squads. The round and phase are the page's
+// to say (the viewer's step line, the recorder's counts), once.
 //
 // Every text from a log is put into the page with textContent (or an SVG text node), never markup.
 //
 // TitansBoard.draw(container, frame, options). options:
 //   battlefields  the layout [{hex, q, r}] (the timeline's and the positions API's name for it)
 //   players       [{seat, name, species}] in seat order (names optional)
+//   cards         {maneuver key: {name, kind, text}}: what a face-up card shows (the viewer's, for the
+//                 cards its frames name)
+//   catalog       else the catalog version as GET /api/v1/catalog/{version} gives it (the recorder's)
 //   legal         the legal next lines (the recorder): their attacks' arc is highlighted
 //   fold          a name: the squads in a <details> of that name, folded at first on a phone (the recorder)
 window.TitansBoard = (function () {
@@ -128,16 +134,38 @@ window.TitansBoard = (function () {
     add(container, root);
   }
 
-  function cardBacks(n, size, what) {
-    var span = el("span", "backs");
-    span.title = n + (size !== undefined ? " of " + size : "") + " " + what + ", face down";
+  // A maneuver face up: a button with its name (the catalog's, else its key in words) that shows
+  // its kind and text (``show``: in the card line) on focus, a tap or the pointer over it.
+  function faceUp(key, cards, show) {
+    var c = cards[key] || {};
+    var b = el("button", "maneuver", c.name || words(key));
+    b.type = "button";
+    b.setAttribute("data-card", key);
+    b.title = (c.name || words(key)) + (c.kind ? " (" + c.kind + ")" : "") + (c.text ? ": " + c.text : "");
+    ["focus", "click", "mouseenter"].forEach(function (ev) { b.addEventListener(ev, function () { show(b.title); }); });
+    return b;
+  }
+
+  // A stack or a reserve, top first: ``known`` names the cards face up (null: face down), then the count.
+  function place(known, n, size, what, cards, show) {
+    var span = el("span", "place");
+    var down = 0;
+    for (var k = 0; k < n; k++) {
+      if (known && known[k]) {
+        add(span, faceUp(known[k], cards, show));
+      } else {
+        add(span, el("span", "back"));
+        down++;
+      }
+    }
+    span.title = n + (size !== undefined ? " of " + size : "") + " " + what + ", top first" +
+      (down === n ? ", face down" : down ? ", " + down + " face down" : ", face up");
     span.setAttribute("data-count", String(n));
-    for (var k = 0; k < n; k++) add(span, el("span", "back"));
     add(span, el("span", "count", size !== undefined ? n + "/" + size : String(n)));
     return span;
   }
 
-  function drawSquad(frame, seat, players) {
+  function drawSquad(frame, seat, players, cards, show) {
     var p = (players || [])[seat - 1] || {};
     var box = el("section", "squad seat-" + seat);
     box.setAttribute("data-seat", String(seat));
@@ -147,7 +175,8 @@ window.TitansBoard = (function () {
     if (p.species) add(h, el("span", "species", p.species + (p.ally ? " with " + p.ally : "")));
     var piles = add(box, el("p", "piles"));
     add(piles, el("span", "", "Reserve "));
-    add(piles, cardBacks(frame.reserve[seat - 1], undefined, "reserve cards")).classList.add("reserve");
+    add(piles, place((frame.reserve_known || [])[seat - 1], frame.reserve[seat - 1], undefined, "reserve cards",
+                     cards, show)).classList.add("reserve");
     add(piles, el("span", "", " · burned " + frame.burned[seat - 1]));
     var list = add(box, el("ul", "titans"));
     frame.titans.filter(function (t) { return t.player === seat; }).forEach(function (t) {
@@ -157,21 +186,24 @@ window.TitansBoard = (function () {
       add(li, el("span", "where", !t.alive ? "dead" : t.hex ? t.hex + " " + t.facing : "off the field"));
       if (t.alive) {
         add(li, el("span", "hurt", t.damage + "/" + t.endurance + " damage"));
-        add(li, el("span", "active", t.active ? "active: " + words(t.active) : "no active maneuver"));
-        add(li, cardBacks(t.stack, t.stack_size, "cards in its stack")).classList.add("stack");
+        var active = add(li, el("span", "active", t.active ? "active: " : "no active maneuver"));
+        if (t.active) add(active, faceUp(t.active, cards, show));
+        add(li, place(t.known, t.stack, t.stack_size, "cards in its stack", cards, show)).classList.add("stack");
       }
     });
     return box;
+  }
+
+  function byKey(items) {
+    var out = {};
+    (items || []).forEach(function (m) { out[m.key] = m; });
+    return out;
   }
 
   function draw(container, frame, options) {
     options = options || {};
     container.textContent = "";
     container.classList.add("tboard");
-    var head = add(container, el("p", "tround",
-      (frame.round ? "Round " + frame.round : "Before round 1") + " · " + frame.phase + " phase" +
-      (frame.over ? " · game over" : "")));
-    head.setAttribute("data-round", String(frame.round));
     var arc = arcOf(options.legal, frame);
     if (!options.legal && frame.decision) arc = arcOf([frame.decision], frame);  // the viewer: the attack just made
     var wrap = add(container, el("div", "tfield"));
@@ -181,7 +213,12 @@ window.TitansBoard = (function () {
       off.length ? "Off the field: " + off.map(function (t) { return "P" + t.player + " " + t.name; }).join(", ")
                  : "No titan off the field."));
     var squads = el("div", "squads");
-    [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players)); });
+    var line = el("p", "card-line", "Point at, tap or tab to a face-up card for its text.");
+    line.setAttribute("aria-live", "polite");
+    function show(text) { line.textContent = text; }
+    var cards = options.cards || byKey((options.catalog || {}).maneuvers);
+    [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players, cards, show)); });
+    if (squads.querySelector("button.maneuver")) add(squads, line);
     if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
       var box = add(container, el("details", "squads-box"));
       box.open = folded[options.fold] !== undefined ? folded[options.fold] : !window.matchMedia(NARROW).matches;

@@ -80,10 +80,9 @@ def run(g: Any, t: Any, e: Effect, ctx: dict | None) -> None:
     elif v == "heal":
         t.damage = max(0, t.damage - int(e.value))
     elif v == "replenish":
-        reserve = g.sides[t.player - 1].reserve
         for _ in range(int(e.value)):
-            if reserve and len(t.stack) < t.card.stack:
-                t.stack.append(reserve.pop(0))
+            if g.sides[t.player - 1].reserve and len(t.stack) < t.card.stack:
+                g.replenish_in(t)
     elif v == "turn" and t.hex is not None:
         t.facing = turned(t.facing, e.value)  # type: ignore[arg-type]
     elif v == "move":

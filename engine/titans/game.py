@@ -10,7 +10,8 @@ and hazards run as steps, so a hazard met by a card's move is flipped before the
 Cards: each place (a titan's stack, top first; the reserve, top first; the burned pile, bottom
 first) holds card keys, or None for a face-down card the log has not named. In a seeded game every
 card is known from the seed; in a recorded one a card named from a face-down place must still fit
-the player's deck (``deck.DeckRule``).
+the player's deck (``deck.DeckRule``). Beside each place, who knows each of its cards (``known``),
+so that a frame shows a seat only the cards it has seen.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from . import abilities, hazards
 from .board import FACINGS, Hex, arc, step, turned
 from .catalog import Catalog, Titan
 from .deck import DeckRule, deck_rule, seeded_deck
+from .known import Known, put, take, take_top
 from .lines import UNSEEN, Kind, Line, format_line, is_face_down_burn
 from .refusals import refusal
 
@@ -83,6 +85,7 @@ class TitanState:
     facing: str | None = None
     damage: int = 0
     stack: list = field(default_factory=list)  # top first
+    stack_known: list = field(default_factory=list)  # who knows each card of the stack (known.py)
     active: str | None = None
     alive: bool = True
     must_return: bool = False  # a Portal took it off: it comes back in its next action phase
@@ -107,6 +110,8 @@ class Side:
     rule: DeckRule
     reserve: list = field(default_factory=list)  # top first
     burned: list = field(default_factory=list)  # bottom (first burned) first
+    reserve_known: list = field(default_factory=list)  # who knows each card of the reserve (known.py)
+    burned_known: list = field(default_factory=list)  # and of the burned pile
     named: Counter = field(default_factory=Counter)  # cards named from face-down places
 
 
@@ -121,6 +126,7 @@ class State:
     rng: SplitMix64 | None = None
     trace: list | None = None
     observers: list = field(default_factory=list)
+    view: int | None = None  # the seat the log is written from (None: the whole table)
     n: int = 2
     round: int = 0
     phase: str = "setup"
@@ -145,7 +151,7 @@ class State:
     @classmethod
     def new(cls, cat: Catalog, squads: list[tuple[str, str | None, tuple[str, ...], tuple[str, ...] | None]],
             hazard_hexes: tuple[Hex, ...], seed: int | None, *, trace: bool = False,
-            observers: Any = None) -> State:
+            observers: Any = None, view: int | None = None) -> State:
         rng = SplitMix64(seed) if seed is not None else None
         sides, titans = [], []
         for p, (species, ally, keys, chosen) in enumerate(squads, 1):
@@ -161,7 +167,8 @@ class State:
             dealt = sum(cat.titans[k].stack for k in keys)
             side.reserve = list(cards) if cards is not None else [None] * (28 - dealt)
             sides.append(side)
-        g = cls(cat, sides, titans, {h: None for h in hazard_hexes}, rng, [] if trace else None, list(observers or ()))
+        g = cls(cat, sides, titans, {h: None for h in hazard_hexes}, rng, [] if trace else None, list(observers or ()),
+                view)
         g.todo = [("round",)]
         g._run()
         return g
@@ -219,9 +226,10 @@ class State:
     def clone(self) -> State:
         """A copy to try answers on (bots): nothing it does reaches this game or its observers."""
         g = copy.copy(self)
-        g.titans = [replace(t, stack=list(t.stack), done=set(t.done)) for t in self.titans]
-        g.sides = [replace(s, reserve=list(s.reserve), burned=list(s.burned), named=Counter(s.named))
-                   for s in self.sides]
+        g.titans = [replace(t, stack=list(t.stack), stack_known=list(t.stack_known), done=set(t.done))
+                    for t in self.titans]
+        g.sides = [replace(s, reserve=list(s.reserve), burned=list(s.burned), reserve_known=list(s.reserve_known),
+                           burned_known=list(s.burned_known), named=Counter(s.named)) for s in self.sides]
         g.hazards, g.order, g.auto, g.todo = dict(self.hazards), list(self.order), list(self.auto), list(self.todo)
         g.flipped, g.unnamed, g.observers = Counter(self.flipped), list(self.unnamed), []
         g.rng = self.rng.copy() if self.rng is not None else None
@@ -296,21 +304,38 @@ class State:
         else:
             self._resolve(t, d)
 
-    def _reveal(self, player: int, place: list, card: str | None) -> str | None:
-        """Take the top card of ``place``; a card named from a face-down place is counted."""
-        top = place.pop(0)
+    def _reveal(self, player: int, place: list, known: list, card: str | None) -> tuple[str | None, Known]:
+        """Take the top card of ``place`` (``known``: who knows its cards); a card named from a
+        face-down place is counted."""
+        top, who = take_top(place, known)
         if top is None and card is not None:
             self.sides[player - 1].named[card] += 1
-            return card
-        return top
+            return card, who
+        return top, who
 
-    def _to_burned(self, player: int, card: str | None) -> None:
-        self.sides[player - 1].burned.append(card)
+    def _to_burned(self, player: int, card: str | None, who: Known = Known.EVERYONE) -> None:
+        """``card`` on its player's burned pile: face up (``who``: everyone knows it) or face down."""
+        side = self.sides[player - 1]
+        put(side.burned, side.burned_known, card, who)
         if card is None:
             self.unnamed[player - 1] += 1
 
     def _burn_top(self, t: TitanState, card: str | None) -> None:
-        self._to_burned(t.player, self._reveal(t.player, t.stack, card))
+        self._to_burned(t.player, *self._reveal(t.player, t.stack, t.stack_known, card))
+
+    def _burn_reserve_top(self, player: int) -> None:
+        side = self.sides[player - 1]
+        self._to_burned(player, *take_top(side.reserve, side.reserve_known))
+
+    def replenish_in(self, t: TitanState) -> None:
+        """The reserve's top card under ``t``'s stack."""
+        side = self.sides[t.player - 1]
+        put(t.stack, t.stack_known, *take_top(side.reserve, side.reserve_known))
+
+    def regenerate(self, t: TitanState) -> None:
+        """The bottom card of the burned pile under ``t``'s stack, known as it was (8.2)."""
+        side = self.sides[t.player - 1]
+        put(t.stack, t.stack_known, *take(side.burned, side.burned_known))
 
     def _act(self, t: TitanState, d: Line) -> None:
         verb, side = d.verb, self.sides[t.player - 1]
@@ -334,17 +359,18 @@ class State:
             if d.args[0] == "stack":
                 self._burn_top(t, d.card)
             else:
-                self._to_burned(t.player, side.reserve.pop(0))
+                self._burn_reserve_top(t.player)
             t.facing = turned(t.facing, "around")  # type: ignore[arg-type]
         elif verb == "attack":
             self._attack(t, next(o for o in self.titans if f"P{o.player}" == d.args[0] and o.key == d.args[1]))
         elif verb == "play":
-            self._play(t, self._reveal(t.player, t.stack if d.args[0] == "stack" else side.reserve, d.args[1]))
+            place = (t.stack, t.stack_known) if d.args[0] == "stack" else (side.reserve, side.reserve_known)
+            self._play(t, self._reveal(t.player, *place, d.args[1])[0])
         elif verb == "replenish":
             if d.args[0] == "in":
-                t.stack.append(side.reserve.pop(0))
+                self.replenish_in(t)
             else:
-                side.reserve.append(t.stack.pop(0))
+                put(side.reserve, side.reserve_known, *take_top(t.stack, t.stack_known))
 
     def _resolve(self, t: TitanState, d: Line) -> None:
         if d.verb == "die":
@@ -359,9 +385,8 @@ class State:
             t.active = None
             t.damage = max(0, t.damage - 2)
         else:
-            reserve = self.sides[t.player - 1].reserve
             for _ in range(2):
-                self._to_burned(t.player, reserve.pop(0))
+                self._burn_reserve_top(t.player)
             t.damage -= 1
         self.todo.insert(0, ("resolve", self.titans.index(t)))
 

@@ -18,7 +18,7 @@ def resolve(g: Any, t: Any, kind: str) -> None:
     side = g.sides[t.player - 1]
     if kind == "regenerate":
         if side.burned:
-            t.stack.append(side.burned.pop(0))  # even past the stack size
+            g.regenerate(t)  # even past the stack size
     elif kind == "portal":
         t.hex, t.must_return = None, True
     elif kind == "air-pocket":

@@ -67,7 +67,7 @@ class TitansRules:
         squads = [logformat.squad_of(cat, q, i) for i, q in enumerate(log.setup.squads)]
         hexes = logformat.hazard_hexes(cat, log.setup.hazards)
         seed = log.chance.seed if log.chance.type == "seeded" else None
-        return State.new(cat, squads, hexes, seed, trace=trace, observers=observers)
+        return State.new(cat, squads, hexes, seed, trace=trace, observers=observers, view=log.chance.view)
 
     def record_builder(self) -> RecordBuilder:
         return RecordBuilder()

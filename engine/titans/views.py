@@ -1,12 +1,15 @@
 """What the viewer, the recorders and a verdict show of a Titans game: the board as data (one
-frame per decision) and in words, and the running counts. Everything here is public: the face-down
-cards are counted, never named."""
+frame per decision) and in words, and the running counts. A frame is what the log's seat knows
+(``State.view``; no seat: the whole table, every card the log names): the face-down cards of each
+stack and reserve are counted, and those the seat knows named (known.py); the words and the counts
+are public."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from .game import State
+from .known import seen_by
 
 
 def titan_view(g: State, t: Any) -> dict:
@@ -14,14 +17,16 @@ def titan_view(g: State, t: Any) -> dict:
     return {"player": t.player, "titan": t.key, "name": t.card.name, "alive": t.alive,
             "hex": board.name(t.hex) if t.hex is not None else None, "facing": t.facing if t.hex else None,
             "damage": t.damage, "endurance": g.endurance(t), "strength": g.strength(t),
-            "initiative": t.card.initiative, "stack": len(t.stack), "stack_size": t.card.stack, "active": t.active}
+            "initiative": t.card.initiative, "stack": len(t.stack), "stack_size": t.card.stack, "active": t.active,
+            "known": seen_by(t.stack, t.stack_known, t.player, g.view)}
 
 
 def frame(g: State, index: int, decision: str | None, line: int | None = None) -> dict:
     board = g.cat.board
     return {"index": index, "decision": decision, "line": line, "round": g.round, "phase": g.phase, "over": g.over,
-            "titans": [titan_view(g, t) for t in g.titans],
+            "view": g.view, "titans": [titan_view(g, t) for t in g.titans],
             "reserve": [len(s.reserve) for s in g.sides], "burned": [len(s.burned) for s in g.sides],
+            "reserve_known": [seen_by(s.reserve, s.reserve_known, p, g.view) for p, s in enumerate(g.sides, 1)],
             "hazards": sorted(board.name(h) for h in g.hazards)}
 
 

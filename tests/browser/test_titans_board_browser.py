@@ -1,8 +1,10 @@
 """Titans of Empyrean's board (static/titans_board.js) in headless Chromium, over the real service: the
 docs' table game uploaded into a Titans event and stepped through in the replay viewer, each titan
-drawn on the hex its frame names, with its facing, damage and stack; and the first decisions of that
-game recorded in the recorder's Titans page by clicking, the board above the lines with a pending
-attack's arc. At 1400 and 390 px, failing on any console error; screenshots of both widths."""
+drawn on the hex its frame names, with its facing, damage and stack, the round and phase said once;
+a seeded game stepped through to a card put under a stack, every card the log knows drawn face up by
+its name, its text on focus; and the first decisions of the table game recorded in the recorder's
+Titans page by clicking, the board above the lines with a pending attack's arc and the active
+maneuver named. At 1400 and 390 px, failing on any console error; screenshots of both widths."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from browser_pages import WIDTHS, new_page, no_sideways_scroll
 from service_helpers import as_admin, wait_final
 
 from engine.titans.catalog import load
+from engine.titans.rules import RULES
 
 TABLE_GAME = Path(__file__).resolve().parents[2] / "docs" / "examples" / "titans-table-game.json"
 EVENT = "Titans Board Cup"
@@ -45,7 +48,26 @@ FIELD = """() => {
           attackers: [...document.querySelectorAll('g.hex.attacker')].map((g) => g.dataset.hex).sort(),
           hazards: [...document.querySelectorAll('g.hazard')].map((g) => g.dataset.hazard).sort(),
           reserves: [...document.querySelectorAll('.squad .reserve')].map((s) => Number(s.dataset.count)),
-          round: document.querySelector('.tround').textContent};
+          round: (document.querySelector('#step-now .where') || {}).textContent,
+          roundsSaid: (document.body.innerText.match(/Round [0-9]+|Before (round 1|the first round)/g) || []).length};
+}"""
+
+# Every stack and reserve as drawn: per place (a titan's "P1 ashmaw", a reserve's "P1 reserve"), top
+# first, each card's name when face up (null: face down), and what a face-up card says on hover.
+CARDS = """() => {
+  const drawn = (span) => [...span.children].filter((c) => !c.classList.contains('count'))
+    .map((c) => c.classList.contains('maneuver') ? c.textContent : null);
+  const places = {};
+  document.querySelectorAll('.squad li[data-titan]').forEach((li) => {
+    const stack = li.querySelector('.stack');
+    if (stack) places[li.dataset.titan] = drawn(stack);
+  });
+  document.querySelectorAll('.squad').forEach((box) => {
+    places['P' + box.dataset.seat + ' reserve'] = drawn(box.querySelector('.reserve'));
+  });
+  const titles = {};
+  document.querySelectorAll('button.maneuver').forEach((b) => { titles[b.dataset.card] = b.title; });
+  return {places, titles};
 }"""
 
 
@@ -83,6 +105,7 @@ def check_drawn(field: dict, frame: dict) -> None:
     assert field["hazards"] == sorted(frame["hazards"])
     assert field["reserves"] == frame["reserve"]
     assert field["round"].startswith(f"Round {frame['round']} · {frame['phase']} phase")
+    assert field["roundsSaid"] == 1  # by the step line only, as in Battle for Empyrean's viewer
 
 
 @pytest.fixture(scope="module")
@@ -135,6 +158,67 @@ def test_a_titans_game_stepped_through_in_the_viewer(bare_site, browser, titans_
     assert not problems, problems
 
 
+@pytest.fixture(scope="module")
+def seeded_game(app):
+    """A seeded game (every card known from the seed, the whole table's view) in the Titans event."""
+    client = as_admin(app)
+    log = RULES.self_play(7, bot="greedy", meta={"players": ["Ada", "Bram"], "event": EVENT})
+    response = client.post("/api/v1/games", data=json.dumps(log), content_type="application/json")
+    assert response.status_code == 202, response.get_json()
+    gid = response.get_json()["id"]
+    assert wait_final(client, gid)["status"] == "valid"
+    return gid, log
+
+
+def expected_cards(frame: dict, names: dict) -> dict:
+    """Every place of ``frame`` as CARDS reads it: each card named by its catalog name, or None."""
+    out = {f"P{t['player']} {t['titan']}": [names[k] if k else None for k in t["known"]]
+           for t in frame["titans"] if t["alive"]}
+    out |= {f"P{p} reserve": [names[k] if k else None for k in known]
+            for p, known in enumerate(frame["reserve_known"], 1)}
+    return out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_known_cards_are_drawn_face_up_with_their_names(bare_site, browser, seeded_game, size):
+    gid, log = seeded_game
+    maneuvers = load(log["catalog"]).maneuvers
+    names = {k: m.name for k, m in maneuvers.items()}
+    under = log["decisions"].index("P1 goldcrest replenish in") + 1  # the reserve's top under Goldcrest's stack
+    context, page, problems = watched(browser, size)
+    try:
+        page.goto(f"{bare_site}/games/{gid}/replay?step=0")
+        page.wait_for_selector("#board svg.field")
+        frames = json.loads(page.text_content("#timeline-data"))["frames"]
+        for _ in range(under):
+            page.click("#step-forward")
+        assert page.get_attribute("#replay", "data-step") == str(under)
+        frame = frames[under]
+        assert frame["decision"] == "P1 goldcrest replenish in"
+        goldcrest = next(t for t in frame["titans"] if t["titan"] == "goldcrest")
+        bottom = goldcrest["known"][-1]
+        assert bottom and bottom == frames[under - 1]["reserve_known"][0][0]  # the reserve's top, now under
+        shown = page.evaluate(CARDS)
+        assert shown["places"] == expected_cards(frame, names)  # a seeded game: every card face up, by name
+        assert None not in shown["places"]["P1 goldcrest"] and shown["places"]["P1 goldcrest"][-1] == names[bottom]
+        assert page.locator("#board .squad .back").count() == 0
+        card = page.locator("li[data-titan='P1 goldcrest'] .stack button.maneuver").last
+        assert card.text_content() == names[bottom] and maneuvers[bottom].text in card.get_attribute("title")
+        card.focus()
+        assert maneuvers[bottom].text in page.text_content("#board .card-line")  # its text on focus
+        for button in page.locator("#board button.maneuver").all():  # each name fits its card
+            assert button.evaluate("b => b.scrollWidth <= b.clientWidth + 1"), button.text_content()
+        no_sideways_scroll(page, size)
+        width = WIDTHS[size]["width"]
+        shoot(page, f"titans-viewer-known-{width}")
+        page.locator("#board .squads").screenshot(path=str(SCREENSHOTS / f"titans-viewer-known-squads-{width}.png"))
+        page.click("#step-forward")  # and the next frame is drawn from its own data
+        assert page.evaluate(CARDS)["places"] == expected_cards(frames[under + 1], names)
+    finally:
+        context.close()
+    assert not problems, problems
+
+
 def wait_ready(page, count: int) -> None:
     page.wait_for_selector(f"#record[data-busy=false][data-count='{count}']", state="attached")
 
@@ -172,7 +256,14 @@ def test_a_titans_game_recorded_by_clicking_under_its_board(bare_site, browser, 
         for line in log["decisions"][:4]:  # Ashmaw enters, plays Braced Wings; Shrill enters facing it
             done = click_line(page, line, done)
         field = page.evaluate(FIELD)
+        assert field["roundsSaid"] == 1  # by the counts above the lines only
         assert field["tokens"]["P1 ashmaw"]["hex"] == "D7" and field["tokens"]["P2 shrill"]["hex"] == "C6"
+        catalog = load(log["catalog"])
+        active = page.locator("li[data-titan='P1 ashmaw'] .active button.maneuver")  # named once the catalog came
+        active.wait_for(state="attached")  # (in the squads, folded on a phone)
+        assert active.text_content() == "Braced Wings"
+        assert catalog.maneuvers["braced-wings"].text in active.get_attribute("title")
+        assert page.locator("li[data-titan='P1 ashmaw'] .stack .back").count() == catalog.titans["ashmaw"].stack - 1
         assert inside(field["tokens"]["P2 shrill"]["centre"], field["hexes"]["C6"])
         # Shrill may attack: its arc is the hexes of the titans the legal attack lines name
         assert page.locator("#answers button[data-line='P2 shrill attack P1 ashmaw']").count() == 1

@@ -1,5 +1,5 @@
 """Where the Titans book contradicts itself or is silent, and what the engine chose
-(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C19)."""
+(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C21)."""
 
 from __future__ import annotations
 
@@ -266,3 +266,83 @@ def test_a_seeded_mixed_squad_game_deals_and_verifies():
     lg = log(squads=squads, seed=23, decisions=lines)
     assert replay(lg).verdict.status is VerdictStatus.VALID
     assert replay(as_recorded(lg)).verdict.status is VerdictStatus.VALID
+
+
+def seat_frames(lg: dict, seat: int | None) -> list[dict]:
+    """The frames of a seeded game's log as ``seat`` knows them (None: the whole table), one per line read."""
+    from engine.log import parse_log
+    from engine.reader import read
+
+    g = RULES.new_game(parse_log(lg))
+    g.view = seat
+    frames = [RULES.frame(g, 0, None)]
+    read(g, [RULES.parse_line(x) for x in lg["decisions"]], RULES,
+         on_line=lambda i: frames.append(RULES.frame(g, len(frames), lg["decisions"][i], line=i)))
+    return frames
+
+
+def places(frame: dict, player: int) -> list[list]:
+    """Each of ``player``'s stacks (titans in setup order), then its reserve: the cards as the frame names them."""
+    return [t["known"] for t in frame["titans"] if t["player"] == player] + [frame["reserve_known"][player - 1]]
+
+
+def test_c21_a_seat_never_sees_the_other_seats_hidden_cards():
+    lg = RULES.self_play(7, bot="greedy")
+    assert not any("regenerate" in line for line in lg["decisions"])  # no card came back face up
+    table = seat_frames(lg, None)
+    assert all(None not in place for f in table for p in (1, 2) for place in places(f, p))  # a seeded game: every card
+    replenished = 0
+    for seat in (1, 2):
+        for whole, seen in zip(table, seat_frames(lg, seat), strict=True):
+            assert seen["view"] == seat and whole["view"] is None
+            assert all(set(place) == {None} for place in places(seen, 3 - seat) if place)  # the other's: all face down
+            for full, mine in zip(places(whole, seat), places(seen, seat), strict=True):
+                assert mine[:1] == full[:1]  # its top cards: it may look at them at any time (3.3)
+                assert all(c in (None, f) for c, f in zip(mine, full, strict=True))
+                replenished += any(c is not None for c in mine[1:])  # a card it saw, under a stack or the reserve
+    assert replenished
+
+
+def test_c21_a_card_keeps_who_knows_it_as_it_moves():
+    from engine.titans.known import Known
+
+    def stack(g, seat):
+        g.view = seat
+        return next(t["known"] for t in RULES.frame(g, 0, None)["titans"] if t["titan"] == "cinderwing")
+
+    def reserve(g, seat):
+        g.view = seat
+        return RULES.frame(g, 0, None)["reserve_known"][0]
+
+    g = fresh()
+    place(g, "P1 cinderwing", "D4", "NW", stack=["tailwind", "second-wind"])
+    g.sides[0].reserve[:2] = ["wingover", "raking-pass"]
+    start_action(g, "P1 cinderwing")
+    play(g, "P1 cinderwing replenish in")  # the reserve's top, which its owner may look at, under the stack
+    assert stack(g, None) == ["tailwind", "second-wind", "wingover"]  # the table: every card the log names
+    assert stack(g, 1) == ["tailwind", None, "wingover"] and stack(g, 2) == [None, None, None]
+    assert reserve(g, 1)[:2] == ["raking-pass", None] and reserve(g, 2)[:1] == [None]  # its new top: looked at
+    start_action(g, "P1 cinderwing")
+    play(g, "P1 cinderwing replenish out")  # the stack's top under the reserve
+    assert g.sides[0].reserve[-1] == "tailwind" and reserve(g, 1)[-1] == "tailwind" and reserve(g, 2)[-1] is None
+    assert stack(g, 1) == ["second-wind", "wingover"]  # second-wind is on top now: looked at
+
+    face_up = fresh(hazards=["C3"])  # a card played face up and brought back by Regenerate: known to both
+    place(face_up, "P1 cinderwing", "D4", "NW", stack=["second-wind", "wingover"])
+    start_action(face_up, "P1 cinderwing")
+    play(face_up, "P1 cinderwing play stack second-wind")
+    assert face_up.sides[0].burned_known == [Known.EVERYONE]
+    play(face_up, "P1 cinderwing move")
+    play(face_up, "C hazard C3 regenerate")
+    assert stack(face_up, 2) == [None, "second-wind"] and stack(face_up, 1) == ["wingover", "second-wind"]
+
+    face_down = fresh(hazards=["C3"])  # a card burned face down and brought back: its owner's alone
+    t = place(face_down, "P1 cinderwing", "D4", "NW", stack=["wingover", "tailwind"])
+    t.damage = face_down.endurance(t) + 1
+    start_resolution(face_down, "P1 cinderwing")
+    play(face_down, "P1 cinderwing resolve stack wingover")
+    start_action(face_down, "P1 cinderwing")
+    play(face_down, "P1 cinderwing move")
+    play(face_down, "C hazard C3 regenerate")
+    assert stack(face_down, 1) == ["tailwind", "wingover"] and stack(face_down, 2) == [None, None]
+    assert stack(face_down, None) == ["tailwind", "wingover"]

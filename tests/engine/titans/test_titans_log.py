@@ -98,6 +98,7 @@ def test_the_viewer_sees_the_board_and_counts_face_down_cards_without_naming_the
     assert (ashmaw["hex"], ashmaw["facing"], ashmaw["damage"], ashmaw["stack"]) == ("C6", "W", 2, 1)
     assert last["hazards"] == ["C2", "C5", "E2", "E5"] and last["reserve"] == [4, 3]
     assert "stack_cards" not in ashmaw  # counted, never named
+    assert all(set(t["known"]) <= {None} for f in tl.frames for t in f["titans"])  # the log names none of them
     seats = RULES.seats(parse_log(lg))
     assert [s["species"] for s in seats] == ["dragon", "harpy"] and seats[0]["name"] == "Ada"
     assert len(RULES.layout(replay(lg, keep_game=True).game)) == 37
