@@ -166,7 +166,8 @@ def _private_choices(rules: Any, logs: list[GameLog], labels: list[str], entries
 
 def _entries(log: GameLog) -> list[Any]:
     """Every answer of the game, forced or not, and every card drawn, in order (the log must be
-    legal up to its end)."""
+    legal up to its end); a point's default that the log left out is left out here too, unless it
+    is private (merged with what its owner's log names)."""
     rules = rules_for(log.game)
 
     def new_game() -> Any:
@@ -176,7 +177,7 @@ def _entries(log: GameLog) -> list[Any]:
     if r.failure is not None:
         raise ValueError(f"{decision_words(r.failure.index)} of the log is not legal: {r.failure.reason}")
     assert g.trace is not None
-    return list(g.trace)
+    return [e for e in g.trace if getattr(e, "how", None) != "default" or rules.is_private(e)]
 
 
 def _written(log: GameLog, view: int | None, entries: list) -> dict:

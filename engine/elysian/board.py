@@ -76,9 +76,13 @@ class Field:
     territories: dict[str, Territory] = field(default_factory=dict)
     at: dict[Hex, str] = field(default_factory=dict)
     tiles: list[str] = field(default_factory=list)  # in the order laid
+    # worked out from the above when first asked, and again after a tile is laid (a copy shares them
+    # until then: they are never changed in place)
+    _adjacent: dict[str, list[str]] = field(default_factory=dict)
+    _distance: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def copy(self) -> Field:
-        return Field(dict(self.territories), dict(self.at), list(self.tiles))
+        return Field(dict(self.territories), dict(self.at), list(self.tiles), self._adjacent, self._distance)
 
     def lay(self, tile: str, terrains: tuple[str, ...], hexes: tuple[Hex, Hex, Hex]) -> None:
         for letter, terrain, h in zip(LETTERS, terrains, hexes):
@@ -86,9 +90,20 @@ class Field:
             self.territories[t.name] = t
             self.at[h] = t.name
         self.tiles.append(tile)
+        self._adjacent, self._distance = {}, {}
 
     def adjacent(self, name: str) -> list[str]:
-        return [self.at[n] for n in neighbours(self.territories[name].hex) if n in self.at]
+        out = self._adjacent.get(name)
+        if out is None:
+            out = self._adjacent[name] = [self.at[n] for n in neighbours(self.territories[name].hex) if n in self.at]
+        return out
+
+    def distance(self, a: str, b: str) -> int:
+        """Steps from territory ``a`` to ``b`` over the field, any terrain (a large number when no path)."""
+        row = self._distance.get(a)
+        if row is None:
+            row = self._distance[a] = self.distances(a, len(self.territories))
+        return row.get(b, 1_000)
 
     def tiles_touched(self, hexes: tuple[Hex, ...]) -> set[str]:
         return {self.territories[self.at[n]].tile for h in hexes for n in neighbours(h) if n in self.at}

@@ -1,7 +1,6 @@
 """Elysian Battlefields' bots and self-play: a random bot and a greedy one (one decision ahead,
 scored by the board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished
-seeded game (time is called after ``SELF_PLAY_ROUNDS`` rounds, so that two bots that never attack
-still finish)."""
+seeded game (a game of bots that never win ends at the house round limit, ``game.ROUND_LIMIT``)."""
 
 from __future__ import annotations
 
@@ -16,7 +15,6 @@ from .pieces import CONQUER_POINTS, REIGN_POINTS, RULE_TERRITORIES
 
 KEY = "elysian"
 BOT_STREAM = 0xB07  # the bots' generator is seeded apart from the game's chance
-SELF_PLAY_ROUNDS = 40
 SAMPLE = 24  # the greedy bot looks at this many of a point's answers at most
 
 
@@ -71,9 +69,6 @@ def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: lis
     choose = BOTS[bot]
     lines = []
     while not g.over:
-        if g.round > SELF_PLAY_ROUNDS:
-            g.call_time()
-            break
         p = g.pending
         if factions is not None and p is not None and p.kind.name == "HERO":
             d = next(x for x in g.legal_decisions() if x.args[0] == factions[p.player - 1])

@@ -49,23 +49,35 @@ def reach_of(g: State, u: Unit) -> int:
 
 
 def attackers(g: State, seat: int, target: str, sources: tuple[str, ...]) -> list[Unit]:
-    far = g.land.distances(target, 6)
-    return [u for u in g.units if u.player == seat and u.where in sources and far.get(u.where, 99) <= reach_of(g, u)]
+    reach = _reaches(g, seat)
+    dist = g.land.distance
+    return [u for u in g.units if u.player == seat and u.where in sources and dist(u.where, target) <= reach[u.kind]]
+
+
+def _reaches(g: State, seat: int) -> dict[str, int]:
+    extra = g.turn.reach if seat == g.current else 0
+    return {k: cards.stat(g, seat, k, "range") + (extra if k == "archer" else 0) for k in (*STANDARD, "hero")}
 
 
 def power(g: State, seat: int, target: str, sources: tuple[str, ...], penalty: int = 0) -> int:
-    units = attackers(g, seat, target, sources)
-    total = sum(cards.stat(g, seat, u.kind, "attack") for u in units) + g.turn.power
-    total += MOUNTAIN_BONUS * len({u.where for u in units if g.land.territories[u.where].terrain == "mountain"})
-    if g.land.territories[target].terrain == "forest":
+    return _power(g, seat, target, attackers(g, seat, target, sources), penalty)
+
+
+def _power(g: State, seat: int, target: str, units: list[Unit], penalty: int = 0) -> int:
+    strength = {k: cards.stat(g, seat, k, "attack") for k in {u.kind for u in units}}
+    total = sum(strength[u.kind] for u in units) + g.turn.power
+    terrain = g.land.territories
+    total += MOUNTAIN_BONUS * len({u.where for u in units if terrain[u.where].terrain == "mountain"})
+    if terrain[target].terrain == "forest":
         total -= FOREST_PENALTY
     return max(0, total - penalty)
 
 
 def _sources(g: State, seat: int, target: str) -> list[str]:
-    far = g.land.distances(target, 6)
-    return sorted({u.where for u in g.units if u.player == seat and far.get(u.where, 99) <= reach_of(g, u)
-                   and u.where != target}, key=territory_order)
+    reach = _reaches(g, seat)
+    dist = g.land.distance
+    return sorted({u.where for u in g.units if u.player == seat and u.where != target
+                   and dist(u.where, target) <= reach[u.kind]}, key=territory_order)
 
 
 def _subsets(items: list[str]) -> list[tuple[str, ...]]:
@@ -74,17 +86,36 @@ def _subsets(items: list[str]) -> list[tuple[str, ...]]:
     return [tuple(items)] + [(t,) for t in items] + [tuple(x for x in items if x != t) for t in items]
 
 
+def targets(g: State, seat: int) -> list[str]:
+    """The territories holding another player's forces, in order."""
+    held = {u.where for u in g.units if u.player != seat}
+    held |= {t for t, s in g.sites.items() if s.settlement and s.holder not in (None, seat)}
+    return sorted(held, key=territory_order)
+
+
 def attacks(g: State, seat: int) -> list[Line]:
     if g.turn.attacks <= 0:
         return []
     out = []
-    for t in sorted(g.land.territories, key=territory_order):
-        if g.holder(t) in (None, seat):
+    for t in targets(g, seat):
+        srcs = _sources(g, seat, t)
+        if not srcs:
             continue
-        for group in _subsets(_sources(g, seat, t)):
-            if power(g, seat, t, group) > 0:
+        units = attackers(g, seat, t, tuple(srcs))
+        for group in _subsets(srcs):
+            if _power(g, seat, t, [u for u in units if u.where in group]) > 0:
                 out.append(Line(seat, "attacks", (t, "from", *group)))
     return out
+
+
+def can_attack(g: State, seat: int) -> bool:
+    if g.turn.attacks <= 0:
+        return False
+    for t in targets(g, seat):
+        srcs = _sources(g, seat, t)
+        if srcs and _power(g, seat, t, attackers(g, seat, t, tuple(srcs))) > 0:
+            return True
+    return False
 
 
 def attack_problem(g: State, d: Line) -> str | None:

@@ -39,7 +39,9 @@ from .pieces import (
     UNITS_EACH,
     WALLS_SUPPLY,
 )
-from .refusals import refusal
+from .refusals import move_step_problem, refusal
+
+ROUND_LIMIT = 40  # a house limit: a game still going after this many rounds ends as if time were called (C27)
 
 
 class End(StrEnum):
@@ -49,6 +51,7 @@ class End(StrEnum):
     RULE = "rule"
     REIGN = "reign"
     LAST_STANDING = "last standing"  # choice C15
+    ROUND_LIMIT = "round limit"  # choice C27
     CONCESSION = "concession"
     TIME = "time"
 
@@ -60,7 +63,8 @@ class End(StrEnum):
 _END_WORDS = {End.CONQUER: f"Conquer ({CONQUER_POINTS} conquest points)",
               End.RULE: f"Rule ({RULE_TERRITORIES} territories at the start of a turn)",
               End.REIGN: f"Reign ({REIGN_POINTS} kingdom points at the start of a turn)",
-              End.LAST_STANDING: "the last player left", End.CONCESSION: "a concession", End.TIME: "time called"}
+              End.LAST_STANDING: "the last player left", End.CONCESSION: "a concession", End.TIME: "time called",
+              End.ROUND_LIMIT: f"the house limit of {ROUND_LIMIT} rounds"}
 
 
 @dataclass
@@ -206,7 +210,9 @@ class State:
             return "the game is over"
         if d.actor != p.player or d.verb not in p.kind.verbs:
             return refusal(self, d, p) or f"it is {p.prompt}, not '{format_line(d)}'"
-        if d in self.legal_decisions() or (d.verb == "attacks" and fight.attack_problem(self, d) is None):
+        if p.kind is Kind.MOVE:  # checked as written: listing every move and attack costs more
+            return move_step_problem(self, d)
+        if d in self.legal_decisions():
             return None
         return refusal(self, d, p) or f"'{format_line(d)}' is not allowed now ({p.prompt})"
 
@@ -300,8 +306,10 @@ class State:
     def _ask(self, point: Point) -> bool:
         """Wait at ``point``, unless it has one legal answer: the engine takes it."""
         self.pending = point
+        if point.default is not None or (point.kind is Kind.MOVE and _more_than_done(self, point.player)):
+            return True
         legal = self.legal_decisions()
-        if len(legal) == 1 and point.default is None:
+        if len(legal) == 1:
             self.auto.append(legal[0])
             self._take(legal[0], "forced")
             return False
@@ -385,7 +393,8 @@ class State:
 
     def ranks(self) -> list[int]:
         """Each seat's rank: the winner, then those still playing (sharing a place), then those out,
-        the last one out first; a player who conceded last of all (choice C16)."""
+        the last one out first; a player who conceded last of all (choice C16). Time called or the
+        round limit: those still playing share the first place."""
         def group(s: int) -> tuple:
             if s == self.winner:
                 return (0, 0)
@@ -467,6 +476,9 @@ def _start_turn(g: State, step: tuple) -> bool:
     g.todo.pop(0)
     seat = step[1]
     if step[2]:  # the first turn of a round
+        if g.round >= ROUND_LIMIT:
+            g._finish(End.ROUND_LIMIT, None)
+            return False
         g.round += 1
     g.current, g.turn, g.phase = seat, Turn(), "production"
     for u in g.units:
@@ -597,6 +609,16 @@ def _moves(g: State, seat: int) -> list[Line]:
         for dest in sorted(reach(g, u), key=_order):
             out.append(Line(seat, "moves", (u.kind, u.where, dest)))
     return out
+
+
+def _more_than_done(g: State, seat: int) -> bool:
+    """Whether the move step offers more than ending it (worked out without listing every answer)."""
+    if len(g.active()) > 2 or fight.can_attack(g, seat):
+        return True
+    t = g.turn
+    return not t.attacked and any(not u.moved and u.player == seat and (not t.hero_moved if u.kind == "hero" else
+                                                                        t.moves > 0) and reach(g, u)
+                                  for u in g.units)
 
 
 def reach(g: State, u: Unit) -> dict[str, int]:

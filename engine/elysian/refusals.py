@@ -63,6 +63,17 @@ def _card_problem(g: State, d: Line) -> str | None:
     return None
 
 
+def move_step_problem(g: State, d: Line) -> str | None:
+    """Why a line of the move step (a move, an attack, done, leaving) is not allowed (None: it is)."""
+    if d.verb == "moves":
+        return _move_problem(g, d)
+    if d.verb == "attacks":
+        return fight.attack_problem(g, d)
+    if d.verb == "leaves" and len(g.active()) <= 2:
+        return "a player leaves the game only while three or more play; with two, a player concedes (choice C17)"
+    return None
+
+
 def _move_problem(g: State, d: Line) -> str | None:
     kind, src, dest = d.args
     if g.turn.attacked:
