@@ -22,7 +22,7 @@ from jsonschema import Draft202012Validator
 from .board import Board
 from .effects import Effect, EffectError, compile_effects
 
-DEFAULT_VERSION = "1"
+DEFAULT_VERSION = "2"  # the newest; 1 stays for the logs played under it (docs/titans.md, "Content")
 DATA = Path(__file__).resolve().parent / "data"
 FILES = ("catalog.yaml", "basic.yaml", "species.yaml", "board.yaml")
 BASIC_CARDS = 21  # the basic maneuvers in every deck
@@ -251,7 +251,9 @@ def check_path(path: Path, version: str) -> str:
 
 
 def versions() -> list[str]:
-    return sorted(p.name for p in (DATA / "catalog").iterdir() if p.is_dir())
+    """The catalog versions, oldest first (numbers by value: 10 comes after 9); the last is the default."""
+    return sorted((p.name for p in (DATA / "catalog").iterdir() if p.is_dir()),
+                  key=lambda v: (0, int(v), "") if v.isdigit() else (1, 0, v))
 
 
 def catalog_data(cat: Catalog) -> dict[str, Any]:

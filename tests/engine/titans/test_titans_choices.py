@@ -5,25 +5,28 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from titans_helpers import ahead, fresh, game, place, play, refused, start_action, start_resolution
 
 from engine.replay import VerdictStatus, replay
 from engine.seats import as_recorded, seat_view
 from engine.titans.board import arc
-from engine.titans.catalog import load
+from engine.titans.catalog import load, versions
 from engine.titans.game import ROUND_LIMIT
 from engine.titans.lines import Kind
 from engine.titans.rules import RULES
 
-CAT = load()
+CAT = load("1")  # the catalog of the helpers' logs (titans_helpers.log)
 
 
-def test_k1_each_species_has_four_titans_and_eleven_maneuvers():
-    assert len(CAT.species) == 8
-    for s in CAT.species.values():
+@pytest.mark.parametrize("version", versions())
+def test_k1_each_species_has_four_titans_and_eleven_maneuvers(version):
+    cat = load(version)
+    assert len(cat.species) == 8
+    for s in cat.species.values():
         assert len(s.titans) == 4
-        assert sum(CAT.maneuvers[k].copies for k in s.maneuvers) == 11
-    assert sum(CAT.maneuvers[k].copies for k in CAT.basic) == 21
+        assert sum(cat.maneuvers[k].copies for k in s.maneuvers) == 11
+    assert sum(cat.maneuvers[k].copies for k in cat.basic) == 21
 
 
 def test_k2_the_hazard_pile_is_two_of_each_kind():
