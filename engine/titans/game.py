@@ -25,7 +25,7 @@ from ..games import CHANCE
 from ..rng import SplitMix64
 from . import abilities, hazards
 from .board import FACINGS, Hex, arc, step, turned
-from .catalog import Catalog, Titan
+from .catalog import DECK_CARDS, Catalog, Titan
 from .deck import DeckRule, deck_rule, seeded_deck
 from .lines import UNSEEN, Kind, Line, format_line, is_face_down_burn
 from .refusals import refusal
@@ -159,7 +159,7 @@ class State:
                 cards = cards[size:] if cards is not None else None
                 titans.append(t)
             dealt = sum(cat.titans[k].stack for k in keys)
-            side.reserve = list(cards) if cards is not None else [None] * (28 - dealt)
+            side.reserve = list(cards) if cards is not None else [None] * (DECK_CARDS - dealt)
             sides.append(side)
         g = cls(cat, sides, titans, {h: None for h in hazard_hexes}, rng, [] if trace else None, list(observers or ()))
         g.todo = [("round",)]

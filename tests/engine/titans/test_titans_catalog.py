@@ -95,6 +95,14 @@ def test_counts_and_keys_are_checked():
     assert e.file == "catalog.yaml" and e.field == "notice"
 
 
+def test_a_squad_whose_stacks_outgrow_the_deck_is_refused_naming_the_species():
+    """Three dragons and an ally are dealt from one deck of 28: with Old Vermax at 10, it and the two
+    dragons of 6 and a 7 of another species (rule 10.1) are 29 cards (the four dragons are 27)."""
+    e = refused(lambda d: d["species.yaml"]["species"][0]["titans"][2].update(stack=10))
+    assert (e.file, e.item, e.field) == ("species.yaml", "species 'dragon'", "titans")
+    assert "old-vermax, ashmaw, ember-queen, red-maw come to 29 cards, more than the 28 of a deck" in e.message
+
+
 def test_an_unknown_version_is_a_key_error_naming_the_versions():
     with pytest.raises(KeyError, match="known: 1, 2"):
         load("nope")
