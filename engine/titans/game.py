@@ -325,8 +325,8 @@ class State:
             self._arrive(t, self.cat.board.hex_named(d.args[0]))  # type: ignore[arg-type]
         elif verb == "stay":
             self.todo.insert(0, ("burn", self.titans.index(t), "stays off the field"))
-        elif verb == "move":  # the ability's "after its move" runs after the hex's hazard
-            abilities.push(self, t, [e for e in t.card.effects if e.when == "move"], None)
+        elif verb == "move":  # "after its move" (the ability's, the active maneuver's) runs after the hex's hazard
+            abilities.push(self, t, [e for e in abilities.effects_of(self, t) if e.when == "move"], None)
             self._advance(t)
         elif verb == "turn":
             t.facing = turned(t.facing, d.args[0])  # type: ignore[arg-type]

@@ -10,6 +10,7 @@ from itertools import combinations
 
 import pytest
 import yaml
+from titans_helpers import ahead, fresh, place, play, start_action
 
 from engine.titans.catalog import DATA, DEFAULT_VERSION, FILES, Catalog, CatalogError, compile_catalog, load, versions
 
@@ -70,6 +71,42 @@ def test_catalog_2_gives_each_species_at_least_7_different_maneuvers():
     for s in cat.species.values():
         assert sorted((cat.maneuvers[k].copies for k in s.maneuvers), reverse=True) == [2, 2, 2, 2, 1, 1, 1], s.key
     assert len(cat.maneuvers) == 7 + 8 * 7
+
+
+def test_catalog_2s_new_kinds_of_card_do_what_their_texts_say():
+    """The kinds of effect catalog 1 had no card of: the rear arc, a negative modifier, a move of 2, a
+    turn to the right, replenishing 3 and shaking off 3."""
+    g = fresh(catalog="2")
+    me = place(g, "P1 ashmaw", "D4", "NW", stack=["tail-sweep"])
+    behind = place(g, "P2 shrill", ahead(g, "D4", "SE"), "NW")
+    ahead_of_me = place(g, "P2 tempest", ahead(g, "D4", "NW"), "NW")
+    start_action(g, "P1 ashmaw")
+    play(g, "P1 ashmaw play stack tail-sweep")  # Tail Sweep: every enemy in the rear arc takes 2
+    assert (behind.damage, ahead_of_me.damage) == (2, 0)
+    me.active = "kindled-rage"  # Kindled Rage: strength 2 higher, endurance 1 lower
+    assert (g.strength(me), g.endurance(me)) == (me.card.strength + 2, me.card.endurance - 1)
+
+    g = fresh(p1="pegasus", catalog="2")
+    runner = place(g, "P1 skyrunner", "D4", "NW", stack=["swift-canter", "skyward-wheel"])
+    start_action(g, "P1 skyrunner")
+    play(g, "P1 skyrunner play stack swift-canter")  # Swift Canter: 2 hexes forward
+    assert g.cat.board.name(runner.hex) == ahead(g, ahead(g, "D4", "NW"), "NW") and runner.facing == "NW"
+    g = fresh(p1="pegasus", catalog="2")
+    runner = place(g, "P1 skyrunner", "D4", "NW", stack=["skyward-wheel"])
+    start_action(g, "P1 skyrunner")
+    play(g, "P1 skyrunner play stack skyward-wheel")  # Skyward Wheel: a turn right, then a hex forward
+    assert runner.facing == "NE" and g.cat.board.name(runner.hex) == ahead(g, "D4", "NE")
+
+    g = fresh(p1="phoenix", catalog="2")
+    pyre = place(g, "P1 pyre", "D4", "NW", stack=["kindling"])
+    start_action(g, "P1 pyre")
+    play(g, "P1 pyre play stack kindling")  # Kindling: replenish three times (the stack has room)
+    assert len(pyre.stack) == 3
+    g = fresh(p1="gargoyle", catalog="2")
+    cornice = place(g, "P1 cornice", "D4", "NW", stack=["mortar-mend"], damage=4)
+    start_action(g, "P1 cornice")
+    play(g, "P1 cornice play stack mortar-mend")  # Mortar Mend: shake off 3
+    assert cornice.damage == 1
 
 
 def test_a_bad_titan_field_names_the_titan_and_the_field():

@@ -1,5 +1,5 @@
 """Where the Titans book contradicts itself or is silent, and what the engine chose
-(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C19)."""
+(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C22)."""
 
 from __future__ import annotations
 
@@ -246,6 +246,19 @@ def test_c20_a_titan_may_attack_its_own_side():
     play(g, "P1 cinderwing attack P1 ashmaw")
     assert friend.damage == CAT.titans["cinderwing"].strength
     assert me.damage == 1  # Ashmaw's Smouldering Hide answers any attacker
+
+
+def test_c22_an_active_maneuvers_after_move_text_outlasts_the_moves_collision():
+    """Catalog 2's Scorched Trail (rule 6.2: an active maneuver's text is the titan's): after the
+    titan's move each enemy titan on its hex takes 1 damage, though the collision of that move
+    burned the card."""
+    for active, hurt in ((None, 1), ("scorched-trail", 2)):  # 1: the collision alone
+        g = fresh(catalog="2")
+        me = place(g, "P1 ashmaw", "D4", "NW", active=active)
+        foe = place(g, "P2 shrill", ahead(g, "D4", "NW"), "SE")
+        start_action(g, "P1 ashmaw")
+        play(g, "P1 ashmaw move")
+        assert (foe.damage, me.damage, me.active) == (hurt, 1, None), active
 
 
 def test_a_seeded_mixed_squad_game_deals_and_verifies():
