@@ -130,11 +130,12 @@ def test_docs_catalog_titans_md_is_generated_from_the_current_data():
     from services.cli.catalog_ref import render_data_markdown
 
     rules = games.rules_for("titans")
-    text = render_data_markdown(rules.info, rules.catalog_data("1"))
+    newest = rules.catalog_versions()[-1]  # the page shows the default catalog
+    text = render_data_markdown(rules.info, rules.catalog_data(newest))
     assert (ROOT / "docs" / "catalog-titans.md").read_text(encoding="utf-8") == text
-    for titan in rules.catalog_data("1")["titans"]:
+    for titan in rules.catalog_data(newest)["titans"]:
         assert f"| {titan['key']} | {titan['name']} | {titan['species']} |" in text
-    assert "- entry_facings: [NE, NW], [SE, SW]" in text and text.startswith("# Catalog 1: Titans of Empyrean")
+    assert "- entry_facings: [NE, NW], [SE, SW]" in text and text.startswith("# Catalog 2: Titans of Empyrean")
 
 
 def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
@@ -143,13 +144,14 @@ def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
     assert result.exit_code == 0 and result.output == f"wrote {out}\n"
     assert out.read_text(encoding="utf-8") == (ROOT / "docs" / "catalog-titans.md").read_text(encoding="utf-8")
     bad = CliRunner().invoke(cli, ["catalog", "--game", "titans", "docs", "--catalog", "9", "--out", str(out)])
-    assert bad.exit_code == 2 and "unknown catalog version '9' of Titans of Empyrean; there are 1" in bad.output
+    assert bad.exit_code == 2 and "unknown catalog version '9' of Titans of Empyrean; there are 1, 2" in bad.output
 
 
 def test_catalog_check_of_titans_reads_a_folder_or_one_file_in_place_of_the_catalogs_own(tmp_path):
     folder = tmp_path / "mine"
     shutil.copytree(TITANS / "1", folder)
-    good = CliRunner().invoke(cli, ["catalog", "--game", "titans", "check", str(folder), str(folder / "species.yaml")])
+    good = CliRunner().invoke(cli, ["catalog", "--game", "titans", "check", "--catalog", "1", str(folder),
+                                    str(folder / "species.yaml")])
     assert good.exit_code == 0, good.output
     assert "ok: catalog 1: 8 species, 32 titans, 39 maneuvers, 3 hazard layout(s)" in good.output
     assert "ok: species.yaml: valid in place of catalog 1's own; with it, catalog 1: 8 species" in good.output

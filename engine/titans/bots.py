@@ -1,19 +1,24 @@
 """Titans' bots and self-play: a random bot and a greedy one (one decision ahead, scored by the
-board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game."""
+board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game.
+
+Self-play seats the book's mixed squad (rule 10) in one game in ``MIXED_ONE_IN``: one seat, drawn
+from the seed, keeps 3 of its species' titans and takes 1 of an ally species', so that simulated
+data has mixed squads for their statistic (docs/titans.md, "Simulated games")."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
 from ..rng import ALGORITHM, SplitMix64
-from .catalog import DEFAULT_VERSION, load
+from .catalog import DEFAULT_VERSION, Catalog, load
 from .game import State
 from .lines import format_line, is_face_down_burn
 from .logformat import Setup, Squad, dump_setup, hazard_hexes, squad_of
 
 KEY = "titans"
 BOT_STREAM = 0xB07  # the bots' generator is seeded apart from the game's chance
-SETUP_STREAM = 0x5E7  # so is self-play's choice of species and hazards
+SETUP_STREAM = 0x5E7  # so is self-play's choice of species, hazards and a mixed squad
+MIXED_ONE_IN = 4  # one self-played game in 4 seats a mixed squad (one seat of it)
 
 
 def score(g: State, player: int) -> float:
@@ -59,16 +64,39 @@ def choose_greedy(g: State, rng: SplitMix64) -> Any:
 BOTS: dict[str, Callable[[State, SplitMix64], Any]] = {"random": choose_random, "greedy": choose_greedy}
 
 
-def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: list[str] | None = None,
-              meta: dict | None = None, catalog: str = DEFAULT_VERSION) -> dict:
-    cat = load(catalog)
+def self_play_setup(cat: Catalog, seed: int, players: int = 2, factions: list[str] | None = None) -> Setup:
+    """Self-play's setup, drawn from the seed: each seat's species (``factions`` when given), the
+    hazard layout (or none), and in one game in ``MIXED_ONE_IN`` a mixed squad for one seat (its
+    species stays the one given; the ally is drawn)."""
     pick = SplitMix64(seed ^ SETUP_STREAM)
     species = sorted(cat.species)
     chosen = list(factions) if factions is not None else [species[pick.below(len(species))] for _ in range(players)]
     layouts = [None, *sorted(cat.layouts)]
     hz = layouts[pick.below(len(layouts))]
-    setup = Setup(tuple(Squad(s) for s in chosen), hz)
-    g = State.new(cat, [squad_of(cat, q, i) for i, q in enumerate(setup.squads)], hazard_hexes(cat, hz), seed)
+    squads = [Squad(s) for s in chosen]
+    if pick.below(MIXED_ONE_IN) == 0:
+        seat = pick.below(len(squads))
+        squads[seat] = mixed_squad(cat, chosen[seat], pick)
+    return Setup(tuple(squads), hz)
+
+
+def mixed_squad(cat: Catalog, species: str, pick: SplitMix64) -> Squad:
+    """A mixed squad drawn from ``pick``: 3 of ``species``' titans (one left out, the rest in their
+    catalog order) and 1 titan of another species, the ally; the species maneuvers left to the deal."""
+    own = list(cat.species[species].titans)
+    del own[pick.below(len(own))]
+    allies = sorted(k for k in cat.species if k != species)
+    ally = allies[pick.below(len(allies))]
+    theirs = cat.species[ally].titans
+    return Squad(species, ally, (*own, theirs[pick.below(len(theirs))]))
+
+
+def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: list[str] | None = None,
+              meta: dict | None = None, catalog: str = DEFAULT_VERSION) -> dict:
+    cat = load(catalog)
+    setup = self_play_setup(cat, seed, players, factions)
+    g = State.new(cat, [squad_of(cat, q, i) for i, q in enumerate(setup.squads)],
+                  hazard_hexes(cat, setup.hazards), seed)
     rng = SplitMix64(seed ^ BOT_STREAM)
     choose = BOTS[bot]
     lines = []

@@ -22,12 +22,13 @@ from jsonschema import Draft202012Validator
 from .board import Board
 from .effects import Effect, EffectError, compile_effects
 
-DEFAULT_VERSION = "1"
+DEFAULT_VERSION = "2"  # the newest; 1 stays for the logs played under it (docs/titans.md, "Content")
 DATA = Path(__file__).resolve().parent / "data"
 FILES = ("catalog.yaml", "basic.yaml", "species.yaml", "board.yaml")
 BASIC_CARDS = 21  # the basic maneuvers in every deck
 SPECIES_CARDS = 11  # each species' maneuvers
 SQUAD = 4  # titans in a squad, and in a species (docs/titans-rules.md, K1)
+DECK_CARDS = 28  # a player's maneuvers: the basic ones and 7 of the species' (rule 2.2)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
 HAZARDS = ("regenerate", "portal", "air-pocket", "foom", "soothing-wind", "toxic-blast", "air-current",
            "whirlwind", "lightning")
@@ -183,6 +184,7 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
                   f"a species has {SPECIES_CARDS} maneuver cards with their copies")
         species[key] = Species(key, raw["name"], tuple(t["key"] for t in raw["titans"]),
                                tuple(m["key"] for m in raw["maneuvers"]))
+    _check_stacks(species, titans)
     b = board_doc["board"]
     sides = sorted(b["sides"], key=lambda s: s["player"])
     if [s["player"] for s in sides] != [1, 2]:
@@ -203,6 +205,20 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
         layouts[raw["key"]] = tuple(raw["hexes"])
     return Catalog(head["version"], head["title"], head["notice"], species, titans, maneuvers, tuple(basic),
                    board, pile, layouts)
+
+
+def _check_stacks(species: dict[str, Species], titans: dict[str, Titan]) -> None:
+    """Every squad the rules allow is dealt from one deck: a species' four titans, or three of them
+    and an ally's (rule 10.1), must have stacks of at most ``DECK_CARDS`` cards together."""
+    for key, s in species.items():
+        own = sorted((titans[t] for t in s.titans), key=lambda t: -t.stack)
+        ally = max((t for t in titans.values() if t.species != key), key=lambda t: t.stack, default=None)
+        for squad in (own, own[:SQUAD - 1] + ([ally] if ally else [])):
+            total = sum(t.stack for t in squad)
+            if total > DECK_CARDS:
+                _fail("species.yaml", f"species {key!r}", "titans",
+                      f"the stacks of {', '.join(t.key for t in squad)} come to {total} cards, more than the "
+                      f"{DECK_CARDS} of a deck (a squad of the species, or three of it and an ally)")
 
 
 @lru_cache(maxsize=None)
@@ -251,7 +267,9 @@ def check_path(path: Path, version: str) -> str:
 
 
 def versions() -> list[str]:
-    return sorted(p.name for p in (DATA / "catalog").iterdir() if p.is_dir())
+    """The catalog versions, oldest first (numbers by value: 10 comes after 9); the last is the default."""
+    return sorted((p.name for p in (DATA / "catalog").iterdir() if p.is_dir()),
+                  key=lambda v: (0, int(v), "") if v.isdigit() else (1, 0, v))
 
 
 def catalog_data(cat: Catalog) -> dict[str, Any]:

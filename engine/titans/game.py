@@ -26,7 +26,7 @@ from ..games import CHANCE
 from ..rng import SplitMix64
 from . import abilities, hazards
 from .board import FACINGS, Hex, arc, step, turned
-from .catalog import Catalog, Titan
+from .catalog import DECK_CARDS, Catalog, Titan
 from .deck import DeckRule, deck_rule, seeded_deck
 from .known import Known, put, take, take_top
 from .lines import UNSEEN, Kind, Line, format_line, is_face_down_burn
@@ -165,7 +165,7 @@ class State:
                 cards = cards[size:] if cards is not None else None
                 titans.append(t)
             dealt = sum(cat.titans[k].stack for k in keys)
-            side.reserve = list(cards) if cards is not None else [None] * (28 - dealt)
+            side.reserve = list(cards) if cards is not None else [None] * (DECK_CARDS - dealt)
             sides.append(side)
         g = cls(cat, sides, titans, {h: None for h in hazard_hexes}, rng, [] if trace else None, list(observers or ()),
                 view)
@@ -350,8 +350,8 @@ class State:
             self._arrive(t, self.cat.board.hex_named(d.args[0]))  # type: ignore[arg-type]
         elif verb == "stay":
             self.todo.insert(0, ("burn", self.titans.index(t), "stays off the field"))
-        elif verb == "move":  # the ability's "after its move" runs after the hex's hazard
-            abilities.push(self, t, [e for e in t.card.effects if e.when == "move"], None)
+        elif verb == "move":  # "after its move" (the ability's, the active maneuver's) runs after the hex's hazard
+            abilities.push(self, t, [e for e in abilities.effects_of(self, t) if e.when == "move"], None)
             self._advance(t)
         elif verb == "turn":
             t.facing = turned(t.facing, d.args[0])  # type: ignore[arg-type]

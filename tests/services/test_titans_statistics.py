@@ -1,8 +1,8 @@
 """Titans of Empyrean's statistics end to end (issue 28), with real PostgreSQL, Redis and a Celery
-worker: a simulated Titans event (and two mixed-squad games) uploaded into a Titans event, every game
-judged, and each statistic under /api/v1/stats/titans/ answering with the counts this test makes
-itself from the logs (replayed with engine.replay.replay); the recount gives the same aggregates;
-the pages under /titans/ show them."""
+worker: a simulated Titans event (catalog 2, some of its squads mixed) and two mixed-squad games of
+catalog 1 uploaded into a Titans event, every game judged, and each statistic under
+/api/v1/stats/titans/ answering with the counts this test makes itself from the logs (replayed with
+engine.replay.replay); the recount gives the same aggregates; the pages under /titans/ show them."""
 
 from __future__ import annotations
 
@@ -34,8 +34,8 @@ MIXED = [{"species": "dragon", "ally": "harpy", "titans": ["ashmaw", "cinderwing
 
 
 def mixed_squad_game(seed: int) -> dict:
-    """A seeded game of a mixed squad (three dragons and a harpy) against phoenixes, played by the
-    random bot: the simulator seats squads of one species only."""
+    """A seeded catalog-1 game of a mixed squad (three dragons and a harpy, maneuvers dealt) against
+    phoenixes, played by the random bot: beside the simulator's games, of the default catalog."""
     setup = {"squads": MIXED}
     log = {"format": "empyrean-log", "version": 1, "game": "titans", "catalog": "1", "setup": setup,
            "chance": {"type": "seeded", "algorithm": "splitmix64-v1", "seed": seed}, "decisions": [],
@@ -54,11 +54,11 @@ def expected_counts(logs: list[dict]) -> dict:
     """What each statistic should say, counted from the logs: species and titans from the setup and
     the catalog, results and ends from the replay's outcome, plays from the lines, survival from the
     game at its end; damage is the record's (nothing but the rules can say who dealt it)."""
-    cat = load("1")
     out: dict = {k: defaultdict(lambda: [0, 0, 0]) for k in ("species", "matchups", "squads")}
     out |= {"titans": defaultdict(lambda: [0, 0, 0, 0, 0]), "maneuvers": defaultdict(lambda: [0, 0, 0]),
             "endings": Counter(), "lengths": Counter(), "initiative": [0, 0, 0, 0], "seat_games": 0}
     for log in logs:
+        cat = load(log["catalog"])
         result = replay(json.dumps(log).encode(), keep_game=True)
         assert result.verdict.status.value == "valid"
         g, outcome, rec = result.game, result.outcome, result.record
@@ -160,7 +160,24 @@ def test_every_titans_statistic_answers_with_the_counts_of_the_logs(client, tita
     squads = stat(client, "squads", event)
     assert {(r["species"], r["ally"]): [r["games"], r["wins"], r["draws"]] for r in squads["rows"]} == want["squads"]
     kinds = {r["squad"]: r["win_rate"]["n"] for r in squads["summary"]}
-    assert kinds == {"mixed": 2, "pure": 2 * len(logs) - 2}
+    mixed = sum("ally" in q for log in logs for q in log["setup"]["squads"])
+    assert kinds == {"mixed": mixed, "pure": 2 * len(logs) - mixed}
+
+
+def test_the_simulated_games_fill_the_mixed_squads_and_the_top_initiative_statistics(client, titans_event):
+    """Self-play seats mixed squads, and in catalog 2 a game between squads of two different species
+    has one side alone at the top of the initiative: both statistics count simulated games (in
+    catalog 1 every species' best titan had 8, so top_alone counted none of those games)."""
+    event, logs = titans_event
+    simulated = logs[:-2]  # the fixture's two catalog-1 games come last; neither has a side alone at the top
+    assert {log["catalog"] for log in simulated} == {"2"}
+    unlike = sum(len({q["species"] for q in log["setup"]["squads"]}) == 2
+                 and not any("ally" in q for q in log["setup"]["squads"]) for log in simulated)
+    simulated_mixed = sum("ally" in q for log in simulated for q in log["setup"]["squads"])
+    top_alone = stat(client, "initiative", event)["overall"]["top_alone"]
+    assert top_alone["n"] >= unlike > 0 and top_alone["low"] is not None
+    kinds = {r["squad"]: r["win_rate"] for r in stat(client, "squads", event)["summary"]}
+    assert kinds["mixed"]["n"] == simulated_mixed + 2 and simulated_mixed > 0
 
 
 def test_titans_statistics_are_listed_filtered_by_event_and_refuse_filters_they_do_not_take(client, titans_event):

@@ -1,29 +1,32 @@
 """Where the Titans book contradicts itself or is silent, and what the engine chose
-(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C21)."""
+(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C23)."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from titans_helpers import ahead, fresh, game, place, play, refused, start_action, start_resolution
 
 from engine.replay import VerdictStatus, replay
 from engine.seats import as_recorded, seat_view
 from engine.titans.board import arc
-from engine.titans.catalog import load
+from engine.titans.catalog import load, versions
 from engine.titans.game import ROUND_LIMIT
 from engine.titans.lines import Kind
 from engine.titans.rules import RULES
 
-CAT = load()
+CAT = load("1")  # the catalog of the helpers' logs (titans_helpers.log)
 
 
-def test_k1_each_species_has_four_titans_and_eleven_maneuvers():
-    assert len(CAT.species) == 8
-    for s in CAT.species.values():
+@pytest.mark.parametrize("version", versions())
+def test_k1_each_species_has_four_titans_and_eleven_maneuvers(version):
+    cat = load(version)
+    assert len(cat.species) == 8
+    for s in cat.species.values():
         assert len(s.titans) == 4
-        assert sum(CAT.maneuvers[k].copies for k in s.maneuvers) == 11
-    assert sum(CAT.maneuvers[k].copies for k in CAT.basic) == 21
+        assert sum(cat.maneuvers[k].copies for k in s.maneuvers) == 11
+    assert sum(cat.maneuvers[k].copies for k in cat.basic) == 21
 
 
 def test_k2_the_hazard_pile_is_two_of_each_kind():
@@ -243,6 +246,19 @@ def test_c20_a_titan_may_attack_its_own_side():
     play(g, "P1 cinderwing attack P1 ashmaw")
     assert friend.damage == CAT.titans["cinderwing"].strength
     assert me.damage == 1  # Ashmaw's Smouldering Hide answers any attacker
+
+
+def test_c23_an_active_maneuvers_after_move_text_outlasts_the_moves_collision():
+    """Catalog 2's Scorched Trail (rule 6.2: an active maneuver's text is the titan's): after the
+    titan's move each enemy titan on its hex takes 1 damage, though the collision of that move
+    burned the card."""
+    for active, hurt in ((None, 1), ("scorched-trail", 2)):  # 1: the collision alone
+        g = fresh(catalog="2")
+        me = place(g, "P1 ashmaw", "D4", "NW", active=active)
+        foe = place(g, "P2 shrill", ahead(g, "D4", "NW"), "SE")
+        start_action(g, "P1 ashmaw")
+        play(g, "P1 ashmaw move")
+        assert (foe.damage, me.damage, me.active) == (hurt, 1, None), active
 
 
 def test_a_seeded_mixed_squad_game_deals_and_verifies():

@@ -9,10 +9,12 @@ import pytest
 from titans_helpers import log
 
 from engine.log import parse_log
-from engine.replay import replay
+from engine.replay import VerdictStatus, replay
 from engine.rng import SplitMix64
-from engine.titans.bots import choose_random
+from engine.titans.bots import MIXED_ONE_IN, choose_random, self_play_setup
+from engine.titans.catalog import load
 from engine.titans.lines import format_line
+from engine.titans.logformat import dump_setup, squad_of
 from engine.titans.rules import RULES
 
 
@@ -23,7 +25,8 @@ def test_the_record_says_what_the_game_and_its_lines_say(seed):
     rec, g = result.record, result.game
     assert f"P{rec.first_to_act}" == lg["decisions"][0].split()[0]  # the first line is round 1's first titan's
     assert (rec.winner, rec.end, rec.rounds) == (lg["result"]["winner"], lg["result"]["reason"], g.round)
-    assert rec.species == [q["species"] for q in lg["setup"]["squads"]] and rec.allies == [None, None]
+    squads = lg["setup"]["squads"]
+    assert rec.species == [q["species"] for q in squads] and rec.allies == [q.get("ally") for q in squads]
     assert [(t.seat, t.titan, t.survived) for t in rec.titans] == [(t.player, t.key, t.alive) for t in g.titans]
     plays = [Counter(), Counter()]
     for line in lg["decisions"]:
@@ -59,3 +62,35 @@ def test_a_side_alone_at_the_top_of_the_initiative_is_named():
     rec = replay(RULES.self_play(3, bot="greedy", factions=["dragon", "harpy"])).record
     top = {t.seat for t in rec.titans if t.top_initiative}
     assert rec.top_initiative_seat == (top.pop() if len(top) == 1 else None)
+    # catalog 2: the Harpies' Shrill (12) is above every dragon (Ashmaw 9); catalog 1: both best are 8
+    for catalog, seat in (("2", 2), ("1", None)):
+        assert replay(RULES.self_play(3, factions=["dragon", "harpy"], catalog=catalog)).record.top_initiative_seat \
+            == seat, catalog
+
+
+def test_self_play_seats_a_mixed_squad_in_one_game_in_four_drawn_from_the_seed():
+    """docs/titans.md, "Simulated games": one seat of one game in MIXED_ONE_IN keeps 3 titans of the
+    species asked for and takes an ally's titan; which games, seats, titans and allies comes from the
+    seed; the factions asked for stay each seat's species."""
+    cat = load()
+    asked = ["dragon", "harpy"]
+    setups = {seed: self_play_setup(cat, seed, 2, asked) for seed in range(2000)}
+    mixed = {seed: s for seed, s in setups.items() if any(q.ally for q in s.squads)}
+    assert abs(len(mixed) / len(setups) - 1 / MIXED_ONE_IN) < 0.03
+    assert {q.species for s in setups.values() for q in s.squads} == set(asked)
+    for seed, s in mixed.items():
+        assert [q.species for q in s.squads] == asked and sum(q.ally is not None for q in s.squads) == 1
+        for i, q in enumerate(s.squads):
+            squad_of(cat, q, i)  # a squad the rules accept: 3 and 1, every titan different
+    allies = {(q.species, q.ally) for s in mixed.values() for q in s.squads if q.ally}
+    assert all(ally != species for species, ally in allies) and {a for _, a in allies} == set(cat.species)
+    assert self_play_setup(cat, 41, 2, asked) == self_play_setup(cat, 41, 2, asked)
+    drawn = self_play_setup(cat, 9, 2)
+    assert len(drawn.squads) == 2 and all(q.species in cat.species for q in drawn.squads)
+
+    seed = next(iter(mixed))
+    lg = RULES.self_play(seed, bot="greedy", factions=asked, meta={"event": "Mixed Cup"})
+    assert lg["meta"] == {"event": "Mixed Cup"} and lg["setup"] == dump_setup(mixed[seed])
+    result = replay(lg)
+    assert result.verdict.status is VerdictStatus.VALID
+    assert RULES.factions(parse_log(lg)) == asked and True in result.record.mixed

@@ -22,16 +22,17 @@ from titans_helpers import (
 from engine.log import LogFormatError, parse_log
 from engine.replay import VerdictStatus, replay
 from engine.titans.abilities import region
-from engine.titans.catalog import load
+from engine.titans.catalog import load, versions
 from engine.titans.lines import Kind, parse_line
 from engine.titans.rules import RULES
 
-CAT = load()
+CAT = load("1")  # the catalog of the helpers' logs (titans_helpers.log)
 
 
 # ------------------------------------------------------------------ 1. titans
-def test_1_1_a_titan_has_four_properties_and_an_ability():
-    for t in CAT.titans.values():
+@pytest.mark.parametrize("version", versions())
+def test_1_1_a_titan_has_four_properties_and_an_ability(version):
+    for t in load(version).titans.values():
         assert t.stack > 0 and t.initiative > 0 and t.strength >= 0 and t.endurance >= 0
         assert t.ability_name and t.text and t.effects
 

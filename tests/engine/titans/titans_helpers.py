@@ -10,13 +10,14 @@ from engine.titans.lines import parse_line
 from engine.titans.rules import RULES
 
 
-def log(p1: str = "dragon", p2: str = "harpy", *, hazards=None, decisions=(), seed=None, squads=None) -> dict:
+def log(p1: str = "dragon", p2: str = "harpy", *, hazards=None, decisions=(), seed=None, squads=None,
+        catalog: str = "1") -> dict:
     setup: dict = {"squads": squads or [{"species": p1}, {"species": p2}]}
     if hazards is not None:
         setup["hazards"] = hazards
     chance = ({"type": "seeded", "algorithm": "splitmix64-v1", "seed": seed} if seed is not None
               else {"type": "recorded"})
-    return {"format": "empyrean-log", "version": 1, "game": "titans", "catalog": "1", "setup": setup,
+    return {"format": "empyrean-log", "version": 1, "game": "titans", "catalog": catalog, "setup": setup,
             "chance": chance, "decisions": list(decisions)}
 
 
