@@ -9,7 +9,7 @@ from typing import Any, Callable
 from ..rng import ALGORITHM, SplitMix64
 from .catalog import DEFAULT_VERSION, load
 from .game import State
-from .lines import format_line
+from .lines import Kind, format_line
 from .logformat import Setup, dump_setup
 from .pieces import CONQUER_POINTS, REIGN_POINTS, RULE_TERRITORIES
 
@@ -70,10 +70,9 @@ def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: lis
     lines = []
     while not g.over:
         p = g.pending
-        if factions is not None and p is not None and p.kind.name == "HERO":
-            d = next(x for x in g.legal_decisions() if x.args[0] == factions[p.player - 1])
-        else:
-            d = choose(g, rng)
+        wanted = factions[p.player - 1] if factions is not None and p is not None and p.kind is Kind.HERO else None
+        # heroes are one to a table: a seat whose hero another took first has its bot choose another
+        d = next((x for x in g.legal_decisions() if x.args == (wanted,)), None) or choose(g, rng)
         lines.append(format_line(d))
         g.answer(d)
     return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": cat.version,
