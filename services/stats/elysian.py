@@ -207,9 +207,9 @@ def _dice_row(sums: tuple) -> dict:
 
 
 def dice_audit(conn, filters: Filters) -> dict:
-    """The dice audit (services.stats.dice_audit): for each player (by the name in the logs'
-    ``meta.players``; null: games that name none) and for each event (null: games without one, or
-    events unlisted and not asked for by the filter), the faces of their attack dice against a fair
+    """The dice audit (services.stats.dice_audit): for each player (``rows``, by the name in the logs'
+    ``meta.players``; null: games that name none) and for each event (``events`` (null: games without one, or
+    events unlisted and not asked for by the filter)), the faces of their attack dice against a fair
     die, and the repel and ravage rates against 1/27 and 1/216; each table's tests corrected together
     (Holm), rows flagged below ``FLAG_BELOW``."""
     players = [{"player": name, **_dice_row(sums)} for name, *sums in _rows(conn, DICE_BY_PLAYER_SQL, filters)]
@@ -220,5 +220,4 @@ def dice_audit(conn, filters: Filters) -> dict:
     players, events = audit(players), audit(events)
     for row, is_thin in zip(players + events, thin):
         row["thin"] = is_thin
-    return {"flag_below": FLAG_BELOW, "correction": HOLM, "min_dice": MIN_DICE, "players": players,
-            "events": events}
+    return {"flag_below": FLAG_BELOW, "correction": HOLM, "min_dice": MIN_DICE, "rows": players, "events": events}
