@@ -24,8 +24,9 @@ from werkzeug.exceptions import NotFound
 
 from engine import games
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
+from engine.elysian.rules import GAME_INFO as ELYSIAN
 from engine.titans.rules import GAME_INFO as TITANS
-from services.stats import queries, titans
+from services.stats import elysian, queries, titans
 from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import check_names, hide_unreadable
 
@@ -147,6 +148,58 @@ def squads():
     return _titans_answer(compute)
 
 
+# Elysian Battlefields' (services.stats.elysian), each at one table size (the players filter).
+def _elysian_answer(compute):
+    elysian.refuse_filters_not_taken(request.args)
+    return _answer(compute, ELYSIAN.key)
+
+
+def heroes():
+    def compute(conn, f):
+        summary, rows = elysian.hero_stats(conn, f)
+        return {"summary": summary, "rows": rows}
+    return _elysian_answer(compute)
+
+
+def victories():
+    def compute(conn, f):
+        overall, per_hero = elysian.victory_stats(conn, f)
+        return {"rows": overall, "heroes": per_hero}
+    return _elysian_answer(compute)
+
+
+def seats():
+    def compute(conn, f):
+        summary, rows = elysian.seat_stats(conn, f)
+        return {"summary": summary, "rows": rows}
+    return _elysian_answer(compute)
+
+
+def length():
+    def compute(conn, f):
+        summary, rows, lengths = elysian.length_stats(conn, f)
+        return {"summary": summary, "rows": rows, "lengths": lengths}
+    return _elysian_answer(compute)
+
+
+def eliminations():
+    def compute(conn, f):
+        summary, rows, places = elysian.elimination_stats(conn, f)
+        return {"summary": summary, "rows": rows, "places": places}
+    return _elysian_answer(compute)
+
+
+def elysian_cards():
+    def compute(conn, f):
+        seat_games, rows = elysian.card_stats(conn, f)
+        return {"seat_games": seat_games, "rows": rows}
+    return _elysian_answer(compute)
+
+
+def dice():
+    return _elysian_answer(elysian.dice_audit)
+
+
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
 EVERY_GAME_STATISTICS: dict[str, Callable] = {"factions": factions}
 
@@ -157,6 +210,8 @@ GAME_STATISTICS: dict[str, dict[str, Callable]] = {
                               "margins": margins, "rounds": rounds},
     TITANS.key: {"species": species, "matchups": species_matchups, "titans": titans_picked, "maneuvers": maneuvers,
                  "endings": endings, "initiative": initiative, "squads": squads},
+    ELYSIAN.key: {"heroes": heroes, "victories": victories, "seats": seats, "length": length,
+                  "eliminations": eliminations, "cards": elysian_cards, "dice": dice},
 }
 
 

@@ -29,14 +29,17 @@ from psycopg import Connection
 
 from engine.bfe.record import GameRecord
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
+from engine.elysian.record import Record as ElysianRecord
+from engine.elysian.rules import GAME_INFO as ELYSIAN
 from engine.games import Outcome, rules_for
 from engine.log import GameLog
 from engine.titans.record import Record as TitansRecord
 from engine.titans.rules import GAME_INFO as TITANS
-from services.stats.aggregates import AGGREGATES
+from services.stats.aggregates import AGGREGATES, FACES
 
 BFE_KEY = BATTLE_FOR_EMPYREAN.key
 TITANS_KEY = TITANS.key
+ELYSIAN_KEY = ELYSIAN.key
 
 # The contribution upserts, in the order they are applied: one per aggregate table, made from its
 # declaration (services.stats.aggregates). Each takes %(games)s (a list of game ids: one game from
@@ -191,6 +194,10 @@ RECORD_COLUMNS = {
     "titans_seats": "game_id, seat, ally",
     "titans_squad_titans": "game_id, seat, titan, species, survived, damage_dealt, damage_taken, top_initiative",
     "titans_maneuvers_played": "game_id, seat, maneuver, plays",
+    # Elysian Battlefields' (migration 0022)
+    "elysian_games": "game_id, rounds, first_seat, attacks",
+    "elysian_seats": "game_id, seat, position, out_order, " + ", ".join(FACES) + ", sets, repelled, ravaged",
+    "elysian_cards_played": "game_id, seat, card, plays",
 }
 
 
@@ -266,9 +273,34 @@ def _titans_rows(game: FinishedGame) -> dict[str, Any]:
     }
 
 
+def _elysian_rows(game: FinishedGame) -> dict[str, Any]:
+    """Elysian Battlefields' own record rows (its record: engine.elysian.record.Record); its heroes,
+    ranks, conquest points and results are game_seats'. A seat's turn-order position counts
+    clockwise from the first player (the book's turn order: engine.elysian.game, ``order``)."""
+    rec: ElysianRecord = game.record
+    game_id = game.game_id
+    seats = range(1, rec.players + 1)
+
+    def position(seat: int) -> int | None:
+        return None if rec.first is None else (seat - rec.first) % rec.players + 1
+
+    def out_order(seat: int) -> int | None:
+        return rec.gone.index(seat) + 1 if seat in rec.gone else None
+
+    return {
+        "elysian_games": [(game_id, rec.rounds, rec.first, rec.attacks)],
+        "elysian_seats": [(game_id, seat, position(seat), out_order(seat),
+                           *(rec.faces[seat - 1][face] for face in range(1, 7)),
+                           rec.sets[seat - 1], rec.repelled[seat - 1], rec.ravaged[seat - 1]) for seat in seats],
+        "elysian_cards_played": [(game_id, seat, card, plays) for seat, played in enumerate(rec.cards, 1)
+                                 for card, plays in sorted(played.items())],
+    }
+
+
 # Each game's own record tables, by game key: a finished game's rows of them (and its columns of
 # game_records). A game with no tables of its own yet is recorded in game_records and game_seats.
-GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows, TITANS_KEY: _titans_rows}
+GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows, TITANS_KEY: _titans_rows,
+                                                                  ELYSIAN_KEY: _elysian_rows}
 
 
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:

@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from engine.bfe.rules import GAME_INFO
+from engine.elysian.rules import GAME_INFO as ELYSIAN_INFO
 from engine.titans.rules import GAME_INFO as TITANS_INFO
 
 # The key every aggregate starts with, and its expressions over game_records (r).
@@ -155,7 +156,7 @@ BFE = GAME_INFO.key  # Battle for Empyrean's aggregates count its games only
 GAME_COLUMN_REVISION = "0018"  # the migration that gave game_records its game
 
 # In the order the fold applies them (and the tests and benchmarks list them): Battle for
-# Empyrean's, then every game's, then Titans of Empyrean's.
+# Empyrean's, then every game's, then Titans of Empyrean's and Elysian Battlefields'.
 AGGREGATES = [
     Aggregate("agg_deck_results", {"deck": "p.deck"}, {
         **_RESULTS,
@@ -239,5 +240,35 @@ _TITANS_AGGREGATES = [
               joins=_SEATS + "\n        JOIN titans_seats q ON q.game_id = s.game_id AND q.seat = s.seat"),
 ]
 AGGREGATES += [replace(aggregate, game=TITANS, weekly=False, since="0021") for aggregate in _TITANS_AGGREGATES]
+
+# Elysian Battlefields' own (migration 0022; engine.elysian.record): a seat's hero, rank, conquest
+# points (score) and result are its game_seats row (s), the rest its elysian_seats row (e).
+ELYSIAN = ELYSIAN_INFO.key
+FACES = tuple(f"face_{face}" for face in range(1, 7))  # elysian_seats' count of each face of its attack dice
+_ELYSIAN_SEATS = _SEATS + "\n        JOIN elysian_seats e ON e.game_id = s.game_id AND e.seat = s.seat"
+_ELYSIAN_AGGREGATES = [
+    Aggregate("agg_elysian_heroes", {"hero": "s.faction"}, {
+        "games": _GAMES, "wins": "count(*) FILTER (WHERE s.won)", "rank_sum": "sum(s.rank)",
+        "conquest_sum": "coalesce(sum(s.score), 0)", "eliminated": "count(*) FILTER (WHERE e.out_order IS NOT NULL)",
+    }, joins=_ELYSIAN_SEATS),
+    # winner_hero null: no single winner (time, the round limit, a concession leaving several)
+    Aggregate("agg_elysian_endings", {"end_reason": "r.end_reason", "rounds": "g.rounds", "winner_hero": "w.faction"},
+              {"games": _GAMES}, joins="\n        JOIN elysian_games g ON g.game_id = r.game_id"
+              "\n        LEFT JOIN game_seats w ON w.game_id = r.game_id AND w.seat = r.winner"),
+    # position null: the game ended before the first turn; out_order null: the seat was not out
+    Aggregate("agg_elysian_positions", {"position": "e.position", "out_order": "e.out_order"}, {
+        "games": _GAMES, "wins": "count(*) FILTER (WHERE s.won)", "rank_sum": "sum(s.rank)",
+    }, joins=_ELYSIAN_SEATS),
+    # per seat-game in which the card was played at least once
+    Aggregate("agg_elysian_cards", {"card": "c.card"}, {
+        "played_games": _GAMES, "played_wins": "count(*) FILTER (WHERE s.won)", "plays": "sum(c.plays)",
+    }, joins=_SEATS + "\n        JOIN elysian_cards_played c ON c.game_id = s.game_id AND c.seat = s.seat"),
+    # the dice audit: each player's (meta.players; null: not named) attack dice
+    Aggregate("agg_elysian_dice", {"player_name": "s.player_name"}, {
+        "games": _GAMES, "dice": "sum(" + " + ".join(f"e.{f}" for f in FACES) + ")",
+        **{f: f"sum(e.{f})" for f in (*FACES, "sets", "repelled", "ravaged")},
+    }, joins=_ELYSIAN_SEATS),
+]
+AGGREGATES += [replace(aggregate, game=ELYSIAN, weekly=False, since="0022") for aggregate in _ELYSIAN_AGGREGATES]
 
 BY_TABLE = {aggregate.table: aggregate for aggregate in AGGREGATES}

@@ -90,6 +90,21 @@ class Filters:
         return where.sql(), where.params
 
 
+# The filters that mean nothing to a game without decks or battlefields (every game but Battle for
+# Empyrean): its statistics refuse them, not ignore them.
+DECK_FILTERS = ("deck", "battlefield")
+
+
+def refuse_deck_filters(args, game: str) -> None:
+    """A FilterError naming the first parameter of ``args`` (a query string's) that statistics of
+    ``game``, a game without decks or battlefields, do not take."""
+    taken = [p for p in PARAMETERS if p not in DECK_FILTERS]
+    for parameter in DECK_FILTERS:
+        if parameter in args:
+            raise FilterError(parameter, f"'{parameter}' does not apply to {games.info(game).name}'s statistics; "
+                              f"they take {', '.join(taken)}")
+
+
 def parse_filters(args, game: str = games.DEFAULT_GAME) -> Filters:
     """Filters from a werkzeug MultiDict (``request.args``) for statistics of ``game``; FilterError
     names the bad parameter."""

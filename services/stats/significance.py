@@ -40,6 +40,13 @@ class Evidence:
 
 def benjamini_hochberg(p_values: Sequence[float | None], alpha: float = ALPHA) -> list[Evidence]:
     """BH across the given p-values (None: not tested, never different, not in the family)."""
+    return corrected(p_values, alpha, "fdr_bh")
+
+
+def corrected(p_values: Sequence[float | None], alpha: float, method: str) -> list[Evidence]:
+    """The p-values adjusted for their number by statsmodels ``multipletests`` with ``method``
+    ("fdr_bh": Benjamini–Hochberg; "holm": Holm's step-down, which bounds the chance of any false
+    call) and whether each is called different at ``alpha`` (None: not tested, not in the family)."""
     tested = [i for i, p in enumerate(p_values) if p is not None]
     out = [Evidence(None, None, False)] * len(p_values)
     if not tested:
@@ -47,7 +54,7 @@ def benjamini_hochberg(p_values: Sequence[float | None], alpha: float = ALPHA) -
     # imported on first use, like intervals.py: statsmodels brings scipy and pandas (about a second)
     from statsmodels.stats.multitest import multipletests
 
-    reject, adjusted, _, _ = multipletests([p_values[i] for i in tested], alpha=alpha, method="fdr_bh")
+    reject, adjusted, _, _ = multipletests([p_values[i] for i in tested], alpha=alpha, method=method)
     for i, different, q in zip(tested, reject, adjusted):
         out[i] = Evidence(float(p_values[i]), min(float(q), 1.0), bool(different))
     return out
@@ -92,5 +99,5 @@ def battlefield_evidence(rows: Sequence[dict], alpha: float = ALPHA) -> list[Evi
     return benjamini_hochberg(p_values, alpha)
 
 
-__all__ = ["ALPHA", "Evidence", "benjamini_hochberg", "binomial_p_value", "fisher_p_value", "matchup_evidence",
-           "battlefield_evidence"]
+__all__ = ["ALPHA", "Evidence", "benjamini_hochberg", "corrected", "binomial_p_value", "fisher_p_value",
+           "matchup_evidence", "battlefield_evidence"]

@@ -13,23 +13,17 @@ from __future__ import annotations
 
 from engine.titans.rules import GAME_INFO
 
-from .filters import PARAMETERS, FilterError, Filters
+from .filters import Filters, refuse_deck_filters
 from .intervals import mean, rates, share, sort_key_lower_bound
 from .queries import below_min_games, faction_stats, fetch_filtered
 
 KEY = GAME_INFO.key
-# The filters that have no meaning for Titans (no decks, no battlefields): refused, not ignored.
-NOT_TAKEN = ("deck", "battlefield")
-TAKEN = tuple(p for p in PARAMETERS if p not in NOT_TAKEN)
 
 
 def refuse_filters_not_taken(args) -> None:
-    """A FilterError naming the first parameter of ``args`` (a query string's) that Titans'
-    statistics do not take."""
-    for parameter in NOT_TAKEN:
-        if parameter in args:
-            raise FilterError(parameter, f"'{parameter}' does not apply to {GAME_INFO.name}'s statistics; they "
-                              f"take {', '.join(TAKEN)}")
+    """A FilterError naming the first parameter of ``args`` that Titans' statistics do not take (no
+    decks, no battlefields: refused, not ignored)."""
+    refuse_deck_filters(args, KEY)
 
 MATCHUPS_SQL = """
 SELECT species, opponent_species, sum(games)::bigint, sum(wins)::bigint, sum(draws)::bigint

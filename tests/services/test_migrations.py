@@ -41,7 +41,9 @@ TABLES = {
     "agg_battlefield_cards")} | {"api_tokens"} | {"game_seats", "agg_faction_results"} | {  # 0005: access; 0018, 0019
     "titans_games", "titans_seats", "titans_squad_titans", "titans_maneuvers_played", "agg_titans_matchups",
     "agg_titans_titans", "agg_titans_maneuvers", "agg_titans_endings", "agg_titans_initiative",
-    "agg_titans_squads"}  # 0021: Titans of Empyrean's statistics
+    "agg_titans_squads"} | {  # 0021: Titans of Empyrean's statistics
+    "elysian_games", "elysian_seats", "elysian_cards_played", "agg_elysian_heroes", "agg_elysian_endings",
+    "agg_elysian_positions", "agg_elysian_cards", "agg_elysian_dice"}  # 0022: Elysian Battlefields' statistics
 
 
 def schema_snapshot(url: str) -> dict:
