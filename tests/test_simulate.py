@@ -165,7 +165,7 @@ def test_every_game_is_the_bot_asked_for_playing_the_players_decks():
 
 @pytest.fixture(scope="module")
 def demo():
-    """What `empyrean up` uploads: the league's divisions and the Titans event's bundle."""
+    """What `empyrean up` uploads: the league's divisions and each game event's bundle."""
     from services.cli.demo import demo_games
 
     return demo_games()
@@ -177,7 +177,7 @@ def demo_divisions(demo):
 
 
 @pytest.fixture(scope="module")
-def titans_bundle(demo):
+def event_bundles(demo):
     return demo[1]
 
 
@@ -221,39 +221,47 @@ def test_the_demo_league_colours_the_meta_page_at_its_default_minimum(demo_divis
     assert len(coloured) >= 0.8 * len(seat_games), seat_games
 
 
-def test_the_demo_league_is_the_same_at_every_up(demo_divisions, titans_bundle):
-    from services.cli.demo import demo_division, demo_titans
+def test_the_demo_league_is_the_same_at_every_up(demo_divisions, event_bundles):
+    from services.cli.demo import demo_division, demo_event
 
     assert demo_division(3) == demo_divisions[3]  # played here, in one process: the same games
-    assert demo_titans() == titans_bundle
+    assert demo_event("titans") == event_bundles["titans"]
 
 
-def test_the_titans_demo_event_has_200_valid_games_and_every_kind_of_flaw(demo_divisions, titans_bundle):
-    """The Titans event `up` loads: every upload a Titans game of that event, judged by the engine as
-    the bundle expects, at least 200 of them valid; an illegal game, a wrong claim, a duplicate and a
-    dispute for the verdicts and disputes pages; its players in no division."""
-    from services.cli.demo import TITANS_EVENT
+@pytest.mark.parametrize("game", ["titans", "elysian"])
+def test_each_game_demo_event_has_200_valid_games_and_every_kind_of_flaw(demo_divisions, event_bundles, game):
+    """A game's event `up` loads: every upload a game of that event, judged by the engine as the
+    bundle expects, at least 200 of them valid; an illegal game, a wrong claim, a duplicate and a
+    dispute for the verdicts and disputes pages; its players in no division and no other event."""
+    from services.cli.demo import GAME_EVENTS, NAME_PREFIX
 
-    assert {(log["game"], log["meta"]["event"]) for log in titans_bundle.uploads} == {("titans", TITANS_EVENT)}
-    want = titans_bundle.expected()
-    verdicts = Counter(replay(log, record=False).verdict.status.value for log in titans_bundle.uploads)
+    bundle = event_bundles[game]
+    assert {(log["game"], log["meta"]["event"]) for log in bundle.uploads} == {(game, GAME_EVENTS[game].name)}
+    want = bundle.expected()
+    verdicts = Counter(replay(log, record=False).verdict.status.value for log in bundle.uploads)
     assert verdicts == {k: n for k, n in want["verify"].items() if n}
-    assert want["service"]["valid"] >= 200 and all(titans_bundle.flaws.values()), titans_bundle.flaws
-    assert len(titans_bundle.counted) == want["service"]["valid"] - want["service"]["disputes"]
-    players = {name for log in titans_bundle.uploads for name in log["meta"]["players"]}
-    assert all(name.startswith("Player T") and name[len("Player T"):].isdigit() for name in players), players
-    assert not players & {name for games in demo_divisions for log in games for name in log["meta"]["players"]}
+    assert want["service"]["valid"] >= 200 and all(bundle.flaws.values()), bundle.flaws
+    assert len(bundle.counted) == want["service"]["valid"] - want["service"]["disputes"]
+    players = {name for log in bundle.uploads for name in log["meta"]["players"]}
+    prefix = f"Player {NAME_PREFIX[game]}"
+    assert all(name.startswith(prefix) and name[len(prefix):].isdigit() for name in players), players
+    others = {name for games in demo_divisions for log in games for name in log["meta"]["players"]}
+    others |= {name for key, b in event_bundles.items() if key != game for log in b.uploads
+               for name in log["meta"]["players"]}
+    assert not players & others
 
 
-def test_the_titans_demo_event_colours_its_species_at_the_default_minimum(titans_bundle):
-    """/api/v1/stats/titans/factions over the event's counted games: every species has games, and at
-    least 80% of them reach the default minimum of seat-games (the others are drawn grey)."""
+@pytest.mark.parametrize("game", ["titans", "elysian"])
+def test_each_game_demo_event_colours_its_factions_at_the_default_minimum(event_bundles, game):
+    """/api/v1/stats/<game>/factions over the event's counted games: every faction (species, hero)
+    has games, and at least 80% of them reach the default minimum of seat-games (the others are
+    drawn grey)."""
     from engine.games import rules_for
     from engine.log import parse_log
     from services.stats.filters import DEFAULT_MIN_GAMES
 
-    rules = rules_for("titans")
-    seat_games = Counter(species for log in titans_bundle.counted for species in rules.factions(parse_log(log)))
+    rules = rules_for(game)
+    seat_games = Counter(species for log in event_bundles[game].counted for species in rules.factions(parse_log(log)))
     assert set(seat_games) == set(rules.faction_choices())
     coloured = [species for species, n in seat_games.items() if n >= DEFAULT_MIN_GAMES]
     assert len(coloured) >= 0.8 * len(seat_games), seat_games

@@ -162,3 +162,18 @@ def test_a_draw_is_not_a_win_and_each_game_has_its_own_band(pips):
     text = balance.render(tallies, games=200, bot="random", seed=2, catalog=None, command="x", seconds=1, game="pips")
     assert "Target: every colour between 40% and 60%." in text and "catalog" not in text
     assert balance.outside(tallies, (0.0, 1.0)) == []
+
+
+def test_the_report_counts_how_the_games_ended(pips):
+    """With ``endings``, run counts each game's ending (its outcome's ``how``) and the report has a
+    table of them, so that a way of winning that no game reaches shows; without, neither."""
+    endings: Counter = Counter()
+    tallies = balance.run(60, game="pips", bot="random", seed=5, endings=endings)
+    assert sum(endings.values()) == 60 and set(endings) <= {"score", "concession", "time"}
+    text = balance.render(tallies, games=60, bot="random", seed=5, catalog=None, command="x", seconds=1, game="pips",
+                          endings=endings)
+    assert "## How the games ended" in text
+    for how, n in endings.items():
+        assert f"| {how} | {n} | {n / 60:.1%} |" in text
+    assert "How the games ended" not in balance.render(tallies, games=60, bot="random", seed=5, catalog=None,
+                                                       command="x", seconds=1, game="pips")

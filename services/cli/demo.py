@@ -16,13 +16,16 @@ Divisions rather than one field of 512: the Swiss pairing's matching grows with 
 when it is built), so ``up`` is ready well within a minute and a half (docs/performance.md). Loading is
 skipped when the first division already has games (a restart of ``up`` on the same data).
 
-Beside the league, a **Titans of Empyrean** event (``TITANS_EVENT``, an event of game ``titans``): a
-one-day Swiss tournament of 64 players over 7 rounds played by the greedy bots, 224 matches of which
-the simulator uploads a few with its flaws (``SimConfig.flawed``: an illegal game, wrong claims, a
-duplicate, a dispute), so that at least 200 games count and its verdicts and disputes pages have
-something to show. Its players are named Player T01 … so that no name is also a league player's.
-It is the longest task to play, so it goes first and one process plays it while the other plays
-the divisions. It is loaded (or skipped) with the league.
+Beside the league, an event of each other game (``GAME_EVENTS``): **Titans of Empyrean**
+(``TITANS_EVENT``) and **Elysian Battlefields** (``ELYSIAN_EVENT``), each a one-day Swiss tournament
+of 64 players over 7 rounds, 224 matches of which the simulator uploads a few with its flaws
+(``SimConfig.flawed``: an illegal game, wrong claims, a duplicate, a dispute), so that at least 200
+games count and its verdicts and disputes pages have something to show. Titans is played by the
+greedy bots; Elysian by the random one (its greedy bot looks ahead at every answer and would take
+minutes; the random one still plays games to Conquer, Rule and Reign). Their players are named
+Player T01 … and Player E01 … so that no name is also another event's. Titans takes longest, so it
+goes first and one process plays it while the other plays the rest. They are loaded (or skipped)
+with the league.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import json
 import os
 from collections.abc import Callable
 
+from engine.games import info
 from engine.rng import SplitMix64
 from services.cli.upload_client import ApiClient
 from services.simulation.processes import process_map
@@ -55,10 +59,16 @@ DEMO_EVENT = division_event(DIVISIONS[0])  # the first division; its event also 
 
 TITANS = "titans"  # the game's key
 TITANS_EVENT = "Titans Demo Open (simulated games)"
-# seed SEED + 1: its 224 matches bring every kind of flaw (4 illegal, 3 wrong claims, 2 duplicates, 4 disputes)
-# and 217 valid games (tests/test_simulate.py)
-TITANS_CONFIG = SimConfig(game=TITANS, players=64, rounds=7, bot="greedy", flawed=0.04, seed=SEED + 1,
-                          start=FIRST_DAY + dt.timedelta(weeks=ROUNDS), name=TITANS_EVENT)
+ELYSIAN = "elysian"
+ELYSIAN_EVENT = "Elysian Demo Open (simulated games)"
+# each event's seed brings every kind of flaw and at least 200 valid games (tests/test_simulate.py)
+GAME_EVENTS = {
+    TITANS: SimConfig(game=TITANS, players=64, rounds=7, bot="greedy", flawed=0.04, seed=SEED + 1,
+                      start=FIRST_DAY + dt.timedelta(weeks=ROUNDS), name=TITANS_EVENT),
+    ELYSIAN: SimConfig(game=ELYSIAN, players=64, rounds=7, bot="random", flawed=0.04, seed=SEED + 2,
+                       start=FIRST_DAY + dt.timedelta(weeks=ROUNDS, days=1), name=ELYSIAN_EVENT),
+}
+NAME_PREFIX = {TITANS: "T", ELYSIAN: "E"}  # Player T01 …, Player E01 …
 
 
 def _named_for(games: list[dict], prefix: str) -> list[dict]:
@@ -78,24 +88,25 @@ def demo_division(i: int) -> list[dict]:
     return _named_for(simulate(league).uploads, division)
 
 
-def demo_titans() -> Bundle:
-    """The Titans event's bundle (its uploads in order, flawed ones included, and what the service
-    must make of them: ``Bundle.expected``); its players are Player T01 …"""
-    bundle = simulate(TITANS_CONFIG)
-    _named_for(bundle.uploads, "T")
+def demo_event(game: str) -> Bundle:
+    """The demo event of ``game`` (a key of GAME_EVENTS): its uploads in order, flawed ones included,
+    and what the service must make of them (``Bundle.expected``); its players named for the game."""
+    bundle = simulate(GAME_EVENTS[game])
+    _named_for(bundle.uploads, NAME_PREFIX[game])
     return bundle
 
 
 def _play(task: int | str) -> list[dict] | Bundle:
-    """One task of the demo: a division by its index, or the Titans event."""
-    return demo_division(task) if isinstance(task, int) else demo_titans()
+    """One task of the demo: a division by its index, or a game's event by its key."""
+    return demo_division(task) if isinstance(task, int) else demo_event(task)
 
 
-def demo_games(jobs: int = JOBS) -> tuple[list[list[dict]], Bundle]:
-    """Every division's games, division by division, and the Titans event's bundle. The Titans event
-    is played first: it takes longest, and the other process plays the divisions meanwhile."""
-    titans, *divisions = process_map(_play, [TITANS, *range(len(DIVISIONS))], jobs)
-    return divisions, titans
+def demo_games(jobs: int = JOBS) -> tuple[list[list[dict]], dict[str, Bundle]]:
+    """Every division's games, division by division, and each game event's bundle by the game's
+    key. The game events are played first: Titans' takes longest, and the other process plays the
+    rest meanwhile."""
+    done = list(process_map(_play, [*GAME_EVENTS, *range(len(DIVISIONS))], jobs))
+    return done[len(GAME_EVENTS):], dict(zip(GAME_EVENTS, done[:len(GAME_EVENTS)]))
 
 
 def flawed_games(games: list[dict]) -> list[dict]:
@@ -117,7 +128,7 @@ def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | No
     if sum(first.get("games", {}).values()):
         echo(f"demo data: already loaded ({LEAGUE})")
         return None
-    divisions, titans = demo_games()
+    divisions, events = demo_games()
     reports = []
     for i, games in enumerate(divisions):
         event = first if i == 0 else client.event(division_event(DIVISIONS[i]))
@@ -126,9 +137,11 @@ def load_demo(api_url: str, echo: Callable[[str], None] = print, token: str | No
     simulated = sum(len(games) for games in divisions)
     echo(f"demo data: {sum(r['accepted'] for r in reports)} games of '{LEAGUE}' uploaded ({simulated} simulated "
          f"in {len(divisions)} divisions, plus an illegal game and a disputed result); the workers are replaying them")
-    event = client.event(TITANS_EVENT, game=TITANS)
-    reports.append(client.post_bundle(event["id"], (json.dumps(g).encode() for g in titans.uploads)))
-    flaws = ", ".join(f"{n} {flaw.replace('_', ' ')}" for flaw, n in titans.flaws.items() if n)
-    echo(f"demo data: {reports[-1]['accepted']} games of '{TITANS_EVENT}' (Titans of Empyrean) uploaded "
-         f"({titans.matches} simulated matches, {len(titans.counted)} of them counted; flawed: {flaws})")
+    for game, bundle in events.items():
+        config = GAME_EVENTS[game]
+        event = client.event(config.name, game=game)
+        reports.append(client.post_bundle(event["id"], (json.dumps(g).encode() for g in bundle.uploads)))
+        flaws = ", ".join(f"{n} {flaw.replace('_', ' ')}" for flaw, n in bundle.flaws.items() if n)
+        echo(f"demo data: {reports[-1]['accepted']} games of '{config.name}' ({info(game).name}) uploaded "
+             f"({bundle.matches} simulated matches, {len(bundle.counted)} of them counted; flawed: {flaws})")
     return reports

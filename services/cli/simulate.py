@@ -10,6 +10,7 @@ import gzip
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -126,8 +127,9 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, ban
     out = out or (BALANCE_DOC if game == DEFAULT_GAME else ROOT / "docs" / f"balance-{game}.md")
     t = time.perf_counter()
     try:
+        endings: Counter = Counter()
         tallies = report.run(games, game=game, bot=bot, seed=seed, jobs=jobs, catalog=catalog,
-                             progress=lambda it: tqdm(it, desc="playing", unit="game"))
+                             progress=lambda it: tqdm(it, desc="playing", unit="game"), endings=endings)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     command = ("empyrean balance" + (f" --game {game}" if game != DEFAULT_GAME else "") +
@@ -135,7 +137,8 @@ def balance(games: int, bot: str, seed: int, jobs: int, version: str | None, ban
                (f" --band {band[0]} {band[1]}" if band else ""))
     band = band or report.band_for(game)
     out.write_text(report.render(tallies, games=games, bot=bot, seed=seed, catalog=catalog, command=command,
-                                 seconds=time.perf_counter() - t, game=game, band=band), encoding="utf-8")
+                                 seconds=time.perf_counter() - t, game=game, band=band, endings=endings),
+                   encoding="utf-8")
     outside = report.outside(tallies, band)
     click.echo(f"wrote {out}" + (f"; outside the band: {', '.join(outside)}" if outside
                                  else f"; every {info(game).faction} in band"))

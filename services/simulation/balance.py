@@ -15,6 +15,7 @@ statsmodels). The band a faction's rate must be inside is the game's own (``BAND
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
@@ -70,23 +71,23 @@ def pairing(seed: int, i: int, factions: list[str], seats: int = 2) -> tuple[lis
 Chunk = tuple[int, int, int, str, str, list[str], int, str | None]  # games [start, stop) and how to play them
 
 
-def _play_chunk(args: Chunk) -> list[tuple[list[str], list[tuple[bool, int]]]]:
-    """Worker: games [start, stop) -> (factions, each seat's (won, rank)) each."""
+def _play_chunk(args: Chunk) -> list[tuple[list[str], list[tuple[bool, int]], str]]:
+    """Worker: games [start, stop) -> (factions, each seat's (won, rank), how it ended) each."""
     start, stop, seed, game, bot, factions, seats, catalog = args
     rules = rules_for(game)
     out = []
     for i in range(start, stop):
         chosen, game_seed = pairing(seed, i, factions, seats)
         outcome = outcome_of(rules.self_play(game_seed, bot=bot, players=seats, factions=chosen, catalog=catalog))
-        out.append((chosen, [(s.won, s.rank) for s in outcome.seats]))
+        out.append((chosen, [(s.won, s.rank) for s in outcome.seats], str(outcome.how)))
     return out
 
 
 def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int = 1, jobs: int = 1,
-        catalog: str | None = None, progress: Callable[[Iterable], Iterable] = lambda it: it
-        ) -> dict[str, FactionTally]:
+        catalog: str | None = None, progress: Callable[[Iterable], Iterable] = lambda it: it,
+        endings: Counter | None = None) -> dict[str, FactionTally]:
     """Play ``games`` games of ``game`` between different factions (as few seats as the game allows);
-    each faction's tally."""
+    each faction's tally. ``endings``, when given, counts how the games ended (the outcome's ``how``)."""
     rules = rules_for(game)
     factions = sorted(rules.faction_choices(catalog))
     seats = rules.info.min_players
@@ -98,7 +99,9 @@ def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int 
     tasks = [(s, min(s + CHUNK, games), seed, game, bot, factions, seats, catalog) for s in range(0, games, CHUNK)]
     bar = iter(progress(range(games)))
     for chunk in process_map(_play_chunk, tasks, jobs):
-        for chosen, places in chunk:
+        for chosen, places, how in chunk:
+            if endings is not None:
+                endings[how] += 1
             for seat, (faction, (won, rank)) in enumerate(zip(chosen, places)):
                 t = tallies[faction]
                 t.games += 1
@@ -125,8 +128,10 @@ def _ranked(tallies: dict[str, FactionTally]) -> list[FactionTally]:
 
 
 def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int, catalog: str | None,
-           command: str, seconds: float, game: str = DEFAULT_GAME, band: tuple[float, float] | None = None) -> str:
-    """The report in Markdown (docs/balance.md for Battle for Empyrean)."""
+           command: str, seconds: float, game: str = DEFAULT_GAME, band: tuple[float, float] | None = None,
+           endings: Counter | None = None) -> str:
+    """The report in Markdown (docs/balance.md for Battle for Empyrean); with ``endings``, a table of
+    how the games ended, so that a way of winning no game reaches shows."""
     from services.stats.intervals import wilson_interval
 
     info = rules_for(game).info
@@ -168,4 +173,8 @@ def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int,
             g, w = tallies[f].against.get(o, [0, 0])
             cells.append(f"{w / g:.0%} ({g})" if g else "–")
         lines.append(f"| {f} | " + " | ".join(cells) + " |")
+    if endings:
+        total = sum(endings.values())
+        lines += ["", "## How the games ended", "", "| ending | games | share |", "| --- | ---: | ---: |"]
+        lines += [f"| {how} | {n:,} | {n / total:.1%} |" for how, n in endings.most_common()]
     return "\n".join(lines) + "\n"

@@ -1,7 +1,7 @@
 """Benchmark: replay simulated 2-player games on one core; prints games/s and µs per decision.
 
     .venv/bin/python tests/bench/bench_replay.py [--games 10000] [--bot random] [--engine native]
-        [--titans-games 1000] [--chess-games 200]
+        [--titans-games 1000] [--elysian-games 300] [--chess-games 200]
 
 Not part of the default test run (pytest collects only test_*.py). Logs are generated first
 (self-play, not timed), parsed once (timed separately), then replayed with and without building
@@ -11,8 +11,9 @@ default) measures the mypyc-compiled engine built by infra/build_native.py (buil
 missing or stale); ``--engine pure`` the Python sources.
 
 In the same run, each other game beside Battle for Empyrean (DESIGN.md: "every game: report games/s
-and µs/decision beside python-chess's µs per ply"): Titans of Empyrean's self-played games (the same
-``--bot``) replayed the same way, and python-chess's random games replayed from their SAN moves, each
+and µs/decision beside python-chess's µs per ply"): Titans of Empyrean's and Elysian Battlefields'
+self-played games (the same ``--bot``; Elysian's at 2 to 5 players in turn) replayed the same way,
+and python-chess's random games replayed from their SAN moves, each
 move parsed, checked legal and played (``Board.push_san``), the nearest thing chess has to reading
 and checking a log line. python-chess is a test extra (pyproject.toml).
 """
@@ -49,6 +50,8 @@ def main() -> None:
     ap.add_argument("--save-logs", type=Path, help="write the self-played logs there (a JSON array), for --logs")
     ap.add_argument("--titans-games", type=int, default=1000, help="Titans of Empyrean games self-played and "
                     "replayed too (0: none)")
+    ap.add_argument("--elysian-games", type=int, default=300, help="Elysian Battlefields games self-played "
+                    "(2 to 5 players in turn) and replayed too (0: none)")
     ap.add_argument("--chess-games", type=int, default=200, help="python-chess random games replayed too (0: none)")
     args = ap.parse_args()
     if args.engine_path:
@@ -94,7 +97,9 @@ def main() -> None:
     if args.seat_games:
         seat_views(logs[: args.seat_games], args.repeat)
     if args.titans_games:
-        titans(args.titans_games, args.bot, args.repeat)
+        other_game("titans", args.titans_games, args.bot, args.repeat)
+    if args.elysian_games:
+        other_game("elysian", args.elysian_games, args.bot, args.repeat, seats=(2, 3, 4, 5))
     if args.chess_games:
         chess_plies(args.chess_games, args.repeat)
 
@@ -118,16 +123,19 @@ def replays(parsed: list, repeat: int, prefix: str = "") -> None:
               f"{best / decisions * 1e6:6.2f} µs/decision, {decisions / games:.1f} decisions/game")
 
 
-def titans(games: int, bot: str, repeat: int) -> None:
-    """Titans of Empyrean's self-played games (seeds 0 …), replayed as Battle for Empyrean's are."""
+def other_game(key: str, games: int, bot: str, repeat: int, seats: tuple[int, ...] = (2,)) -> None:
+    """Another game's self-played games (seeds 0 …, at each of ``seats`` players in turn), replayed as
+    Battle for Empyrean's are."""
+    import importlib
+
     from engine.games import rules_for
     from engine.log import parse_log
 
-    rules = rules_for("titans")
-    logs = [rules.self_play(seed, bot=bot) for seed in tqdm(range(games), desc="simulating titans", unit="game")]
-    import engine.titans.game
-
-    print(f"titans ({games} games, {bot} bots; {Path(engine.titans.game.__file__).name}):")
+    rules = rules_for(key)
+    logs = [rules.self_play(seed, bot=bot, players=seats[seed % len(seats)])
+            for seed in tqdm(range(games), desc=f"simulating {key}", unit="game")]
+    module = importlib.import_module(f"engine.{key}.game")
+    print(f"{key} ({games} games, {bot} bots, {'/'.join(map(str, seats))} players; {Path(module.__file__).name}):")
     parsed = [parse_log(json.dumps(log)) for log in logs]
     gc.freeze()
     replays(parsed, repeat, prefix="  ")

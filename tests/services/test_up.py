@@ -18,7 +18,7 @@ import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.bfe.selfplay import self_play
-from services.cli.demo import DEMO_EVENT, LEAGUE, TITANS_EVENT
+from services.cli.demo import DEMO_EVENT, ELYSIAN_EVENT, LEAGUE, TITANS_EVENT
 from services.platform.embedded import wait_until_gone
 from services.platform.launcher import WORKER_NICE
 
@@ -100,7 +100,7 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         # statistics count every game that counts (the number `up` printed)
         [titans] = [e for e in events if e["name"] == TITANS_EVENT]
         assert titans["game"] == "titans"
-        counted = int(re.search(r"(\d+) of them counted", output.text).group(1))
+        counted = int(re.search(r"(\d+) of them counted", output.text).group(1))  # Titans' line is first
         assert counted >= 200
 
         def titans_judged() -> bool:
@@ -110,6 +110,13 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         assert _poll(titans_judged)
         species = f"{api}/stats/titans/factions?event={titans['id']}"
         assert _poll(lambda: sum(row["games"] for row in get_json(species)[1]["rows"]) == 2 * counted)
+        # and the Elysian one: an event of that game whose heroes' statistics count its counted games
+        [elysian] = [e for e in events if e["name"] == ELYSIAN_EVENT]
+        assert elysian["game"] == "elysian"
+        elysian_counted = int(re.findall(r"(\d+) of them counted", output.text)[1])
+        assert elysian_counted >= 200
+        heroes = f"{api}/stats/elysian/factions?event={elysian['id']}"
+        assert _poll(lambda: sum(row["games"] for row in get_json(heroes)[1]["rows"]) == 2 * elysian_counted)
         # ... and the printed dashboards address shows it
         dashboards = output.value("dashboards")
         assert dashboards == f"http://127.0.0.1:{port}/meta"
