@@ -138,6 +138,20 @@ def test_docs_catalog_titans_md_is_generated_from_the_current_data():
     assert "- entry_facings: [NE, NW], [SE, SW]" in text and text.startswith("# Catalog 2: Titans of Empyrean")
 
 
+def test_docs_catalog_elysian_md_is_generated_from_the_current_data():
+    """Regenerate with `empyrean catalog --game elysian docs` when this fails."""
+    from engine import games
+    from services.cli.catalog_ref import render_data_markdown
+
+    rules = games.rules_for("elysian")
+    data = rules.catalog_data(rules.catalog_versions()[-1])
+    text = render_data_markdown(rules.info, data)
+    assert (ROOT / "docs" / "catalog-elysian.md").read_text(encoding="utf-8") == text
+    for card in data["cards"]:
+        assert card["name"] in text and card["text"] in text
+    assert "Spike Pit Trap" in text and text.startswith("# Catalog 1: Elysian Battlefields")
+
+
 def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
     out = tmp_path / "titans.md"
     result = CliRunner().invoke(cli, ["catalog", "--game", "titans", "docs", "--out", str(out)])
