@@ -216,13 +216,14 @@ window.ElysianBoard = (function () {
       var line = add(box, el("p", "dice"));
       line.setAttribute("data-faces", dice.faces.join(" "));
       var hits = dice.faces.filter(function (f) { return !BLOCKS[f]; }).length;
-      add(line, el("span", "label", (att ? "Set " + dice.set + ": " : "Last dice, " + seatLabel(dice.attacker, options) +
-                                          " on " + dice.target + ", set " + dice.set + ": ")));
+      var own = att && att.sets > 0;  // else the last attack's, until this one rolls
+      add(line, el("span", "label", own ? "Set " + dice.set + ": " : "Last dice, " + seatLabel(dice.attacker, options) +
+                                          " on " + dice.target + ", set " + dice.set + ": "));
       var faces = add(line, el("span", "faces"));
       faces.setAttribute("role", "img");
       faces.setAttribute("aria-label", "dice showing " + dice.faces.join(", "));
       dice.faces.forEach(function (f) { faces.appendChild(die(f)); });
-      add(line, el("span", "sum", plural(hits, "hit") + (!att && dice.ended ? " · " + (ENDED[dice.ended] || dice.ended) : "")));
+      add(line, el("span", "sum", plural(hits, "hit") + (!own && dice.ended ? " · " + (ENDED[dice.ended] || dice.ended) : "")));
     }
   }
 
