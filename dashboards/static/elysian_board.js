@@ -26,8 +26,7 @@
 window.ElysianBoard = (function () {
   "use strict";
 
-  var el = EmpyreanBoard.el, add = EmpyreanBoard.add;
-  var NS = "http://www.w3.org/2000/svg";
+  var B = EmpyreanBoard, el = B.el, add = B.add, svg = B.svg, corners = B.hexCorners;
   var SIZE = 34;  // a hex's corner radius in the SVG's units
   var KINDS = [["infantry", "I"], ["archer", "A"], ["cavalry", "C"], ["hero", "H"]];
   var SETTLEMENTS = {outpost: "O", fortress: "F", palace: "P"};
@@ -37,25 +36,8 @@ window.ElysianBoard = (function () {
               4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
               6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]]};
   var ATTACK = /^P([0-9]) attacks (\S+) from (.+)$/;
-  var NARROW = "(max-width: 700px)";
-  var folded = {};  // options.fold -> whether the person left the panels open (kept across frames)
 
-  function pixel(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
-  function svg(parent, tag, attrs, text) {
-    var node = document.createElementNS(NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (text !== undefined) node.textContent = String(text);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-  function corners(cx, cy, s) {
-    var out = [];
-    for (var i = 0; i < 6; i++) {
-      var a = Math.PI / 180 * (60 * i - 30);
-      out.push((cx + s * Math.cos(a)).toFixed(1) + "," + (cy + s * Math.sin(a)).toFixed(1));
-    }
-    return out.join(" ");
-  }
+  function pixel(q, r) { return B.hexCentre(q, r, SIZE); }
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many || one + "s"); }
   function words(key) { return key ? String(key).replace(/-/g, " ") : ""; }
 
@@ -292,11 +274,8 @@ window.ElysianBoard = (function () {
     var panels = el("div", "panels");
     frame.players.forEach(function (p) { add(panels, drawPanel(p, frame, facts, options, show)); });
     if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
-      var box = add(container, el("details", "panels-box"));
-      box.open = folded[options.fold] !== undefined ? folded[options.fold] : !window.matchMedia(NARROW).matches;
-      box.addEventListener("toggle", function () { folded[options.fold] = box.open; });
-      add(box, el("summary", "", "Each player: hero, conquest, territories, kingdom, cards"));
-      add(box, panels);
+      B.foldable(container, options.fold, "Each player: hero, conquest, territories, kingdom, cards", panels)
+        .classList.add("panels-box");
     } else {
       add(container, panels);
     }

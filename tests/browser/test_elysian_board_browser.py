@@ -113,6 +113,7 @@ def test_an_elysian_game_clicked_through_to_an_attack(bare_site, browser, elysia
         attack_box = page.inner_text("#board .attack-box")
         assert f"on {target}" in attack_box and NAMES[frame["dice"]["attacker"] - 1] in attack_box
         no_sideways_scroll(page, size)
+        page.mouse.move(0, 0)  # the pointer over no hex (it shows that hex's words)
         page.locator("#board g.hex").first.focus()  # a hex is a tab stop; its words under the field
         assert page.inner_text("#board .hex-line").startswith(frames[attack]["territories"][0]["territory"])
         shoot(page, f"elysian-viewer-attack-{width}")
