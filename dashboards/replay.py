@@ -152,6 +152,23 @@ def _maneuver_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {m["key"]: {"name": m["name"], "kind": m["kind"], "text": m["text"]} for m in maneuvers if m["key"] in keys}
 
 
+def _elysian_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The names of the tiles laid and of the heroes chosen, and name, kind and text of every card the
+    frames of an Elysian game show in play (upgrades and items), from the log's catalog (what the
+    board names, and shows on hover, focus or tap: elysian_board.js). Hands are counted, never named."""
+    if not tl["frames"]:
+        return {}
+    cat = games.rules_for("elysian").catalog_data(tl["catalog"])
+    tiles = {h["tile"] for h in tl["battlefields"]}
+    heroes = {p["hero"] for f in tl["frames"] for p in f["players"] if p["hero"]}
+    shown = {k for f in tl["frames"] for p in f["players"] for k in [*p["upgrades"], *p["items"]]}
+    return {"tiles": {t["key"]: t["name"] for t in cat["tiles"] if t["key"] in tiles},
+            "heroes": {h["key"]: {"name": h["name"], "ability": h["ability"], "text": h["text"]}
+                       for h in cat["heroes"] if h["key"] in heroes},
+            "cards": {c["key"]: {"name": c["name"], "kind": c["kind"], "text": c["text"]}
+                      for c in cat["cards"] if c["key"] in shown}}
+
+
 def _start_step(tl: dict[str, Any]) -> int:
     """``?step=N`` if given (clamped to the frames there are); else the failing frame of an illegal
     game, the final board of a mismatch game (whose claims are about the end), else the start."""
@@ -167,9 +184,9 @@ def _start_step(tl: dict[str, Any]) -> int:
 # The games whose board the viewer and the recorder draw, each with its renderer in static/: <name>.js
 # (registered in ``EmpyreanBoards`` under the game's key) and <name>.css; any other game's replay
 # lists its lines.
-BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board"}
+BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board", "elysian": "elysian_board"}
 # What the cards a game's board shows say on hover or tap, from the log's catalog (the page's #card-data).
-CARD_FACTS = {games.DEFAULT_GAME: _card_facts, "titans": _maneuver_facts}
+CARD_FACTS = {games.DEFAULT_GAME: _card_facts, "titans": _maneuver_facts, "elysian": _elysian_facts}
 
 
 def _not_found(game_id: int):

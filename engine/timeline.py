@@ -33,7 +33,9 @@ class Timeline:
     failing_frame: int | None = None
     failure: dict[str, Any] | None = None  # frame, index, reason, decision, legal, round, phase, player
     players: list[dict[str, Any]] = field(default_factory=list)  # the game's seats (BfE: seat, deck, name)
-    battlefields: list[dict[str, Any]] = field(default_factory=list)  # the game's board layout (BfE: battlefields)
+    # the game's board layout (BfE: battlefields), as it stands after the last line read: a board laid
+    # during the game (Elysian's tiles) has every place any frame names
+    battlefields: list[dict[str, Any]] = field(default_factory=list)
     decisions: list[str] = field(default_factory=list)  # the log's decisions, as written
     lines: list[int] = field(default_factory=list)  # where each of ``decisions`` is in the log (0-based)
     catalog: str | None = None
@@ -93,6 +95,7 @@ def _fill(tl: Timeline, log: GameLog, rules: Any, way: Way) -> None:
 
         lines = [rules.parse_line(text) for text in log.decisions]
         r = read(g, lines, rules, way=way, on_line=after)
+        tl.battlefields = rules.layout(g)
         expected = v.index if illegal and v.index is not None and v.index < len(lines) else None
         if (r.failure.index if r.failure else None) != expected:
             raise RuntimeError("the timeline's reading of the log disagrees with replay's")

@@ -155,7 +155,41 @@ window.EmpyreanBoard = (function () {
     frame.battlefields.forEach(function (bf, b) { add(bfs, drawBattlefield(bf, b, options)); });
   }
 
-  var board = {UNSEEN: UNSEEN, el: el, add: add, draw: draw, tokenText: tokenText};
+  // What the hex fields share (titans_board.js, elysian_board.js): an SVG node, the centre of a
+  // pointy-topped hex from its axial q, r (corner radius ``size``), and its corners' points.
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function svg(parent, tag, attrs, text) {
+    var node = document.createElementNS(SVG_NS, tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
+    if (text !== undefined) node.textContent = String(text);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+  function hexCentre(q, r, size) { return [size * Math.sqrt(3) * (q + r / 2), size * 1.5 * r]; }
+  function hexCorners(cx, cy, s) {
+    var out = [];
+    for (var i = 0; i < 6; i++) {
+      var a = Math.PI / 180 * (60 * i - 30);
+      out.push((cx + s * Math.cos(a)).toFixed(1) + "," + (cy + s * Math.sin(a)).toFixed(1));
+    }
+    return out.join(" ");
+  }
+
+  // A part of a board the recorder folds at first on a phone (so that the answers below stay in
+  // reach): a <details> of ``summary`` holding ``content``, open or shut as the person left it,
+  // remembered under ``name`` across frames.
+  var folded = {};
+  function foldable(container, name, summary, content) {
+    var box = add(container, el("details", "fold-box"));
+    box.open = folded[name] !== undefined ? folded[name] : !window.matchMedia("(max-width: 700px)").matches;
+    box.addEventListener("toggle", function () { folded[name] = box.open; });
+    add(box, el("summary", "", summary));
+    add(box, content);
+    return box;
+  }
+
+  var board = {UNSEEN: UNSEEN, el: el, add: add, draw: draw, tokenText: tokenText, svg: svg, hexCentre: hexCentre,
+               hexCorners: hexCorners, foldable: foldable};
   (window.EmpyreanBoards = window.EmpyreanBoards || {}).bfe = board;  // each game's board, by its key
   return board;
 })();

@@ -4,7 +4,8 @@
 // game's log schema; then, after every decision, the whole log so far goes to the positions API,
 // whose answer is shown as it is: who decides and the prompt, every legal next line as a button
 // (each carries its line in data-line) grouped by its verb (the word after who speaks: "C draw P1 3"
-// is a draw), a box that filters them, each player's counts (the game's tallies). The decisions'
+// is a draw), a box that filters them, each player's counts (the game's tallies); at a set of dice,
+// a pad of faces and "Roll for us" above them (record_dice.js). The decisions'
 // undo, redo and replace are record_steps.js's, the storage and the log record_store.js's, the end
 // screen record_end.js's: the same as the board mode's.
 //
@@ -300,6 +301,7 @@
       add(forced, el("span", "label", "Applied by itself: "));
       add(forced, el("span", "", pos.forced.join(", ")));
     }
+    RecordDice.draw(byId("dice-pad"), pos.status === "in progress" ? pos.legal : [], write);
     if (pos.status !== "in progress") {
       byId("lines").hidden = true;
       steps.problem(problem, pos.verdict, game, undoTo);
@@ -443,7 +445,8 @@
   steps.keys({
     active: function () { return root.getAttribute("data-screen") === "game" && !waiting; },
     undo: function () { undoTo(game.decisions.length - 1); },
-    answers: function () { return byId("answers").querySelectorAll("button.answer"); }
+    // the digits: the next die's faces at a set of dice (record_dice.js), else the first nine lines
+    answers: function () { return RecordDice.keys() || byId("answers").querySelectorAll("button.answer"); }
   });
   byId("undo").addEventListener("click", function () { undoTo(game.decisions.length - 1); });
   byId("redo").addEventListener("click", function () { moved(steps.redo(game)); });

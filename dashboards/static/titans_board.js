@@ -25,30 +25,12 @@
 window.TitansBoard = (function () {
   "use strict";
 
-  var el = EmpyreanBoard.el, add = EmpyreanBoard.add;
-  var NS = "http://www.w3.org/2000/svg";
+  var B = EmpyreanBoard, el = B.el, add = B.add, svg = B.svg, corners = B.hexCorners;
   var SIZE = 30;  // a hex's corner radius in the SVG's units
   var STEPS = {NE: [1, -1], NW: [0, -1], W: [-1, 0], SW: [-1, 1], SE: [0, 1], E: [1, 0]};  // engine/titans/board.py
   var ATTACK = /^P([12]) (\S+) attack P([12]) (\S+)$/;
-  var NARROW = "(max-width: 700px)";
-  var folded = {};  // options.fold -> whether the person left the squads open (kept across frames)
 
-  function pixel(q, r) { return [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r]; }
-  function svg(parent, tag, attrs, text) {
-    var node = document.createElementNS(NS, tag);
-    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, String(attrs[k])); });
-    if (text !== undefined) node.textContent = String(text);
-    if (parent) parent.appendChild(node);
-    return node;
-  }
-  function corners(cx, cy, s) {
-    var out = [];
-    for (var i = 0; i < 6; i++) {
-      var a = Math.PI / 180 * (60 * i - 30);
-      out.push((cx + s * Math.cos(a)).toFixed(1) + "," + (cy + s * Math.sin(a)).toFixed(1));
-    }
-    return out.join(" ");
-  }
+  function pixel(q, r) { return B.hexCentre(q, r, SIZE); }
   function titanId(t) { return "P" + t.player + " " + t.titan; }
   function words(key) { return key ? String(key).replace(/-/g, " ") : ""; }
 
@@ -220,11 +202,7 @@ window.TitansBoard = (function () {
     [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players, cards, show)); });
     if (squads.querySelector("button.maneuver")) add(squads, line);
     if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
-      var box = add(container, el("details", "squads-box"));
-      box.open = folded[options.fold] !== undefined ? folded[options.fold] : !window.matchMedia(NARROW).matches;
-      box.addEventListener("toggle", function () { folded[options.fold] = box.open; });
-      add(box, el("summary", "", "Each titan: damage, active maneuver, stack"));
-      add(box, squads);
+      B.foldable(container, options.fold, "Each titan: damage, active maneuver, stack", squads).classList.add("squads-box");
     } else {
       add(container, squads);
     }

@@ -39,6 +39,7 @@ class Attack:
     current: str | None = None  # the standard unit the attacker chose to hit next
     ended: str | None = None  # "repelled", "ravaged", "defeated", "spent"
     sets: int = 0
+    rolled: tuple[int, ...] = ()  # the faces of the last set rolled (the boards show them)
 
     def copy(self) -> Attack:
         return replace(self)
@@ -264,6 +265,7 @@ def _apply_dice(g: State, step: tuple, d: Line) -> None:
     faces = [int(f) for f in d.args]
     att.dice_left -= len(faces)
     att.sets += 1
+    att.rolled = tuple(faces)
     for o in g.observers:
         o.on_dice(g, att, faces)
     if len(faces) == SET_SIZE and all(f in BLOCK_FACES for f in faces):

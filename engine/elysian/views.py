@@ -26,10 +26,25 @@ def frame(g: State, index: int, decision: str | None, line: int | None = None) -
             "players": [{"seat": p.seat, "hero": p.hero, "conquest": p.conquest, "hand": len(p.hand),
                          "territories": len(g.held(p.seat)), "kingdom": g.kingdom(p.seat), "out": p.out,
                          "upgrades": list(p.upgrades), "items": list(p.items)} for p in g.players],
-            "attack": None if att is None else {"attacker": att.attacker, "defender": att.defender,
-                                                "target": att.target, "from": list(att.sources),
-                                                "dice_left": att.dice_left, "hits": att.hits, "sets": att.sets},
+            "attack": None if att is None else _attack(att),
+            "dice": _last_dice(g),
             "decks": {k: len(d.pile) for k, d in g.decks.items()}}
+
+
+def _attack(att: Any) -> dict:
+    return {"attacker": att.attacker, "defender": att.defender, "target": att.target, "from": list(att.sources),
+            "dice_left": att.dice_left, "hits": att.hits, "sets": att.sets, "rolled": list(att.rolled),
+            "ended": att.ended}
+
+
+def _last_dice(g: State) -> dict | None:
+    """The last set of dice rolled: of the attack being resolved, else of the last one resolved (an
+    attack may end in the decision that made it, with no frame of its own); None: none rolled yet."""
+    att = g.attack if g.attack is not None and g.attack.rolled else g.last_attack
+    if att is None or not att.rolled:
+        return None
+    return {"faces": list(att.rolled), "attacker": att.attacker, "target": att.target, "set": att.sets,
+            "ended": att.ended}
 
 
 def _territory(g: State, name: str) -> dict:
