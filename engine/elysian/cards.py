@@ -36,7 +36,12 @@ def lasting(g: State, seat: int) -> Iterator[Effect]:
 
 
 def bonus(g: State, seat: int, do: str, what: str | None = None) -> int:
-    return sum(e.n for e in lasting(g, seat) if e.do == do and (what is None or e.what == what))
+    key = (seat, do, what)
+    value = g.lasting_cache.get(key)
+    if value is None:
+        value = g.lasting_cache[key] = sum(e.n for e in lasting(g, seat) if e.do == do
+                                           and (what is None or e.what == what))
+    return value
 
 
 def base(g: State, seat: int, kind: str, what: str) -> int:
@@ -47,9 +52,13 @@ def base(g: State, seat: int, kind: str, what: str) -> int:
 
 def stat(g: State, seat: int, kind: str, what: str) -> int:
     """A unit's attack, defense, move or range for its player, with every lasting effect."""
-    fits = (kind, "standard") if kind in STANDARD else (kind,)
-    extra = sum(e.n for e in lasting(g, seat) if e.do == "stat" and e.what == what and e.unit in fits)
-    return max(0, base(g, seat, kind, what) + extra)
+    key = (seat, kind, what)
+    value = g.lasting_cache.get(key)
+    if value is None:
+        fits = (kind, "standard") if kind in STANDARD else (kind,)
+        extra = sum(e.n for e in lasting(g, seat) if e.do == "stat" and e.what == what and e.unit in fits)
+        value = g.lasting_cache[key] = max(0, base(g, seat, kind, what) + extra)
+    return value
 
 
 def wall_defense(g: State, seat: int | None) -> int:
@@ -60,6 +69,7 @@ def drop_items(g: State, owner: Any, by: int | None) -> None:
     """A defeated hero's items pass to the hero of the player who defeated it; with no such hero on
     the field they are discarded (choice C13)."""
     items, owner.items = owner.items, []
+    g.lasting_changed()
     if by is not None and by != owner.seat and g.hero_unit(by) is not None:
         g.player(by).items += items
         return
@@ -72,6 +82,8 @@ def place(g: State, seat: int, kind: str, where: str) -> None:
     from .game import Unit
     if kind != "hero":
         g.player(seat).supply[kind] -= 1
+    else:
+        g.lasting_changed()
     g.units.append(Unit(kind, seat, where))
     site = g.sites.get(where)
     if site is not None and site.settlement and site.holder is None:
@@ -132,8 +144,10 @@ def _apply_play(g: State, step: tuple, d: Line) -> None:
     hands.take(g.cat, g.shown, g.player(seat).hand, key)
     if card.kind == "upgrade":
         g.player(seat).upgrades.append(key)
+        g.lasting_changed()
     elif card.kind == "item":
         g.player(seat).items.append(key)
+        g.lasting_changed()
     else:
         g.decks[card.deck].discard.append(key)
     steps: list[tuple] = []

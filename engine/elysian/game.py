@@ -18,7 +18,7 @@ from typing import Any
 from ..games import CHANCE
 from ..rng import SplitMix64
 from . import cards, fight, hands
-from .board import Field, read_hex
+from .board import Field, clockwise, is_triangle, neighbours, read_hex
 from .catalog import DECKS, Catalog
 from .lines import Kind, Line, format_line
 from .pieces import (
@@ -165,6 +165,9 @@ class State:
     conceded_by: int | None = None
     gone: list[int] = field(default_factory=list)  # seats eliminated or left, in that order
     todo: list[tuple] = field(default_factory=list)
+    # each player's numbers with their lasting effects (cards.stat, cards.bonus), worked out once
+    # until an upgrade, an item or a hero comes or goes (lasting_changed)
+    lasting_cache: dict = field(default_factory=dict)
     _legal: tuple | None = None
 
     @property
@@ -212,6 +215,8 @@ class State:
             return refusal(self, d, p) or f"it is {p.prompt}, not '{format_line(d)}'"
         if p.kind is Kind.MOVE:  # checked as written: listing every move and attack costs more
             return move_step_problem(self, d)
+        if p.kind is Kind.LAY and _lays_well(self, d):
+            return None
         if d in self.legal_decisions():
             return None
         return refusal(self, d, p) or f"'{format_line(d)}' is not allowed now ({p.prompt})"
@@ -247,6 +252,7 @@ class State:
         g.order, g.turn, g.auto, g.todo, g.gone = list(self.order), replace(self.turn), list(self.auto), \
             list(self.todo), list(self.gone)
         g.attack = self.attack.copy() if self.attack is not None else None
+        g.lasting_cache = dict(self.lasting_cache)
         g.rng = self.rng.copy() if self.rng is not None else None
         g.trace = list(self.trace) if self.trace is not None else None
         g.observers = []
@@ -270,6 +276,12 @@ class State:
         site = self.sites.get(where)
         return site.holder if site is not None else None
 
+    def holders(self) -> dict[str, int]:
+        """``holder`` of every territory that has one, at once."""
+        out = {t: s.holder for t, s in self.sites.items() if s.settlement and s.holder is not None}
+        out.update((u.where, u.player) for u in self.units)
+        return out
+
     def site(self, where: str) -> Site:
         return self.sites.setdefault(where, Site())
 
@@ -286,6 +298,9 @@ class State:
         held = set(self.held(seat))
         return (sum(SETTLEMENTS[self.sites[t].settlement].kingdom for t in self.settlements(seat))
                 + sum(TEMPLE_KINGDOM for t in held if self.sites.get(t) and self.sites[t].temple))
+
+    def lasting_changed(self) -> None:
+        self.lasting_cache.clear()
 
     def hero_unit(self, seat: int) -> Unit | None:
         return next((u for u in self.units if u.player == seat and u.kind == "hero"), None)
@@ -306,8 +321,9 @@ class State:
     def _ask(self, point: Point) -> bool:
         """Wait at ``point``, unless it has one legal answer: the engine takes it."""
         self.pending = point
-        if point.default is not None or (point.kind is Kind.MOVE and _more_than_done(self, point.player)):
-            return True
+        if point.default is not None or point.kind is Kind.LAY or (point.kind is Kind.MOVE
+                                                                    and _more_than_done(self, point.player)):
+            return True  # a tile has three turns on any free triangle: laying is never one answer
         legal = self.legal_decisions()
         if len(legal) == 1:
             self.auto.append(legal[0])
@@ -336,6 +352,7 @@ class State:
         self.units.remove(u)
         owner = self.player(u.player)
         if u.kind == "hero":
+            self.lasting_changed()
             cards.drop_items(self, owner, by)
         else:
             owner.supply[u.kind] += 1
@@ -368,6 +385,7 @@ class State:
 
     def leave(self, seat: int) -> None:
         """A player leaves the game: their units, settlements and structures come off the field."""
+        self.lasting_changed()
         for u in [u for u in self.units if u.player == seat]:
             self.units.remove(u)
         for t in self.held(seat):
@@ -570,11 +588,29 @@ def _legal_at(g: State, p: Point) -> list[Line]:
     return cards.LEGAL.get(k, fight.LEGAL.get(k))(g, seat, step)  # type: ignore[misc]
 
 
-def _lays(g: State, seat: int) -> list[Line]:
+def touches_enough(g: State, tri: tuple) -> bool:
+    """The contact rule (C2): the first tile anywhere (on 0,0), the second touching the first, each
+    later one touching two tiles laid."""
     laid = len(g.land.tiles)
+    return laid == 0 or len(g.land.tiles_touched(tri)) >= min(laid, 2)
+
+
+def _lays_well(g: State, d: Line) -> bool:
+    """Whether a written tile lay is legal (checked as written: listing every lay costs more)."""
+    hexes = tuple(read_hex(w) for w in d.args[2:])
+    if d.args[0] not in g.player(d.actor).tiles or len(set(hexes)) != 3 or any(h in g.land.at for h in hexes):
+        return False
+    a, b, c = hexes  # type: ignore[misc]
+    if not is_triangle(a, b, c) or not clockwise(a, b, c):  # type: ignore[arg-type]
+        return False
+    first = not g.land.tiles
+    near = first or any(n in g.land.at for h in hexes for n in neighbours(h))  # type: ignore[arg-type]
+    return near and (not first or (0, 0) in hexes) and touches_enough(g, hexes)
+
+
+def _lays(g: State, seat: int) -> list[Line]:
     out = []
-    spots = [tri for tri in g.land.placements()
-             if laid == 0 or len(g.land.tiles_touched(tri)) >= min(laid, 2)]
+    spots = [tri for tri in g.land.placements() if touches_enough(g, tri)]
     for tile in g.player(seat).tiles:
         out += [Line(seat, "lays", (tile, "at", *(f"{h[0]},{h[1]}" for h in tri))) for tri in spots]
     return out
@@ -623,8 +659,10 @@ def _more_than_done(g: State, seat: int) -> bool:
 
 def reach(g: State, u: Unit) -> dict[str, int]:
     steps = cards.stat(g, u.player, u.kind, "move") + g.turn.speed
-    return g.land.reachable(u.where, steps, lambda n: g.land.territories[n].terrain != "water"
-                             and g.holder(n) in (None, u.player))
+    holders = g.holders()
+    terr = g.land.territories
+    return g.land.reachable(u.where, steps,
+                            lambda n: terr[n].terrain != "water" and holders.get(n, u.player) == u.player)
 
 
 # ---------------------------------------------------------------------- applying answers

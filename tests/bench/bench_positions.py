@@ -1,14 +1,15 @@
 """Benchmark: the positions API (issue 17) — position() after every line of 10-round logs, in the
 engine and over HTTP. Bar (../shared/DESIGN.md): p95 ≤ 20 ms for a long unfinished log of any game.
 
-    .venv/bin/python tests/bench/bench_positions.py [--games 20] [--titans-games 10] [--engine both|native|pure]
-        [--no-http]
+    .venv/bin/python tests/bench/bench_positions.py [--games 20] [--titans-games 10] [--elysian-games 10]
+        [--engine both|native|pure] [--no-http]
 
 Logs: --games self-played 2-player games (10 rounds) written as a table writes them (recorded chance,
 every card named: engine.seats.as_recorded), and as many from one seat's view (seat_view, P1);
 every prefix of each — the log a recorder sends after each decision — is one request. Titans of
-Empyrean: the --titans-games longest of three times as many random-bot games (random bots play
-longer games than greedy ones: about 150 lines against 100), written the same two ways.
+Empyrean and Elysian Battlefields: the --titans-games (--elysian-games) longest of three times as
+many random-bot games (random bots play longer games than greedy ones; Elysian's at 3 players),
+written the same two ways.
 
 1. Engine: position() of every prefix, timed one by one, p50/p95/max per log form; for the
    compiled engine (infra/build_native.py, built first if missing or stale) and the Python
@@ -47,25 +48,30 @@ def prefixes(log: dict) -> list[dict]:
     return [{**base, "decisions": log["decisions"][:k]} for k in range(len(log["decisions"]))]
 
 
-def make_logs(games: int, titans_games: int = 0) -> dict[str, list[dict]]:
+OTHER_PLAYERS = {"titans": 2, "elysian": 3}  # the long logs of each other game are of this many players
+
+
+def make_logs(games: int, others: dict[str, int] | None = None) -> dict[str, list[dict]]:
     from engine.bfe.selfplay import self_play
     from engine.seats import as_recorded, seat_view
 
     full = [as_recorded(self_play(seed)) for seed in range(170_000, 170_000 + games)]
     forms = {"full": full, "seat view (P1)": [seat_view(log, 1) for log in full]}
-    if titans_games:
-        titans = long_titans_logs(titans_games)
-        forms |= {"titans, full": titans, "titans, seat P1": [seat_view(log, 1) for log in titans]}
+    for key, n in (others or {}).items():
+        if n:
+            logs = long_logs(key, n)
+            forms |= {f"{key}, full": logs, f"{key}, seat P1": [seat_view(log, 1) for log in logs]}
     return forms
 
 
-def long_titans_logs(games: int) -> list[dict]:
-    """The ``games`` longest of 3 × ``games`` Titans games of the random bots, written at a table."""
+def long_logs(key: str, games: int) -> list[dict]:
+    """The ``games`` longest of 3 × ``games`` games of ``key`` by the random bots, written at a table."""
     from engine.games import rules_for
     from engine.seats import as_recorded
 
-    rules = rules_for("titans")
-    played = [as_recorded(rules.self_play(seed, bot="random")) for seed in range(174_000, 174_000 + 3 * games)]
+    rules = rules_for(key)
+    played = [as_recorded(rules.self_play(seed, bot="random", players=OTHER_PLAYERS[key]))
+              for seed in range(174_000, 174_000 + 3 * games)]
     return sorted(played, key=lambda log: -len(log["decisions"]))[:games]
 
 
@@ -76,7 +82,7 @@ def percentiles(samples: list[float]) -> str:
             f"({len(ordered)} positions)")
 
 
-def engine_part(build: str, games: int, titans_games: int) -> None:
+def engine_part(build: str, games: int, others: dict[str, int]) -> None:
     """Runs in a process of its own: the engine build is chosen before the engine is imported."""
     if build == "native":
         sys.path.insert(0, str(ROOT / "infra"))
@@ -88,7 +94,7 @@ def engine_part(build: str, games: int, titans_games: int) -> None:
     from engine.position import position
 
     print(f"engine: {build} ({Path(engine.bfe.game.__file__).name})")
-    for form, logs in make_logs(games, titans_games).items():
+    for form, logs in make_logs(games, others).items():
         times, parse_times = [], []
         lines = [len(log["decisions"]) for log in logs]
         for log in logs:
@@ -174,13 +180,14 @@ def others_meanwhile(running, clients: int, seconds: float = 20) -> None:
               f"{probe.statuses()})")
 
 
-def http_part(games: int, titans_games: int, clients: int, heavy: int) -> None:
+def http_part(games: int, others: dict[str, int], clients: int, heavy: int) -> None:
     from services.platform.config import Config
     from services.platform.launcher import ServiceLauncher, api_command
 
-    forms = make_logs(games, titans_games)
+    forms = make_logs(games, others)
     bodies = [json.dumps(body).encode() for log in forms["full"] for body in prefixes(log)]
-    titans_bodies = [json.dumps(body).encode() for log in forms.get("titans, full", []) for body in prefixes(log)]
+    other_bodies = {key: [json.dumps(body).encode() for log in forms.get(f"{key}, full", []) for body in prefixes(log)]
+                    for key in others}
     with tempfile.TemporaryDirectory() as folder:
         with socket.socket() as s:  # a free port, not 8000: this machine may serve something there
             s.bind(("127.0.0.1", 0))
@@ -199,12 +206,14 @@ def http_part(games: int, titans_games: int, clients: int, heavy: int) -> None:
             for body in bodies:
                 one.post(body)
             print(f"  1 client          POST /positions: {percentiles(one.latencies)}; failures {one.failures}")
-            if titans_bodies:
-                titans = Client(config.api_host, config.api_port)
-                for body in titans_bodies:
-                    titans.post(body)
-                print(f"  1 client, titans  POST /positions: {percentiles(titans.latencies)}; "
-                      f"failures {titans.failures}")
+            for key, key_bodies in other_bodies.items():
+                if not key_bodies:
+                    continue
+                client = Client(config.api_host, config.api_port)
+                for body in key_bodies:
+                    client.post(body)
+                print(f"  1 client, {key:8s} POST /positions: {percentiles(client.latencies)}; "
+                      f"failures {client.failures}")
             many = [Client(config.api_host, config.api_port) for _ in range(clients)]
             threads = [threading.Thread(target=lambda c=c, i=i: [c.post(b) for b in bodies[i::clients]])
                        for i, c in enumerate(many)]
@@ -227,6 +236,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--titans-games", type=int, default=10, help="long Titans of Empyrean logs (0: none)")
+    parser.add_argument("--elysian-games", type=int, default=10, help="long Elysian Battlefields logs (0: none)")
     parser.add_argument("--engine", default="both", choices=["both", "native", "pure"])
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--heavy", type=int, default=20,
@@ -234,17 +244,17 @@ def main() -> int:
     parser.add_argument("--no-http", action="store_true", help="the engine part only")
     parser.add_argument("--engine-part", choices=["native", "pure"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    others = {"titans": args.titans_games, "elysian": args.elysian_games}
     if args.engine_part:
-        engine_part(args.engine_part, args.games, args.titans_games)
+        engine_part(args.engine_part, args.games, others)
         return 0
     for engine in (["native", "pure"] if args.engine == "both" else [args.engine]):
         subprocess.run([sys.executable, __file__, "--engine-part", engine, "--games", str(args.games),
-                        "--titans-games", str(args.titans_games)],
+                        "--titans-games", str(args.titans_games), "--elysian-games", str(args.elysian_games)],
                        check=True, cwd="/")  # not the checkout: its engine/ would shadow the build
     if not args.no_http:
-        http_part(args.games, args.titans_games, args.clients, args.heavy)
+        http_part(args.games, others, args.clients, args.heavy)
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
