@@ -70,7 +70,8 @@ def heroes():
                       [[name(r["hero"]), r["games"], r["wins"], rate_cell(r["win_rate"]), rate_cell(r["pick_rate"]),
                         number(r["rank_mean"]), number(r["conquest_mean"]), rate_cell(r["eliminated"])]
                        for r in rows], thin=[r["thin"] for r in rows], numeric={1, 2, 5, 6}, secondary={2, 5, 6, 7})
-        by_picks = sorted(rows, key=lambda r: (-r["games"], r["hero"]))
+        # n of a pick rate: every game at this table size (a hero is picked once a game at most)
+        by_picks = sorted(({**r, "n": r["pick_rate"]["n"]} for r in rows), key=lambda r: (-r["games"], r["hero"]))
         return [
             Panel("hero-win-rates", "Win rate when picked",
                   rate_bars(rows, lambda r: name(r["hero"]), "win_rate", "games",
@@ -80,7 +81,7 @@ def heroes():
                   note=f"{summary['games']} games of {f.players} players. A pick is a seat-game; a hero with no "
                        f"edge wins 1 in {f.players} (the dotted line). Sorted by the interval's lower bound."),
             Panel("hero-picks", "How often each hero is picked",
-                  rate_bars(by_picks, lambda r: name(r["hero"]), "pick_rate", "games",
+                  rate_bars(by_picks, lambda r: name(r["hero"]), "pick_rate", "n",
                             f"Pick rate — share of the {summary['games']} games with the hero at the table",
                             "pick rate, 95% interval", even=None), dataset="elysian-heroes"),
         ]

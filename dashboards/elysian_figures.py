@@ -44,8 +44,7 @@ def wins_by_end(per_hero: list[dict], hero: Callable[[str], str], end: Callable[
         wins[r["hero"]] = wins.get(r["hero"], 0) + r["wins"]
     heroes = sorted(wins, key=lambda h: (wins[h], hero(h)))  # most wins at the top
     names = {h: wrapped(label(hero(h))) + f" · n={wins[h]}" for h in heroes}
-    ends = sorted({r["end_reason"] for r in per_hero}, key=lambda e: -sum(r["wins"] for r in per_hero
-                                                                            if r["end_reason"] == e))
+    ends = sorted({r["end_reason"] for r in per_hero})  # the colours of game_figures.game_lengths
     for i, e in enumerate(ends):
         mine = [r for r in per_hero if r["end_reason"] == e]
         fig.add_bar(y=[names[r["hero"]] for r in mine], x=[r["share_of_wins"]["rate"] for r in mine],
@@ -91,8 +90,9 @@ def dice_faces(rows: list[dict], name: Callable[[dict], str], title: str) -> go.
     rows = [r for r in rows if r["dice"]]
     if not rows:
         return _layout(_empty(fig, "No attack dice match these filters"), title.partition(" — ")[0])
-    ys = [wrapped(label(name(r))) + f" · n={r['dice']}" + (f" · {FLAG_WORD}" if r["flagged"] else "") for r in rows]
-    xs = [f"face {f}" for f in range(1, 7)]
+    ys = [wrapped(label(name(r))) + f"<br>n={r['dice']} dice" + (f" · {FLAG_WORD}" if r["flagged"] else "")
+          for r in rows]
+    xs = [str(f) for f in range(1, 7)]
     cells = {}
     for y, r in zip(ys, rows):
         p = r["tests"]["faces"]["p_adjusted"]
@@ -102,8 +102,8 @@ def dice_faces(rows: list[dict], name: Callable[[dict], str], title: str) -> go.
                              r["thin"] or not r["tested"])
     _faded_heatmaps(fig, xs, ys, cells, zmin=0, zmax=2 * FAIR_FACE, zmid=FAIR_FACE, colorscale=DIVERGING,
                     reversescale=True, colorbar={"title": {"text": "share"}, "tickformat": ".0%"},
-                    hovertemplate="%{y}<br>%{x}: %{customdata}<extra></extra>")
-    fig.update_xaxes(side="top", type="category")
+                    hovertemplate="%{y}<br>face %{x}: %{customdata}<extra></extra>")
+    fig.update_xaxes(type="category", title="face")
     fig.update_yaxes(autorange="reversed", type="category")
-    _narrow(fig, {"xaxis.tickangle": -90})
+    _narrow(fig, restyle={"texttemplate": ""}, traces=[0, 1])  # a phone's cells are too small for text
     return _layout(fig, title, height=max(260, 44 * len(rows) + 160))
