@@ -105,5 +105,5 @@ def dice_faces(rows: list[dict], name: Callable[[dict], str], title: str) -> go.
                     hovertemplate="%{y}<br>face %{x}: %{customdata}<extra></extra>")
     fig.update_xaxes(type="category", title="face")
     fig.update_yaxes(autorange="reversed", type="category")
-    _narrow(fig, restyle={"texttemplate": ""}, traces=[0, 1])  # a phone's cells are too small for text
+    _narrow(fig, restyle={"texttemplate": "", "showscale": False}, traces=[0, 1])  # a phone: no room
     return _layout(fig, title, height=max(260, 44 * len(rows) + 160))

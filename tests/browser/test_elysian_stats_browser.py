@@ -8,15 +8,19 @@ sideways. Screenshots: test-artifacts/screenshots/elysian-stats-<page>-<players>
 
 from __future__ import annotations
 
+import csv
+import io
+
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
 from elysian_dice import SIXES_TWICE, recorded_game
 from extra_game import ndjson
-from service_helpers import as_admin, served_at
+from service_helpers import as_admin, documented_csvs, served_at
 from tournament import wait_event_done
 
+from dashboards.datasets import DATASETS
 from dashboards.elysian import audit_words, end_words, name
 from dashboards.elysian_figures import ordinal
 from dashboards.panels import number, rate_cell
@@ -187,3 +191,17 @@ def test_each_elysian_csv_download_is_at_the_page_s_table_size(elysian_site):
     assert requests.get(f"{elysian_site}/download/elysian-heroes.csv?players=5", timeout=30).status_code == 200
     bad = requests.get(f"{elysian_site}/download/elysian-heroes.csv?players=6", timeout=30)
     assert bad.status_code == 400 and "players" in bad.text
+
+
+def test_every_elysian_csv_download_has_the_columns_the_docs_list(elysian_site):
+    """docs/dashboards.md, "CSV downloads", lists each Elysian dataset's columns (as Titans')."""
+    documented = {url: columns for url, columns in documented_csvs().items() if "/elysian-" in url}
+    assert {url.split("/")[-1] for url in documented} == {f"{n}.csv" for n in DATASETS if n.startswith("elysian-")}
+    wrong = {}
+    for url, columns in documented.items():
+        answer = requests.get(f"{elysian_site}{url}?players=3&min_games=0", timeout=30)
+        assert answer.status_code == 200, url
+        header = next(csv.reader(io.StringIO(answer.text)), [])
+        if header != columns:
+            wrong[url] = header
+    assert not wrong, f"the docs list other columns than the files have: {wrong}"
