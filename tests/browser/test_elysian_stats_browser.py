@@ -14,7 +14,7 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, new_page, no_sideways_scroll
+from browser_pages import WIDTHS, from_game_index, new_page, no_sideways_scroll
 from elysian_dice import SIXES_TWICE, recorded_game
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
@@ -137,14 +137,11 @@ def check_tables(page, base: str, panels, query: str) -> None:
 
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_each_elysian_statistics_page_shows_the_api_s_numbers_at_each_table_size(elysian_site, browser, size):
-    context, page, problems = new_page(browser, size)
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = new_page(browser, size, console_errors=True)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         for label, panels in PAGES.items():
-            page.goto(f"{elysian_site}/elysian/")
-            page.locator("#stats-pages").get_by_role("link", name=label, exact=True).click()
-            page.wait_for_load_state()
+            from_game_index(page, elysian_site, "elysian", label)
             assert page.locator("h1").inner_text().startswith("Elysian:")
             assert "Elysian Battlefields" in page.locator("#game-switcher > summary").inner_text()
             slug = page.url.rstrip("/").rsplit("/", 1)[-1]
