@@ -18,13 +18,14 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import api_docs, assets, disputes, events, games, pages, players, record, replay, titans
+    from . import api_docs, assets, disputes, elysian, events, games, pages, players, record, replay, titans
 
     app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
     app.register_blueprint(pages.blueprint)
     app.register_blueprint(games.blueprint)
     app.register_blueprint(titans.blueprint)
+    app.register_blueprint(elysian.blueprint)
     app.register_blueprint(events.blueprint)
     app.register_blueprint(replay.blueprint)
     app.register_blueprint(record.blueprint)

@@ -8,8 +8,9 @@ import csv
 import io
 from collections.abc import Callable
 
+from engine import games
 from services.platform.csv_cells import csv_cell
-from services.stats import queries, titans
+from services.stats import elysian, queries, titans
 from services.stats.filters import Filters
 
 from .panels import flatten
@@ -34,7 +35,39 @@ DATASETS: dict[str, Dataset] = {
     "titans-endings": lambda conn, f: titans.ending_stats(conn, f)[1],
     "titans-initiative": lambda conn, f: [titans.initiative_stats(conn, f)],
     "titans-squads": lambda conn, f: titans.squad_stats(conn, f)[1],
+    # Elysian Battlefields' pages' (dashboards/elysian.py), each at the table size of its players filter
+    "elysian-heroes": lambda conn, f: elysian.hero_stats(conn, f)[1],
+    "elysian-victories": lambda conn, f: elysian.victory_stats(conn, f)[0],
+    "elysian-hero-victories": lambda conn, f: elysian.victory_stats(conn, f)[1],
+    "elysian-length": lambda conn, f: elysian.length_stats(conn, f)[1],
+    "elysian-seats": lambda conn, f: elysian.seat_stats(conn, f)[1],
+    "elysian-eliminations": lambda conn, f: elysian.elimination_stats(conn, f)[1],
+    "elysian-elimination-order": lambda conn, f: elysian.elimination_stats(conn, f)[2],
+    "elysian-cards": lambda conn, f: elysian.card_stats(conn, f)[1],
+    "elysian-dice-players": lambda conn, f: [dice_row(r) for r in elysian.dice_audit(conn, f)["rows"]],
+    "elysian-dice-events": lambda conn, f: [dice_row(r) for r in elysian.dice_audit(conn, f)["events"]],
 }
+
+
+def dataset_game(name: str) -> str:
+    """The game whose statistics dataset ``name`` is: the key it starts with (``titans-species``), else
+    Battle for Empyrean's; its download takes that game's filters (Elysian's table sizes)."""
+    first = name.split("-", 1)[0]
+    return first if "-" in name and games.is_known(first) else games.DEFAULT_GAME
+
+
+def dice_row(row: dict) -> dict:
+    """A dice audit row (services.stats.dice_audit) as flat CSV columns: a column per face, each rate
+    with its fair chance, each test's p-values and flag."""
+    out = {k: row[k] for k in ("player", "event_id", "event") if k in row}
+    out |= {"games": row["games"], "dice": row["dice"], **{f"face_{i}": n for i, n in enumerate(row["faces"], 1)},
+            "sets": row["sets"], "repelled": row["repelled"], "ravaged": row["ravaged"]}
+    for key in ("repel_rate", "ravage_rate"):
+        out |= flatten({key: row[key]}) | {f"{key}_expected": row[key]["expected"]}
+    for test, result in row["tests"].items():
+        out |= {f"{test}_p_value": result["p_value"], f"{test}_p_adjusted": result["p_adjusted"],
+                f"{test}_flagged": result["flagged"]}
+    return out | {"tested": row["tested"], "flagged": row["flagged"], "thin": row["thin"]}
 
 def to_csv(rows: list[dict], columns: list[str] | None = None) -> str:
     """The rows, flattened, under a header row. ``columns``: the header, given when there may be no

@@ -27,7 +27,7 @@ from services.stats.names import card_facts, catalog_names, check_names, deck_or
 from services.stats.significance import battlefield_evidence, matchup_evidence
 
 from . import figures
-from .datasets import DATASETS, to_csv
+from .datasets import DATASETS, dataset_game, to_csv
 from .panels import Panel, Table, evidence_cell, number, rate_cell
 
 blueprint = Blueprint("pages", __name__, template_folder="templates")
@@ -69,7 +69,12 @@ def points(difference: float | None) -> str:
 def render_stats(page_title: str, intro: str, compute, game: str = games.DEFAULT_GAME, refuse=None):
     """Parse the filters (of statistics of ``game``; ``refuse(args)`` raises the FilterError of a
     parameter the page does not take), run ``compute(conn, filters) -> list[Panel]`` on one snapshot,
-    render. The form offers decks and battlefields for Battle for Empyrean only."""
+    render. The form offers decks and battlefields for Battle for Empyrean only; another game's page
+    has that game's switcher and navigation."""
+    if game != games.DEFAULT_GAME:
+        from .games import set_page_game  # here: dashboards.games imports this module (its navigation)
+
+        set_page_game(game)
     error, status = None, 200
     try:
         if refuse is not None:
@@ -236,7 +241,7 @@ def download(name: str):
         return Response(f"no dataset {name!r}; there are: {', '.join(DATASETS)}\n", status=404,
                         mimetype="text/plain")
     try:
-        filters = form_filters()
+        filters = form_filters(dataset_game(name))
     except FilterError as exc:
         return Response(f"query parameter '{exc.parameter}': {exc.message}\n", status=400, mimetype="text/plain")
     with _pool().connection() as conn:

@@ -20,6 +20,7 @@ class Table:
     headers: list[str]
     rows: list[list]                      # cells: str | int | float | None, or a Link
     thin: list[bool] = field(default_factory=list)  # per row: drawn grey
+    flagged: list[bool] = field(default_factory=list)  # per row: marked (a cell of the row says why in words)
     numeric: set[int] = field(default_factory=set)  # column indexes aligned right
     secondary: set[int] = field(default_factory=set)  # column indexes a phone leaves out (key columns stay)
     open: bool | None = None              # shown unfolded; None: when it has 20 rows or fewer

@@ -16,8 +16,9 @@ from services.stats import titans as stats
 from services.stats.filters import Filters
 from services.stats.significance import matchup_evidence
 
-from . import titans_figures as figures
+from . import titans_figures
 from .figures import percent
+from .game_figures import game_lengths, rate_bars
 from .pages import render_stats
 from .panels import Panel, Table, evidence_cell, number, rate_cell
 
@@ -47,9 +48,6 @@ def name(key: str | None) -> str:
 
 
 def _render(title: str, intro: str, compute):
-    from .games import set_page_game  # here: dashboards.games imports this module (its navigation)
-
-    set_page_game(KEY)  # the switcher and the navigation are Titans'
     return render_stats(title, intro, compute, game=KEY, refuse=stats.refuse_filters_not_taken)
 
 
@@ -70,12 +68,12 @@ def species():
                            thin=[r["thin"] for r in pairs], numeric={2, 3, 4}, secondary={3, 4})
         return [
             Panel("species-win-rates", "Species win rates",
-                  figures.rate_bars(rows, lambda r: name(r["species"]), "win_rate", "games",
+                  rate_bars(rows, lambda r: name(r["species"]), "win_rate", "games",
                                     f"Species win rates — grey: fewer than {f.min_games} games",
                                     "win rate, 95% interval"), table, "titans-species",
                   note="Seat-games: a mirror match counts twice. Sorted by the interval's lower bound."),
             Panel("species-matchups", "Species matchups",
-                  figures.species_matchups(pairs, f.min_games, evidence, name), pair_table, "titans-matchups"),
+                  titans_figures.species_matchups(pairs, f.min_games, evidence, name), pair_table, "titans-matchups"),
         ]
     return _render("Titans: species", "Which species win, and against which.", compute)
 
@@ -92,13 +90,13 @@ def titans():
         by_survival = sorted(rows, key=lambda r: (-(r["survival"]["low"] or 0), r["titan"]))
         return [
             Panel("titan-win-rates", "Win rate when picked",
-                  figures.rate_bars(rows, lambda r: name(r["titan"]), "win_rate", "picks",
+                  rate_bars(rows, lambda r: name(r["titan"]), "win_rate", "picks",
                                     f"Win rate when picked — grey: fewer than {f.min_games} picks",
                                     "its side's win rate, 95% interval"), table, "titans-titans",
                   note="A pick is a seat-game with the titan in the squad. Damage is the mean per game: dealt by "
                        "its attacks and abilities, taken from anything (collisions and hazards too)."),
             Panel("titan-survival", "Survival",
-                  figures.rate_bars(by_survival, lambda r: name(r["titan"]), "survival", "picks",
+                  rate_bars(by_survival, lambda r: name(r["titan"]), "survival", "picks",
                                     f"Alive at the end — grey: fewer than {f.min_games} picks",
                                     "survival, 95% interval", even=None), dataset="titans-titans"),
         ]
@@ -116,7 +114,7 @@ def maneuvers():
                         r["plays"], number(r["plays_mean"])] for r in rows],
                       thin=[r["thin"] for r in rows], numeric={1, 4, 5}, secondary={3, 4, 5})
         return [Panel("maneuver-win-rates", "Win rate when played",
-                      figures.rate_bars(rows, lambda r: name(r["maneuver"]), "win_rate", "played_games",
+                      rate_bars(rows, lambda r: name(r["maneuver"]), "win_rate", "played_games",
                                         f"Win rate when played — grey: played in fewer than {f.min_games} games",
                                         "win rate, 95% interval"), table, "titans-maneuvers",
                       note=f"Of {seat_games} seat-games: the games a side played the maneuver in at least once, "
@@ -147,22 +145,22 @@ def games():
                             thin=[r["thin"] for r in squads], numeric={2, 3, 4}, secondary={3, 4})
         return [
             Panel("endings", "How games end",
-                  figures.rate_bars(ends, lambda r: END_WORDS.get(r["end_reason"], r["end_reason"]), "share", "games",
+                  rate_bars(ends, lambda r: END_WORDS.get(r["end_reason"], r["end_reason"]), "share", "games",
                                     f"How games end — share of the {summary['games']} games; grey: fewer than "
                                     f"{f.min_games}", "share of games, 95% interval", even=None),
                   end_table, "titans-endings"),
-            Panel("lengths", "Game length", figures.game_lengths(lengths, summary["games"],
+            Panel("lengths", "Game length", game_lengths(lengths, summary["games"],
                                                                  lambda e: END_WORDS.get(e, e)),
                   dataset="titans-endings", note=f"Mean length: {number(summary['rounds_mean'])} rounds."),
             Panel("initiative", "Does the highest initiative give an edge?",
-                  figures.rate_bars([{**r, "n": r["rate"]["n"]} for r in initiative], lambda r: r["what"], "rate",
+                  rate_bars([{**r, "n": r["rate"]["n"]} for r in initiative], lambda r: r["what"], "rate",
                                     "n", f"Highest initiative — grey: fewer than {f.min_games} games",
                                     "win rate, 95% interval"),
                   ini_table, "titans-initiative",
                   note="Draws count as not won. Where every species' best titan has the same initiative, no side "
                        "holds it alone, and round 1's first titan is decided by rule C1 (P1 in odd rounds)."),
             Panel("squads", "Mixed squads",
-                  figures.rate_bars(kinds, lambda r: "mixed squads" if r["squad"] == "mixed" else "one species",
+                  rate_bars(kinds, lambda r: "mixed squads" if r["squad"] == "mixed" else "one species",
                                     "win_rate", "games", f"Mixed squads — grey: fewer than {f.min_games} games",
                                     "win rate, 95% interval"), squad_table, "titans-squads",
                   note="A mixed squad is three titans of its species and one of an ally's (the book's variant)."),

@@ -7,9 +7,10 @@ from __future__ import annotations
 WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
-def new_page(browser, size: str):
+def new_page(browser, size: str, console_errors: bool = False):
     """(context, page, problems): a fresh context at ``size`` (a phone is touch and mobile) that
-    takes downloads; ``problems`` collects JavaScript errors and Content-Security-Policy refusals."""
+    takes downloads; ``problems`` collects JavaScript errors and Content-Security-Policy refusals, and
+    with ``console_errors`` every error the console reports (a failed request too)."""
     options = {"viewport": WIDTHS[size], "accept_downloads": True}
     if size == "phone":
         options |= {"is_mobile": True, "has_touch": True}
@@ -18,7 +19,16 @@ def new_page(browser, size: str):
     problems: list[str] = []
     page.on("pageerror", lambda exc: problems.append(f"JavaScript error: {exc}"))
     page.on("console", lambda m: problems.append(m.text) if "Content Security Policy" in m.text else None)
+    if console_errors:
+        page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
     return context, page, problems
+
+
+def from_game_index(page, base: str, key: str, label: str) -> None:
+    """Open game ``key``'s index and follow the link of its statistics page ``label``."""
+    page.goto(f"{base}/{key}/")
+    page.locator("#stats-pages").get_by_role("link", name=label, exact=True).click()
+    page.wait_for_load_state()
 
 
 def no_sideways_scroll(page, size: str) -> None:

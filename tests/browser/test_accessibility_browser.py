@@ -63,6 +63,11 @@ PAGES = {
     "titans-titans": ("/titans/titans", "/titans/titans"),
     "titans-maneuvers": ("/titans/maneuvers", "/titans/maneuvers"),
     "titans-games": ("/titans/games", "/titans/games"),
+    "elysian-heroes": ("/elysian/heroes", "/elysian/heroes"),  # Elysian Battlefields' statistics pages
+    "elysian-victories": ("/elysian/victories", "/elysian/victories"),
+    "elysian-seats": ("/elysian/seats", "/elysian/seats"),
+    "elysian-cards": ("/elysian/cards", "/elysian/cards"),
+    "elysian-dice": ("/elysian/dice", "/elysian/dice?players=3"),  # another table size than the default
 }
 # Routes of dashboards/ that are no page: "/" redirects to /meta, "/bfe/<page>" to Battle for Empyrean's
 # page; the rest are files (CSV, JSON), and dashboards.assets serves static files.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, new_page, no_sideways_scroll
+from browser_pages import WIDTHS, from_game_index, new_page, no_sideways_scroll
 from extra_game import ndjson
 from service_helpers import as_admin, served_at
 from tournament import wait_event_done
@@ -34,14 +34,11 @@ def titans_site(app):
 
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_each_titans_statistics_page_is_reached_from_the_game_s_index(titans_site, browser, size):
-    context, page, problems = new_page(browser, size)
-    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    context, page, problems = new_page(browser, size, console_errors=True)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     try:
         for label, figures in PAGES.items():
-            page.goto(f"{titans_site}/titans/")
-            page.locator("#stats-pages").get_by_role("link", name=label, exact=True).click()
-            page.wait_for_load_state()
+            from_game_index(page, titans_site, "titans", label)
             for figure in figures:
                 page.wait_for_selector(f"#fig-{figure}[data-rendered='true']", timeout=15_000)
                 texts = page.evaluate(f"""() => document.getElementById('fig-{figure}').data
