@@ -406,10 +406,11 @@ class State:
         t.hex = h
         if there:
             for o in [t, *there]:
+                shielded = abilities.modifier(self, o, "ignore-collisions")  # with its active card in force (C24)
                 if o.active is not None:
                     self._to_burned(o.player, o.active)
                     o.active = None
-                if not abilities.modifier(self, o, "ignore-collisions"):
+                if not shielded:
                     self.hurt(o, 1, None)
         if h in self.hazards:
             self.todo.insert(0, ("hazard", self.titans.index(t), h))

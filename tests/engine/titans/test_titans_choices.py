@@ -1,5 +1,5 @@
 """Where the Titans book contradicts itself or is silent, and what the engine chose
-(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C23)."""
+(docs/titans-rules.md, "Contradictions in the book" K1-K4 and "Silences and choices" C1-C24)."""
 
 from __future__ import annotations
 
@@ -362,3 +362,16 @@ def test_c21_a_card_keeps_who_knows_it_as_it_moves():
     play(face_down, "C hazard C3 regenerate")
     assert stack(face_down, 1) == ["tailwind", "wingover"] and stack(face_down, 2) == [None, None]
     assert stack(face_down, None) == ["tailwind", "wingover"]
+
+
+def test_c24_an_active_card_that_wards_off_collisions_wards_off_the_one_that_burns_it():
+    """Dragonscale (active): collisions do the titan no harm. The collision still burns the active
+    card (rule 4.6), but the titan takes no damage from it: the card is in force as the titans meet."""
+    for active, hurt in ((None, 1), ("dragonscale", 0)):
+        g = fresh()
+        me = place(g, "P1 ashmaw", "D4", "NW", active=active)
+        foe = place(g, "P2 shrill", ahead(g, "D4", "NW"), "SE")
+        start_action(g, "P1 ashmaw")
+        play(g, "P1 ashmaw move")
+        assert (me.damage, foe.damage, me.active) == (hurt, 1, None), active
+        assert g.sides[0].burned == ([active] if active else [])
