@@ -359,10 +359,13 @@ class State:
             self._finish(End.LAST_STANDING, left[0])
 
     def leave(self, seat: int) -> None:
-        """A player leaves the game: their units, settlements and structures come off the field."""
+        """A player leaves the game: their units, settlements and structures come off the field, and the
+        hero's items are discarded (choice C13)."""
+        held = self.held(seat)
         for u in [u for u in self.units if u.player == seat]:
             self.units.remove(u)
-        for t in self.held(seat):
+        cards.drop_items(self, self.player(seat), None)
+        for t in held:
             site = self.sites.get(t)
             if site is not None:
                 self.walls_left += site.walls

@@ -11,6 +11,7 @@ from typing import Any
 from ..games import CHANCE
 from ..log import field_at
 
+
 @dataclass(frozen=True)
 class Setup:
     players: int
