@@ -346,6 +346,7 @@ def _close(g: State) -> None:
 
 
 def _legal_invade(g: State, seat: int, step: tuple) -> list[Line]:
+    """Invaders are named by the territories they attack from, every attacker there going in (choice C31)."""
     return [Line(seat, "invades", ("from", *group)) for group in _subsets(invaders(g))] + [Line(seat, "stays")]
 
 

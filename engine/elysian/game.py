@@ -504,6 +504,9 @@ def _play(g: State, step: tuple) -> bool:
 
 def _move(g: State, step: tuple) -> bool:
     seat = step[1]
+    if g.player(seat).out:  # out in their own turn (a trap took their last unit): the turn ends (choice C30)
+        g.todo.pop(0)
+        return False
     g.phase = "attack" if g.turn.attacked else "move"
     return g._ask(Point(seat, seat, Kind.MOVE, f"P{seat} moving and attacking"))
 

@@ -34,6 +34,8 @@ def refusal(g: State, d: Line, p: Point) -> str | None:
     if d.actor != p.player:
         why = _IN_TURN_ORDER.get(p.kind) if verb in p.kind.verbs else None
         return f"it is {p.prompt}, not P{d.actor}'s decision ('{format_line(d)}')" + (f": {why}" if why else "")
+    if verb == "builds" and p.kind is not Kind.BUILD:
+        return "walls, temples and outposts are built only when a card played says so (C7)"
     if verb in p.kind.verbs and verb in _SETUP_AND_TURN:
         return _SETUP_AND_TURN[verb](g, d, g.todo[0])
     if verb == "attacks":

@@ -40,7 +40,8 @@ OPENING = (
 )
 
 
-THREE = ("C rolls P1 6", "C rolls P2 1", "C rolls P3 1", "P3 hero aldric", "P2 hero seren", "P1 hero tiberon")
+HEROES = ("tiberon", "seren", "aldric", "brannoc", "ysolde")  # P1's, P2's …
+HOMES = ("4a", "13c", "3b", "12c", "1c")  # where board() puts each player's outpost
 FIELD = tuple(f"{w[2]}@{' '.join(w[4:])}" for w in (line.split() for line in OPENING) if w[1] == "lays")
 
 
@@ -93,11 +94,19 @@ def clear(g: State) -> State:
     return g
 
 
+def seated(players: int) -> list[str]:
+    """The set-up's first lines for ``players``: P1 rolls highest (turns go P1, P2 …), heroes from HEROES
+    (the last hero left is the engine's to take, so with five players P1's is not written)."""
+    heroes = [f"P{s} hero {HEROES[s - 1]}" for s in range(players, 0, -1)]
+    return ([f"C rolls P{s} {6 if s == 1 else 1}" for s in range(1, players + 1)]
+            + heroes[:len(HEROES) - 1])
+
+
 def board(players: int = 2) -> State:
-    """The opening's field with nothing on it but an outpost each: P1's in 4a, P2's in 13c (and with
-    three players, P3's in 3b), in a game of ``players`` (three: THREE's rolls and heroes)."""
-    g = clear(opening() if players == 2 else field(game(THREE, players=3), *FIELD))
-    for seat, where in zip(range(1, players + 1), ("4a", "13c", "3b")):
+    """The opening's field with nothing on it but an outpost each, in HOMES (P1's in 4a, P2's in 13c,
+    P3's in 3b …); two players: the opening's game, more: ``seated(players)`` on the opening's field."""
+    g = clear(opening() if players == 2 else field(game(seated(players), players=players), *FIELD))
+    for seat, where in zip(range(1, players + 1), HOMES):
         site(g, where, "outpost", seat)
     return g
 
