@@ -123,19 +123,19 @@ def attack_problem(g: State, d: Line) -> str | None:
     """Why an attack line written is not allowed, in words (None: it is)."""
     seat, target, sources = d.actor, d.args[0], tuple(d.args[2:])
     if g.turn.attacks <= 0:
-        return "a player attacks one territory a turn, unless a card played that turn gives more"
+        return "a player attacks one territory a turn, unless a card played that turn gives more (rule 9.1)"
     if target not in g.land.territories:
         return f"there is no territory {target} on the field"
     if g.holder(target) in (None, seat):
-        return f"{target} holds no enemy forces to attack"
+        return f"{target} holds no enemy forces to attack (rule 9.1)"
     for s in sources:
         if s not in g.land.territories:
             return f"there is no territory {s} on the field"
         if s not in _sources(g, seat, target):
             return (f"no unit of P{seat}'s in {s} reaches {target} (infantry and cavalry attack next door, "
-                    "archers 2 away)")
+                    "archers 2 away; rules 9.1, 13)")
     if power(g, seat, target, sources) <= 0:
-        return f"the attack on {target} would have no attack power (a forest takes 2)"
+        return f"the attack on {target} would have no attack power (a forest takes 2): nothing to roll (C19)"
     return None
 
 
@@ -357,7 +357,7 @@ def _apply_target(g: State, step: tuple, d: Line) -> None:
 
 
 # ---------------------------------------------------------------------- the invasion
-def _invaders(g: State) -> list[str]:
+def invaders(g: State) -> list[str]:
     att = g.attack
     return sorted({u.where for u in attackers(g, att.attacker, att.target, att.sources)}, key=territory_order)
 
@@ -365,7 +365,7 @@ def _invaders(g: State) -> list[str]:
 def _end_step(g: State, step: tuple) -> bool:
     from .game import Point
     att = g.attack
-    if att.ended in ("defeated", "ravaged") and _invaders(g) and g.holder(att.target) in (None, att.attacker):
+    if att.ended in ("defeated", "ravaged") and invaders(g) and g.holder(att.target) in (None, att.attacker):
         return g._ask(Point(att.attacker, att.attacker, Kind.INVADE, f"P{att.attacker} invading {att.target}"))
     g.todo.pop(0)
     _close(g)
@@ -379,7 +379,8 @@ def _close(g: State) -> None:
 
 
 def _legal_invade(g: State, seat: int, step: tuple) -> list[Line]:
-    return [Line(seat, "invades", ("from", *group)) for group in _subsets(_invaders(g))] + [Line(seat, "stays")]
+    """Invaders are named by the territories they attack from, every attacker there going in (choice C31)."""
+    return [Line(seat, "invades", ("from", *group)) for group in _subsets(invaders(g))] + [Line(seat, "stays")]
 
 
 def _apply_invade(g: State, step: tuple, d: Line) -> None:

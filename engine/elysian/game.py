@@ -384,11 +384,14 @@ class State:
             self._finish(End.LAST_STANDING, left[0])
 
     def leave(self, seat: int) -> None:
-        """A player leaves the game: their units, settlements and structures come off the field."""
+        """A player leaves the game: their units, settlements and structures come off the field, and the
+        hero's items are discarded (choice C13)."""
+        held = self.held(seat)
         self.lasting_changed()
         for u in [u for u in self.units if u.player == seat]:
             self.units.remove(u)
-        for t in self.held(seat):
+        cards.drop_items(self, self.player(seat), None)
+        for t in held:
             site = self.sites.get(t)
             if site is not None:
                 self.walls_left += site.walls
@@ -531,6 +534,9 @@ def _play(g: State, step: tuple) -> bool:
 
 def _move(g: State, step: tuple) -> bool:
     seat = step[1]
+    if g.player(seat).out:  # out in their own turn (a trap took their last unit): the turn ends (choice C30)
+        g.todo.pop(0)
+        return False
     g.phase = "attack" if g.turn.attacked else "move"
     return g._ask(Point(seat, seat, Kind.MOVE, f"P{seat} moving and attacking"))
 

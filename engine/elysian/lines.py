@@ -1,17 +1,17 @@
 """Elysian Battlefields' decision lines, one per decision, as a player writes them at a table.
 
-    C rolls P2 5              the turn-order roll, one die a line (ties rolled again)
-    P3 hero valka             heroes chosen, last player first
-    C tile P1 4               a land tile drawn at random
-    P1 lays 4 at 0,0 1,-1 1,0 a tile laid: its territories 4a, 4b, 4c on those hexes, clockwise
-    P1 draws conquest         a card drawn from a deck (its face is seen when it is played)
-    P1 outpost 4a             P1 arms 4a infantry      (or archer, cavalry, hero, walls)
-    P1 deploys cavalry 4a     P1 discards spike-pit-trap
-    P1 plays war-drums        P1 trades spike-pit-trap (a card for a unit)        P1 skips
-    P1 builds walls 4a        P1 upgrades 4a           P1 strikes archer 5b         P1 stops
-    P1 moves infantry 4a 7c   P1 attacks 5b from 4a 3c P1 done                     P1 leaves
-    P2 reacts spike-pit-trap  P2 holds                 P2 traps infantry 4a
-    C dice 2 5 6              P1 targets archer        P1 invades from 4a 3c       P1 stays
+    C rolls P2 5                the turn-order roll, one die a line (ties rolled again)
+    P3 hero seren               heroes chosen, last player first
+    C tile P1 4                 a land tile drawn at random
+    P1 lays 4 at 0,0 1,-1 1,0   a tile laid: its territories 4a, 4b, 4c on those hexes, clockwise
+    P1 draws conquest           a card drawn from a deck (its face is seen when it is played)
+    P1 outpost 4a               P1 arms 4a infantry  (or archer, cavalry, hero, walls)
+    P1 deploys cavalry 4a       P1 discards spike-pit-trap
+    P1 plays war-drums          P1 trades spike-pit-trap  (a card for a unit)  P1 skips
+    P1 builds walls 4a          P1 upgrades 4a            P1 strikes archer 5b   P1 stops
+    P1 moves infantry 4a 7c     P1 attacks 5b from 3c 4a  P1 done                P1 leaves
+    P2 reacts spike-pit-trap    P2 holds                  P2 traps infantry 4a
+    C dice 2 5 6                P1 targets archer         P1 invades from 3c 4a  P1 stays
     P2 concede
 
 The faces of a set of dice are unordered: they read in any order and are written lowest first.
@@ -116,10 +116,10 @@ _SHAPES = {  # verb -> a test of the words after it, and what it wants in words
     "moves": (lambda w: len(w) == 3 and w[0] in (*UNIT_WORDS, "hero") and TERRITORY.match(w[1])
               and TERRITORY.match(w[2]), "needs the unit, where it is and where it goes ('moves infantry 4a 7c')"),
     "attacks": (lambda w: len(w) >= 3 and TERRITORY.match(w[0]) and w[1] == "from" and _territories(w[2:]),
-                "needs the territory attacked and where the attackers are ('attacks 5b from 4a 3c')"),
+                "needs the territory attacked and where the attackers are ('attacks 5b from 3c 4a')"),
     "targets": (lambda w: len(w) == 1 and w[0] in UNIT_WORDS, "needs infantry, archer or cavalry"),
     "invades": (lambda w: len(w) >= 2 and w[0] == "from" and _territories(w[1:]),
-                "needs where the invaders come from ('invades from 4a 3c')"),
+                "needs where the invaders come from ('invades from 3c 4a')"),
     **{v: (lambda w: not w, "takes no more words") for v in ("skips", "stops", "done", "leaves", "holds", "stays",
                                                              "concede")},
 }

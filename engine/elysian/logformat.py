@@ -34,6 +34,8 @@ def line_problems(value: dict, decoded: list, texts: list[str]) -> list[tuple[li
         out += [(["decisions", i], "in a log with seeded chance the rolls, tiles and dice come from the seed and "
                  "are not written") for i, d in decoded if d.actor == CHANCE]
     players = field_at(value, "setup", "players")
+    if not isinstance(players, int) or players < 2:  # the schema says what is wrong with it, once
+        players = None
     ranks = field_at(value, "result", "ranks")
     if isinstance(players, int) and isinstance(ranks, list) and len(ranks) != players:
         out.append((["result", "ranks"], f"the result gives {len(ranks)} ranks for {players} players"))
