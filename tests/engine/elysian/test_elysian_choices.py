@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.elysian import bots, cards, fight
+from engine.elysian import cards, fight
 from engine.elysian.board import hex_name, read_hex
 from engine.elysian.catalog import load
 from engine.elysian.game import End
@@ -400,13 +400,18 @@ def test_c26_dice_are_unordered_and_only_a_full_set_repels_or_ravages():
     assert g.last_attack.ended == "spent" and len(g.units_at("5b", 2)) == 2
 
 
-def test_c27_self_play_calls_time_after_forty_rounds(monkeypatch):
-    assert bots.SELF_PLAY_ROUNDS == 40
-    monkeypatch.setattr(bots, "SELF_PLAY_ROUNDS", 1)
+def test_c27_a_game_still_going_after_forty_rounds_ends_at_the_house_limit(monkeypatch):
+    """The house limit ends a game at the start of round 41 as time called would: the players still
+    in share the first place; its log claims "round limit" and verifies as that."""
+    from engine.elysian import game as game_module
+
+    assert game_module.ROUND_LIMIT == 40
+    monkeypatch.setattr(game_module, "ROUND_LIMIT", 1)
     lg = RULES.self_play(5, players=3)
-    assert lg["result"]["reason"] == "time" and lg["result"]["ranks"].count(1) >= 2  # all still playing share
+    assert lg["result"]["reason"] == "round limit" and lg["result"]["ranks"].count(1) >= 2  # all still playing share
     res = replay(lg, keep_game=True)
-    assert res.verdict.status is VerdictStatus.VALID and res.game.round == 2
+    assert res.verdict.status is VerdictStatus.VALID and res.game.round == 1
+    assert res.game.end == "round limit" and "the house limit" in RULES.result_words(res.game, ["A", "B", "C"])
 
 
 def test_c28_a_strike_reaches_next_to_your_forces_up_to_its_number():
