@@ -76,8 +76,8 @@ def move_step_problem(g: State, d: Line) -> str | None:
         return _move_problem(g, d)
     if d.verb == "attacks":
         return fight.attack_problem(g, d)
-    if d.verb == "leaves" and len(g.active()) <= 2:
-        return "a player leaves the game only while three or more play; with two, a player concedes (choice C17)"
+    if d.verb == "leaves":
+        return _leave_problem(g, d, ())
     return None
 
 

@@ -126,6 +126,7 @@ def put(g: State, seat: int, kind: str, where: str, n: int = 1) -> None:
         if kind != "hero":
             g.player(seat).supply[kind] -= 1
         g.units.append(Unit(kind, seat, where))
+    g.lasting_changed()  # a hero come to the field brings its ability (the game's own placing says so itself)
 
 
 def site(g: State, where: str, settlement: str | None = None, holder: int | None = None, *,

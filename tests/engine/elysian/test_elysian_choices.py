@@ -141,6 +141,7 @@ def test_c9_a_heros_ability_works_while_the_hero_is_on_the_field():
     play(g, "P2 attacks 5a from 5b", "C dice 3 4")
     assert g.units_at("5a", 1)  # two hits do not beat 3
     g.units = [u for u in g.units if u.kind != "hero"]
+    g.lasting_changed()  # taken off by hand: the game's own removals say so themselves
     assert cards.stat(g, 1, "infantry", "defense") == 2
 
 

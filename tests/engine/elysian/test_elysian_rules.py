@@ -604,13 +604,14 @@ def test_15_1_a_heroic_item_passes_to_the_heros_defeater():
     g = board()
     put(g, 1, "hero", "5a")
     put(g, 2, "hero", "5b")
-    put(g, 2, "infantry", "5b")
+    put(g, 2, "infantry", "5b", 2)
     hand(g, 1, "aegis-of-dawn")
     start(g, 1, "play")
     play(g, "P1 plays aegis-of-dawn", "P1 done")
     assert g.player(1).items == ["aegis-of-dawn"]
     assert cards.stat(g, 1, "hero", "defense") == CAT.heroes["tiberon"].defense + 2
     start(g, 2, "move")
-    play(g, "P2 attacks 5a from 5b", "C dice 3 4 5", "C dice 3 4")  # Seren 3 + infantry 2: five hits
+    assert fight.power(g, 2, "5a", ("5b",)) == CAT.heroes["seren"].attack + 2 + 2 == 6
+    play(g, "P2 attacks 5a from 5b", "C dice 3 4 5", "C dice 3 4 5")  # six hits beat the hero's 3 + 2
     assert g.hero_unit(1) is None and g.player(1).items == [] and g.player(2).items == ["aegis-of-dawn"]
     assert cards.stat(g, 2, "hero", "defense") == CAT.heroes["seren"].defense + 2
