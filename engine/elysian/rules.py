@@ -3,14 +3,15 @@ here, and its rules object ``RULES``. The rules themselves: docs/elysian-rules.m
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
-from ..log import GameLog, LogFormatError, read_schema_file
+from ..log import GameLog, LogFormatError
+from ..turn_rules import TurnRules
+from . import catalog as catalog_module
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
-from .catalog import DEFAULT_VERSION, catalog_data, check_path, load, versions
+from .catalog import DEFAULT_VERSION, load
 from .game import End, State
 from .lines import Kind, Line, format_line, parse_line
 from .record import RecordBuilder
@@ -28,19 +29,18 @@ GAME_INFO = GameInfo(
 )
 
 
-class ElysianRules:
+class ElysianRules(TurnRules):
+    package = "engine.elysian"
+    kinds = Kind
+    catalog = catalog_module
     info = GAME_INFO
     bots = tuple(BOTS)
-    any_order_kinds: frozenset = frozenset()
 
     # the log
     line_problems = staticmethod(logformat.line_problems)
     read_log_parts = staticmethod(logformat.read_log_parts)
     dump_setup = staticmethod(logformat.dump_setup)
     dump_result = staticmethod(logformat.dump_result)
-
-    def log_schema_part(self) -> dict:
-        return read_schema_file("engine.elysian")
 
     @staticmethod
     def parse_line(text: str) -> Line:
@@ -49,14 +49,6 @@ class ElysianRules:
     @staticmethod
     def format_line(d: Line) -> str:
         return format_line(d)
-
-    @staticmethod
-    def dump_checkpoint(checkpoint: Any) -> dict:  # pragma: no cover - these logs have no checkpoints
-        raise TypeError("Elysian Battlefields logs have no checkpoints")
-
-    @staticmethod
-    def canonical_lines(lines: Sequence[str]) -> list[str]:
-        return list(lines)
 
     # replay and the verdict
     def new_game(self, log: GameLog, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> State:
@@ -69,12 +61,6 @@ class ElysianRules:
 
     def record_builder(self) -> RecordBuilder:
         return RecordBuilder()
-
-    def checkpoint_check(self, log: GameLog) -> None:
-        return None
-
-    def setup_illegality(self, log: GameLog, g: State) -> None:
-        return None
 
     def end_as_claimed(self, log: GameLog, g: State) -> None:
         if log.result is not None and log.result.reason == End.TIME and not g.over:
@@ -118,28 +104,8 @@ class ElysianRules:
 
     # reading lines (engine.reader)
     @staticmethod
-    def answer_of(entry: Line) -> Line:
-        return entry
-
-    @staticmethod
-    def seat_of(d: Line) -> int:
-        return d.actor
-
-    @staticmethod
     def writes_down(d: Line, q: Line) -> bool:
         return d == q
-
-    @staticmethod
-    def aims(d: Line, pend: Any) -> bool:
-        return d.actor == pend.player and d.verb in pend.kind.verbs
-
-    @staticmethod
-    def verbs_like(d: Line) -> frozenset[str]:
-        return next((k.verbs for k in Kind if d.verb in k.verbs), frozenset({d.verb}))
-
-    @staticmethod
-    def found_nothing(d: Line) -> bool:
-        return False
 
     # the board and counts
     @staticmethod
@@ -158,14 +124,6 @@ class ElysianRules:
     def game_outcome(g: State) -> dict | None:
         return {"end": g.end, "winner": g.winner, "ranks": g.ranks(), "rounds": g.round} if g.over else None
 
-    @staticmethod
-    def deploys_before_seat(g: State) -> list:
-        return []
-
-    @staticmethod
-    def concede_line(seat: int) -> str:
-        return f"P{seat} concede"
-
     # seat views: no line is hidden from any seat (a drawn card is never written)
     @staticmethod
     def as_seen(entry: Any, hidden: bool, omit: bool, catalog: Any) -> Line:
@@ -179,14 +137,6 @@ class ElysianRules:
     def is_unseen(d: Line) -> bool:
         return False
 
-    @staticmethod
-    def is_drawn(entry: Any) -> bool:
-        return entry.how == "seed"
-
-    @staticmethod
-    def trace_observer() -> None:
-        return None
-
     # self-play
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
@@ -196,19 +146,6 @@ class ElysianRules:
     @staticmethod
     def faction_choices(catalog: str | None = None) -> list[str]:
         return list(load(catalog or DEFAULT_VERSION).heroes)
-
-    @staticmethod
-    def catalog_versions() -> list[str]:
-        return versions()
-
-    @staticmethod
-    def catalog_data(version: str) -> dict:
-        return catalog_data(load(version))
-
-    @staticmethod
-    def check_catalog(path: str, version: str) -> str:
-        """An organiser's catalog folder, or one of its files in place of catalog ``version``'s."""
-        return check_path(Path(path), version)
 
     @staticmethod
     def misclaimed_result(result: dict) -> dict:

@@ -3,14 +3,15 @@ here, and its rules object ``RULES``. The rules themselves: docs/titans-rules.md
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome, another_winner
-from ..log import GameLog, LogFormatError, read_schema_file
+from ..log import GameLog, LogFormatError
+from ..turn_rules import TurnRules
+from . import catalog as catalog_module
 from . import logformat, views
 from .bots import BOTS, KEY, self_play
-from .catalog import DEFAULT_VERSION, catalog_data, check_path, load, versions
+from .catalog import DEFAULT_VERSION, load
 from .game import End, State
 from .lines import Kind, Line, format_line, is_face_down_burn, parse_line, unseen_form
 from .record import RecordBuilder
@@ -28,19 +29,18 @@ GAME_INFO = GameInfo(
 )
 
 
-class TitansRules:
+class TitansRules(TurnRules):
+    package = "engine.titans"
+    kinds = Kind
+    catalog = catalog_module
     info = GAME_INFO
     bots = tuple(BOTS)
-    any_order_kinds: frozenset = frozenset()
 
     # the log
     line_problems = staticmethod(logformat.line_problems)
     read_log_parts = staticmethod(logformat.read_log_parts)
     dump_setup = staticmethod(logformat.dump_setup)
     dump_result = staticmethod(logformat.dump_result)
-
-    def log_schema_part(self) -> dict:
-        return read_schema_file("engine.titans")
 
     @staticmethod
     def parse_line(text: str) -> Line:
@@ -49,14 +49,6 @@ class TitansRules:
     @staticmethod
     def format_line(d: Line) -> str:
         return format_line(d)
-
-    @staticmethod
-    def dump_checkpoint(checkpoint: Any) -> dict:  # pragma: no cover - Titans logs have no checkpoints
-        raise TypeError("Titans logs have no checkpoints")
-
-    @staticmethod
-    def canonical_lines(lines: Sequence[str]) -> list[str]:
-        return list(lines)  # no lines come in any order
 
     # replay and the verdict
     def new_game(self, log: GameLog, catalog: Any = None, observers: Any = None, *, trace: bool = False) -> State:
@@ -71,12 +63,6 @@ class TitansRules:
 
     def record_builder(self) -> RecordBuilder:
         return RecordBuilder()
-
-    def checkpoint_check(self, log: GameLog) -> None:
-        return None
-
-    def setup_illegality(self, log: GameLog, g: State) -> None:
-        return None  # every setup that reads (new_game) is a legal one
 
     def end_as_claimed(self, log: GameLog, g: State) -> None:
         if log.result is not None and log.result.reason == End.TIME and not g.over:
@@ -118,28 +104,8 @@ class TitansRules:
 
     # reading lines (engine.reader)
     @staticmethod
-    def answer_of(entry: Line) -> Line:
-        return entry
-
-    @staticmethod
-    def seat_of(d: Line) -> int:
-        return d.actor
-
-    @staticmethod
     def writes_down(d: Line, q: Line) -> bool:
         return d == q or (is_face_down_burn(d) and d.card is None and unseen_form(q) == d)
-
-    @staticmethod
-    def aims(d: Line, pend: Any) -> bool:
-        return d.actor == pend.player and d.verb in pend.kind.verbs
-
-    @staticmethod
-    def verbs_like(d: Line) -> frozenset[str]:
-        return next((k.verbs for k in Kind if d.verb in k.verbs), frozenset({d.verb}))
-
-    @staticmethod
-    def found_nothing(d: Line) -> bool:
-        return False
 
     # the board and counts
     @staticmethod
@@ -158,14 +124,6 @@ class TitansRules:
     def game_outcome(g: State) -> dict | None:
         return {"end": g.end, "winner": g.winner, "rounds": g.round} if g.over else None
 
-    @staticmethod
-    def deploys_before_seat(g: State) -> list:
-        return []
-
-    @staticmethod
-    def concede_line(seat: int) -> str:
-        return f"P{seat} concede"
-
     # seat views (engine.seats): a card burned face down from a stack is '?' to the other seat
     @staticmethod
     def as_seen(entry: Any, hidden: bool, omit: bool, catalog: Any) -> Line:
@@ -180,14 +138,6 @@ class TitansRules:
     def is_unseen(d: Line) -> bool:
         return is_face_down_burn(d) and d.card is None
 
-    @staticmethod
-    def is_drawn(entry: Any) -> bool:
-        return entry.how == "seed"  # a hazard token the seed flipped
-
-    @staticmethod
-    def trace_observer() -> None:
-        return None
-
     # self-play
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
@@ -197,19 +147,6 @@ class TitansRules:
     @staticmethod
     def faction_choices(catalog: str | None = None) -> list[str]:
         return list(load(catalog or DEFAULT_VERSION).species)
-
-    @staticmethod
-    def catalog_versions() -> list[str]:
-        return versions()
-
-    @staticmethod
-    def catalog_data(version: str) -> dict:
-        return catalog_data(load(version))
-
-    @staticmethod
-    def check_catalog(path: str, version: str) -> str:
-        """An organiser's catalog folder, or one of its files in place of catalog ``version``'s (catalog.check_path)."""
-        return check_path(Path(path), version)
 
     misclaimed_result = staticmethod(another_winner)
 
