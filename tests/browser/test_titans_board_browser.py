@@ -162,7 +162,7 @@ def test_a_titans_game_stepped_through_in_the_viewer(bare_site, browser, titans_
 def seeded_game(app):
     """A seeded game (every card known from the seed, the whole table's view) in the Titans event."""
     client = as_admin(app)
-    log = RULES.self_play(7, bot="greedy", meta={"players": ["Ada", "Bram"], "event": EVENT})
+    log = RULES.self_play(7, bot="greedy", meta={"players": ["Ada", "Bram"], "event": EVENT}, catalog="1")
     response = client.post("/api/v1/games", data=json.dumps(log), content_type="application/json")
     assert response.status_code == 202, response.get_json()
     gid = response.get_json()["id"]
@@ -244,6 +244,7 @@ def test_a_titans_game_recorded_by_clicking_under_its_board(bare_site, browser, 
         page.goto(f"{bare_site}/titans/record")
         page.fill("#player-1", "Ada")
         page.fill("#player-2", "Bram")
+        page.fill("#catalog", log["catalog"])  # the table game is catalog 1's; the form offers the newest
         page.fill("#setup-json", json.dumps(log["setup"]))
         page.click("#start")
         page.wait_for_selector("#record[data-screen=game][data-busy=false] #board-view svg.field")
