@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from . import hands
 from .catalog import Effect
 from .lines import Kind, Line
+from .parts import Point, Unit
 from .pieces import STANDARD, WALL_DEFENSE
 
 if TYPE_CHECKING:
@@ -77,9 +78,18 @@ def drop_items(g: State, owner: Any, by: int | None) -> None:
         g.decks[g.cat.cards[k].deck].discard.append(k)
 
 
+def reach(g: State, u: Unit) -> dict[str, int]:
+    """Where unit ``u`` may move now: up to its Move (and this turn's extra), never into or through
+    water or a territory another player holds; with the steps each takes."""
+    steps = stat(g, u.player, u.kind, "move") + g.turn.speed
+    holders = g.holders()
+    terr = g.land.territories
+    return g.land.reachable(u.where, steps,
+                            lambda n: terr[n].terrain != "water" and holders.get(n, u.player) == u.player)
+
+
 # ---------------------------------------------------------------------- placing units
 def place(g: State, seat: int, kind: str, where: str) -> None:
-    from .game import Unit
     if kind != "hero":
         g.player(seat).supply[kind] -= 1
     else:
@@ -218,7 +228,6 @@ def _point(kind: Kind, words: str, legal):
         if not legal(g, seat, s) or (kind is Kind.STRIKE and (s[2] <= 0 or not _strike_targets(g, seat))):
             g.todo.pop(0)
             return False
-        from .game import Point
         return g._ask(Point(seat, seat, kind, f"P{seat} {words}"))
     return step
 

@@ -18,10 +18,11 @@ from typing import TYPE_CHECKING
 from ..games import CHANCE
 from . import cards, hands
 from .lines import Kind, Line, territory_order
+from .parts import Point, Unit
 from .pieces import BLOCK_FACES, FOREST_PENALTY, HEAVY_FACE, MOUNTAIN_BONUS, SET_SIZE, STANDARD
 
 if TYPE_CHECKING:
-    from .game import State, Unit
+    from .game import State
 
 ALL_SUBSETS_UP_TO = 4  # more source territories than this: every one, each alone, or all but one
 
@@ -157,7 +158,6 @@ def _reactions(g: State, seat: int) -> list[str]:
 
 
 def _react_step(g: State, step: tuple) -> bool:
-    from .game import Point
     seat = step[1]
     if g.player(seat).out or not _reactions(g, seat):
         g.todo.pop(0)
@@ -194,7 +194,6 @@ def _trap_targets(g: State) -> list[tuple[str, str]]:
 
 
 def _trap_step(g: State, step: tuple) -> bool:
-    from .game import Point
     if step[2] <= 0 or not _trap_targets(g):
         g.todo.pop(0)
         return False
@@ -234,7 +233,6 @@ def _next_piece(g: State) -> tuple[str, object] | None:
 
 
 def _dice_step(g: State, step: tuple) -> bool:
-    from .game import Point
     att = g.attack
     if att.ended is not None or g.player(att.attacker).out:
         g.todo.pop(0)
@@ -298,7 +296,6 @@ def _ravage(g: State) -> None:
 
 
 def _hits_step(g: State, step: tuple) -> bool:
-    from .game import Point
     att = g.attack
     while not g.over:
         piece = _next_piece(g)
@@ -363,7 +360,6 @@ def invaders(g: State) -> list[str]:
 
 
 def _end_step(g: State, step: tuple) -> bool:
-    from .game import Point
     att = g.attack
     if att.ended in ("defeated", "ravaged") and invaders(g) and g.holder(att.target) in (None, att.attacker):
         return g._ask(Point(att.attacker, att.attacker, Kind.INVADE, f"P{att.attacker} invading {att.target}"))

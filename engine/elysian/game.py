@@ -21,6 +21,7 @@ from . import cards, fight, hands
 from .board import Field, clockwise, is_triangle, neighbours, read_hex
 from .catalog import DECKS, Catalog
 from .lines import Kind, Line, format_line
+from .parts import Answer, Player, Point, Site, Turn, Unit
 from .pieces import (
     ARMING_OBJECTS,
     CONQUER_POINTS,
@@ -65,71 +66,6 @@ _END_WORDS = {End.CONQUER: f"Conquer ({CONQUER_POINTS} conquest points)",
               End.REIGN: f"Reign ({REIGN_POINTS} kingdom points at the start of a turn)",
               End.LAST_STANDING: "the last player left", End.CONCESSION: "a concession", End.TIME: "time called",
               End.ROUND_LIMIT: f"the house limit of {ROUND_LIMIT} rounds"}
-
-
-@dataclass
-class Point:
-    player: int
-    seat: int
-    kind: Kind
-    prompt: str
-    default: Line | None = None
-
-
-class Answer:
-    """One answer of the game's trace (engine.seats): what was asked and the line that answered."""
-
-    __slots__ = ("kind", "seat", "decision", "how", "prompt", "round")
-
-    def __init__(self, kind: Kind, seat: int, decision: Line, how: str, prompt: str, round: int) -> None:
-        self.kind, self.seat, self.decision, self.how = kind, seat, decision, how
-        self.prompt, self.round = prompt, round
-
-
-@dataclass
-class Unit:
-    kind: str  # infantry, archer, cavalry or hero
-    player: int
-    where: str
-    moved: bool = False
-
-
-@dataclass
-class Site:
-    """What stands in a territory besides units: a settlement (and who holds it), walls, a temple."""
-
-    settlement: str | None = None
-    holder: int | None = None  # None: vacant
-    walls: bool = False
-    temple: bool = False
-
-
-@dataclass
-class Player:
-    seat: int
-    hero: str | None = None
-    tiles: list = field(default_factory=list)  # drawn, not yet laid
-    hand: list = field(default_factory=list)  # (deck, card key or None)
-    conquest: int = 0
-    upgrades: list = field(default_factory=list)
-    items: list = field(default_factory=list)  # carried by the hero
-    supply: Counter = field(default_factory=Counter)  # standard units and settlements not on the field
-    out: bool = False
-    roll: int = 0
-
-
-@dataclass
-class Turn:
-    """What the player whose turn it is may still do, and what cards gave for this turn."""
-
-    plays: int = 1
-    moves: int = 2
-    hero_moved: bool = False
-    attacks: int = 1
-    attacked: bool = False
-    power: int = 0
-    speed: int = 0
-    reach: int = 0
 
 
 @dataclass
@@ -648,7 +584,7 @@ def _moves(g: State, seat: int) -> list[Line]:
         if u.kind == "hero" and t.hero_moved or u.kind != "hero" and t.moves <= 0:
             continue
         seen.add((u.kind, u.where))
-        for dest in sorted(reach(g, u), key=_order):
+        for dest in sorted(cards.reach(g, u), key=_order):
             out.append(Line(seat, "moves", (u.kind, u.where, dest)))
     return out
 
@@ -659,16 +595,8 @@ def _more_than_done(g: State, seat: int) -> bool:
         return True
     t = g.turn
     return not t.attacked and any(not u.moved and u.player == seat and (not t.hero_moved if u.kind == "hero" else
-                                                                        t.moves > 0) and reach(g, u)
+                                                                        t.moves > 0) and cards.reach(g, u)
                                   for u in g.units)
-
-
-def reach(g: State, u: Unit) -> dict[str, int]:
-    steps = cards.stat(g, u.player, u.kind, "move") + g.turn.speed
-    holders = g.holders()
-    terr = g.land.territories
-    return g.land.reachable(u.where, steps,
-                            lambda n: terr[n].terrain != "water" and holders.get(n, u.player) == u.player)
 
 
 # ---------------------------------------------------------------------- applying answers

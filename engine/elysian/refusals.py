@@ -11,7 +11,8 @@ from .lines import Kind, Line, format_line
 from .pieces import ARMING_OBJECTS, SET_SIZE, SETTLEMENT_SUPPLY, STANDARD, TILES_EACH, UNITS_EACH, WALLS_SUPPLY
 
 if TYPE_CHECKING:
-    from .game import Point, State
+    from .game import State
+    from .parts import Point
 
 
 def refusal(g: State, d: Line, p: Point) -> str | None:
@@ -96,8 +97,7 @@ def _move_problem(g: State, d: Line) -> str | None:
         return f"every {kind} of P{d.actor}'s in {src} has moved this turn: a unit moves once a turn (rule 8.3)"
     if dest not in g.land.territories:
         return f"there is no territory {dest} on the field"
-    from .game import reach
-    if dest not in reach(g, mine[0]):
+    if dest not in cards.reach(g, mine[0]):
         return (f"the {kind} cannot reach {dest}: a unit moves at most its Move in territories, never into or "
                 f"through water or a territory held by another player (rules 8.3, 8.4)")
     return None

@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.elysian.board import Field, read_hex
-from engine.elysian.game import Site, State, Turn, Unit
+from engine.elysian.game import State
 from engine.elysian.lines import format_line, parse_line
+from engine.elysian.parts import Site, Turn, Unit
 from engine.elysian.pieces import SETTLEMENT_SUPPLY, STANDARD, TEMPLES_SUPPLY, UNITS_EACH, WALLS_SUPPLY
 from engine.elysian.rules import RULES
 from engine.log import parse_log
