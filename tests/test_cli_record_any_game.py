@@ -22,6 +22,7 @@ from engine.seats import as_recorded, seat_view
 from services.cli import main as cli
 
 GAMES_DIR = Path(__file__).resolve().parent / "games"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -134,6 +135,21 @@ def test_a_titans_game_set_up_by_setup_is_recorded_as_played(tmp_path, chance):
     assert got["result"] == {"winner": played["result"]["winner"]}
     assert "Round 1, action — decision 1" in r.output and "unturned" in r.output
     assert "[Titans of Empyrean]" in r.output
+
+
+def test_the_elysian_table_game_is_recorded_at_a_prompt_as_played(tmp_path):
+    """The docs' three-player table game typed in at `empyrean record --game elysian`: the player count
+    asked as its setup's one field, every roll, tile and set of dice typed as a numbered line."""
+    log = json.loads((ROOT / "docs" / "examples" / "elysian-table-game.json").read_text(encoding="utf-8"))
+    out = tmp_path / "elysian.json"
+    r = record("--game", "elysian", "--out", str(out), "--player", "Ada", "--player", "Bram", "--player", "Cyd",
+               stdin=["3"] + typed(log))
+    assert r.exit_code == 0, r.output[-2000:]
+    got = written(out)
+    assert replay(got).verdict.status == "valid" and got["decisions"] == log["decisions"]
+    assert got["setup"] == {"players": 3} and "result" not in got  # ranks: the verdict says how it ended
+    assert [s.rank for s in replay(got).outcome.seats] == log["result"]["ranks"]
+    assert "[Elysian Battlefields]" in r.output and re.search(r"^  dice\n +1  C dice 1 1 1$", r.output, re.M)
 
 
 def test_a_setup_the_form_cannot_draw_is_asked_as_json_and_a_saved_game_goes_on(tmp_path):
