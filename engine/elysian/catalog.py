@@ -17,10 +17,14 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple, NoReturn
+from typing import Any, Mapping, NamedTuple
 
-import yaml
 from jsonschema import Draft202012Validator
+
+from .. import catalog_files
+from ..catalog_files import CatalogError, fail
+
+__all__ = ["CatalogError"]  # raised by load and check_path: importable from here
 
 DEFAULT_VERSION = "1"
 DATA = Path(__file__).resolve().parent / "data"
@@ -30,14 +34,7 @@ DECK_SIZES = {"conquest": 31, "rule": 24, "reign": 25}  # the book's components 
 HEROES = 5  # hero cards in the box
 TILES = 15  # 3 land tiles per player, 5 players at most
 TERRAINS = ("plains", "forest", "mountain", "water")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
 
-
-class CatalogError(ValueError):
-    def __init__(self, file: str, item: str | None, field: str | None, message: str) -> None:
-        where = file + (f", {item}" if item else "") + (f", field {field}" if field else "")
-        super().__init__(f"{where}: {message}")
-        self.file, self.item, self.field, self.message = file, item, field, message
 
 
 @dataclass(frozen=True)
@@ -168,9 +165,6 @@ def effect_data(e: Effect) -> dict[str, Any]:
     return {e.do: e.n, **{name: getattr(e, name) for name in EFFECT_FIELDS if getattr(e, name) is not None}}
 
 
-def _fail(file: str, item: str | None, field: str | None, message: str) -> NoReturn:
-    raise CatalogError(file, item, field, message)
-
 
 @lru_cache(maxsize=None)
 def _validator() -> Draft202012Validator:
@@ -210,14 +204,14 @@ def validate(file: str, doc: Any) -> None:
         path, message = path + [unknown], f"there is no field {unknown!r} here; the fields are {', '.join(known)}"
     elif e.validator == "required":  # name the missing field itself
         path = path + [next(k for k in e.validator_value if k not in e.instance)]
-    _fail(file, item, _field_name(path), message)
+    fail(file, item, _field_name(path), message)
 
 
 def _effects(raw: list, kind: str, file: str, item: str, where: str) -> tuple[Effect, ...]:
     try:
         return tuple(compile_effect(e, kind, f"{where}[{i}]") for i, e in enumerate(raw))
     except EffectError as e:
-        _fail(file, item, e.field, e.message)
+        fail(file, item, e.field, e.message)
 
 
 def _entries(docs: dict[str, Any], plural: str, build, count: int | None = None) -> dict[str, Any]:
@@ -230,11 +224,11 @@ def _entries(docs: dict[str, Any], plural: str, build, count: int | None = None)
         item = f"{kind} {raw['key']!r}"
         for fld, seen in (("key", out), ("name", names)):
             if raw[fld] in seen:
-                _fail(file, item, fld, f"this {fld} is used by an earlier {kind}")
+                fail(file, item, fld, f"this {fld} is used by an earlier {kind}")
         out[raw["key"]] = build(raw, item)
         names.add(raw["name"])
     if count is not None and len(out) != count:
-        _fail(file, None, plural, f"the game has {count} {plural}, not {len(out)}")
+        fail(file, None, plural, f"the game has {count} {plural}, not {len(out)}")
     return out
 
 
@@ -251,7 +245,7 @@ def _hero(raw: dict, item: str) -> Hero:
 def _card(raw: dict, item: str) -> Card:
     kind, trigger = raw["kind"], raw.get("trigger")
     if (kind == "effect") != (trigger is not None):
-        _fail("cards.yaml", item, "trigger", "an Effect card needs a trigger (when it is played)" if kind == "effect"
+        fail("cards.yaml", item, "trigger", "an Effect card needs a trigger (when it is played)" if kind == "effect"
               else f"only Effect cards have a trigger; this card is {KIND_WORDS[kind]}")
     return Card(raw["key"], raw["name"], raw["deck"], kind, raw["copies"], raw["text"],
                 _effects(raw["effects"], kind, "cards.yaml", item, "effects"), trigger)
@@ -265,13 +259,13 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
     tiles = _entries(docs, "tiles", _tile, TILES)
     for i, key in enumerate(tiles, 1):
         if key != str(i):
-            _fail("tiles.yaml", f"tile {key!r}", "key", f"tiles are keyed 1 to {TILES} in order: this one is {i}")
+            fail("tiles.yaml", f"tile {key!r}", "key", f"tiles are keyed 1 to {TILES} in order: this one is {i}")
     heroes = _entries(docs, "heroes", _hero, HEROES)
     cards = _entries(docs, "cards", _card)
     decks = {d: Counter({c.key: c.copies for c in cards.values() if c.deck == d}) for d in DECKS}
     for d, counts in decks.items():
         if counts.total() != DECK_SIZES[d]:
-            _fail("cards.yaml", f"deck {d!r}", "copies",
+            fail("cards.yaml", f"deck {d!r}", "copies",
                   f"the {d} deck holds {DECK_SIZES[d]} cards; its cards' copies add up to {counts.total()}")
     return Catalog(head["version"], head["title"], head["notice"], tiles, heroes, cards, decks)
 
@@ -285,18 +279,14 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
 def _load(version: str) -> Catalog:
     cat = compile_catalog(read_files(_folder(version)))
     if cat.version != version:
-        _fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
+        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
     return cat
 
 
 def versions() -> list[str]:
-    """The catalog versions, oldest first."""
-    return sorted((p.name for p in (DATA / "catalog").iterdir() if p.is_dir()), key=_version_order)
+    """The catalog versions, oldest first (numbers by value: 10 comes after 9); the last is the default."""
+    return catalog_files.versions(DATA / "catalog")
 
-
-def _version_order(version: str) -> list[tuple[int, int | str]]:
-    """Numbers compare as numbers, so 10 comes after 9."""
-    return [(0, int(p)) if p.isdigit() else (1, p) for p in version.replace("-", ".").split(".")]
 
 
 def _folder(version: str) -> Path:
@@ -308,30 +298,14 @@ def _folder(version: str) -> Path:
 
 
 def read_files(folder: Path, names: tuple[str, ...] = FILES) -> dict[str, Any]:
-    """The catalog files ``names`` of a folder, decoded (by file name); CatalogError for one that does
-    not read."""
-    docs = {}
-    for file in names:
-        try:
-            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-            _fail(file, None, None, f"cannot be read: {e}")
-    return docs
+    return catalog_files.read_files(folder, names)
 
 
 def check_path(path: Path, version: str) -> str:
     """An organiser's catalog checked: a folder of the four files, or one of them (by its name) put in
     place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
     the item and the field."""
-    if path.is_dir():
-        docs, said = read_files(path), ""
-    elif path.name in FILES:
-        docs = {**read_files(_folder(version)), **read_files(path.parent, (path.name,))}
-        said = f"{path.name}: valid in place of catalog {version}'s own; with it, "
-    else:
-        _fail(path.name, None, None, f"an Elysian Battlefields catalog file is one of {', '.join(FILES)}, "
-                                     "or a folder of them")
-    cat = compile_catalog(docs)
+    cat, said = catalog_files.check_path(path, _folder(version), FILES, "Elysian Battlefields", compile_catalog)
     decks = ", ".join(f"{d} {len(cat.decks[d])} cards ({cat.decks[d].total()} with copies)" for d in DECKS)
     return f"{said}catalog {cat.version}: {len(cat.tiles)} tiles, {len(cat.heroes)} heroes; {decks}"
 

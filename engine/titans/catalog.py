@@ -14,11 +14,14 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
-import yaml
 from jsonschema import Draft202012Validator
 
+from .. import catalog_files
+from ..catalog_files import CatalogError, fail
+
+__all__ = ["CatalogError"]  # raised by load and check_path: importable from here
 from .board import Board
 from .effects import Effect, EffectError, compile_effects
 
@@ -29,16 +32,9 @@ BASIC_CARDS = 21  # the basic maneuvers in every deck
 SPECIES_CARDS = 11  # each species' maneuvers
 SQUAD = 4  # titans in a squad, and in a species (docs/titans-rules.md, K1)
 DECK_CARDS = 28  # a player's maneuvers: the basic ones and 7 of the species' (rule 2.2)
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
 HAZARDS = ("regenerate", "portal", "air-pocket", "foom", "soothing-wind", "toxic-blast", "air-current",
            "whirlwind", "lightning")
 
-
-class CatalogError(ValueError):
-    def __init__(self, file: str, item: str | None, field: str | None, message: str) -> None:
-        where = file + (f", {item}" if item else "") + (f", field {field}" if field else "")
-        super().__init__(f"{where}: {message}")
-        self.file, self.item, self.field, self.message = file, item, field, message
 
 
 @dataclass(frozen=True)
@@ -94,9 +90,6 @@ class Catalog:
         return Counter({k: self.maneuvers[k].copies for k in self.species[species].maneuvers})
 
 
-def _fail(file: str, item: str | None, field: str | None, message: str) -> NoReturn:
-    raise CatalogError(file, item, field, message)
-
 
 @lru_cache(maxsize=None)
 def _validator() -> Draft202012Validator:
@@ -128,14 +121,14 @@ def validate(file: str, doc: Any) -> None:
     if errors:
         e = errors[0]
         item, fld = _item_and_field(doc, list(e.absolute_path))
-        _fail(file, item, fld, e.message)
+        fail(file, item, fld, e.message)
 
 
 def _maneuver(raw: dict, species: str | None, file: str) -> Maneuver:
     try:
         effects = compile_effects(raw["effects"], "effects")
     except EffectError as e:
-        _fail(file, f"maneuver {raw['key']!r}", e.field, e.message)
+        fail(file, f"maneuver {raw['key']!r}", e.field, e.message)
     return Maneuver(raw["key"], raw["name"], raw["kind"] == "active", raw["copies"], species, raw["text"], effects)
 
 
@@ -144,7 +137,7 @@ def _titan(raw: dict, species: str, file: str) -> Titan:
     try:
         effects = compile_effects(ab["effects"], "ability.effects")
     except EffectError as e:
-        _fail(file, f"titan {raw['key']!r}", e.field, e.message)
+        fail(file, f"titan {raw['key']!r}", e.field, e.message)
     return Titan(raw["key"], raw["name"], species, raw["stack"], raw["initiative"], raw["strength"],
                  raw["endurance"], ab["name"], ab["text"], effects)
 
@@ -159,7 +152,7 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
 
     def add(table: dict, value: Any, file: str, kind: str) -> None:
         if value.key in table or value.key in maneuvers or value.key in titans:
-            _fail(file, f"{kind} {value.key!r}", "key", "this key is used twice in the catalog")
+            fail(file, f"{kind} {value.key!r}", "key", "this key is used twice in the catalog")
         table[value.key] = value
 
     basic = []
@@ -167,20 +160,20 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
         add(maneuvers, _maneuver(raw, None, "basic.yaml"), "basic.yaml", "maneuver")
         basic.append(raw["key"])
     if sum(maneuvers[k].copies for k in basic) != BASIC_CARDS:
-        _fail("basic.yaml", None, "maneuvers", f"the basic maneuvers come to {BASIC_CARDS} cards with their copies")
+        fail("basic.yaml", None, "maneuvers", f"the basic maneuvers come to {BASIC_CARDS} cards with their copies")
     species: dict[str, Species] = {}
     for raw in docs["species.yaml"]["species"]:
         key = raw["key"]
         if key in species:
-            _fail("species.yaml", f"species {key!r}", "key", "this species is listed twice")
+            fail("species.yaml", f"species {key!r}", "key", "this species is listed twice")
         if len(raw["titans"]) != SQUAD:
-            _fail("species.yaml", f"species {key!r}", "titans", f"a species has {SQUAD} titans")
+            fail("species.yaml", f"species {key!r}", "titans", f"a species has {SQUAD} titans")
         for t in raw["titans"]:
             add(titans, _titan(t, key, "species.yaml"), "species.yaml", "titan")
         for m in raw["maneuvers"]:
             add(maneuvers, _maneuver(m, key, "species.yaml"), "species.yaml", "maneuver")
         if sum(m["copies"] for m in raw["maneuvers"]) != SPECIES_CARDS:
-            _fail("species.yaml", f"species {key!r}", "maneuvers",
+            fail("species.yaml", f"species {key!r}", "maneuvers",
                   f"a species has {SPECIES_CARDS} maneuver cards with their copies")
         species[key] = Species(key, raw["name"], tuple(t["key"] for t in raw["titans"]),
                                tuple(m["key"] for m in raw["maneuvers"]))
@@ -188,20 +181,20 @@ def compile_catalog(docs: dict[str, Any]) -> Catalog:
     b = board_doc["board"]
     sides = sorted(b["sides"], key=lambda s: s["player"])
     if [s["player"] for s in sides] != [1, 2]:
-        _fail("board.yaml", None, "board.sides", "one side for player 1 and one for player 2")
+        fail("board.yaml", None, "board.sides", "one side for player 1 and one for player 2")
     board = Board(b["radius"], tuple(tuple(s["facings"]) for s in sides))
     pile = dict(board_doc["hazard_pile"])
     unknown = sorted(set(pile) - set(HAZARDS))
     if unknown:
-        _fail("board.yaml", None, f"hazard_pile.{unknown[0]}", f"no such hazard; the hazards are {', '.join(HAZARDS)}")
+        fail("board.yaml", None, f"hazard_pile.{unknown[0]}", f"no such hazard; the hazards are {', '.join(HAZARDS)}")
     layouts: dict[str, tuple[str, ...]] = {}
     for raw in board_doc["hazard_layouts"]:
         where = f"layout {raw['key']!r}"
         bad = [h for h in raw["hexes"] if board.hex_named(h) is None]
         if bad:
-            _fail("board.yaml", where, "hexes", f"{bad[0]} is not a hex of the field")
+            fail("board.yaml", where, "hexes", f"{bad[0]} is not a hex of the field")
         if len(set(raw["hexes"])) != len(raw["hexes"]) or len(raw["hexes"]) > sum(pile.values()):
-            _fail("board.yaml", where, "hexes", "each hex once, and no more hexes than hazard tokens")
+            fail("board.yaml", where, "hexes", "each hex once, and no more hexes than hazard tokens")
         layouts[raw["key"]] = tuple(raw["hexes"])
     return Catalog(head["version"], head["title"], head["notice"], species, titans, maneuvers, tuple(basic),
                    board, pile, layouts)
@@ -216,7 +209,7 @@ def _check_stacks(species: dict[str, Species], titans: dict[str, Titan]) -> None
         for squad in (own, own[:SQUAD - 1] + ([ally] if ally else [])):
             total = sum(t.stack for t in squad)
             if total > DECK_CARDS:
-                _fail("species.yaml", f"species {key!r}", "titans",
+                fail("species.yaml", f"species {key!r}", "titans",
                       f"the stacks of {', '.join(t.key for t in squad)} come to {total} cards, more than the "
                       f"{DECK_CARDS} of a deck (a squad of the species, or three of it and an ally)")
 
@@ -227,7 +220,7 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
     folder = _folder(version)
     cat = compile_catalog(read_files(folder))
     if cat.version != version:
-        _fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
+        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
     return cat
 
 
@@ -239,37 +232,21 @@ def _folder(version: str) -> Path:
 
 
 def read_files(folder: Path, names: tuple[str, ...] = FILES) -> dict[str, Any]:
-    """The catalog files ``names`` of a folder, decoded (by file name); CatalogError for one that does
-    not read."""
-    docs = {}
-    for file in names:
-        try:
-            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
-        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
-            _fail(file, None, None, f"cannot be read: {e}")
-    return docs
+    return catalog_files.read_files(folder, names)
 
 
 def check_path(path: Path, version: str) -> str:
     """An organiser's catalog checked: a folder of the four files, or one of them (by its name) put in
     place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
     the item and the field."""
-    if path.is_dir():
-        docs, said = read_files(path), ""
-    elif path.name in FILES:
-        docs = {**read_files(_folder(version)), **read_files(path.parent, (path.name,))}
-        said = f"{path.name}: valid in place of catalog {version}'s own; with it, "
-    else:
-        _fail(path.name, None, None, f"a Titans catalog file is one of {', '.join(FILES)}, or a folder of them")
-    cat = compile_catalog(docs)
+    cat, said = catalog_files.check_path(path, _folder(version), FILES, "Titans", compile_catalog)
     return (f"{said}catalog {cat.version}: {len(cat.species)} species, {len(cat.titans)} titans, "
             f"{len(cat.maneuvers)} maneuvers, {len(cat.layouts)} hazard layout(s)")
 
 
 def versions() -> list[str]:
     """The catalog versions, oldest first (numbers by value: 10 comes after 9); the last is the default."""
-    return sorted((p.name for p in (DATA / "catalog").iterdir() if p.is_dir()),
-                  key=lambda v: (0, int(v), "") if v.isdigit() else (1, 0, v))
+    return catalog_files.versions(DATA / "catalog")
 
 
 def catalog_data(cat: Catalog) -> dict[str, Any]:

@@ -1,0 +1,58 @@
+"""What every game's catalog loader shares that keeps its content as folders of YAML files
+(Titans of Empyrean, Elysian Battlefields): the error naming the file, the item and the field, the
+files read, the versions in order, and an organiser's folder or single file checked against a
+version's own. Each game keeps its own types, schema and compiling (``engine/<key>/catalog.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, NoReturn
+
+import yaml
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
+
+
+class CatalogError(ValueError):
+    def __init__(self, file: str, item: str | None, field: str | None, message: str) -> None:
+        where = file + (f", {item}" if item else "") + (f", field {field}" if field else "")
+        super().__init__(f"{where}: {message}")
+        self.file, self.item, self.field, self.message = file, item, field, message
+
+
+def fail(file: str, item: str | None, field: str | None, message: str) -> NoReturn:
+    raise CatalogError(file, item, field, message)
+
+
+def read_files(folder: Path, names: tuple[str, ...]) -> dict[str, Any]:
+    """The catalog files ``names`` of a folder, decoded (by file name); CatalogError for one that does
+    not read."""
+    docs = {}
+    for file in names:
+        try:
+            docs[file] = yaml.load((folder / file).read_text(encoding="utf-8"), Loader=_LOADER)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as e:
+            fail(file, None, None, f"cannot be read: {e}")
+    return docs
+
+
+def versions(folder: Path) -> list[str]:
+    """The version folders in ``folder``, oldest first (numbers by value: 10 comes after 9)."""
+    return sorted((p.name for p in folder.iterdir() if p.is_dir()), key=_version_order)
+
+
+def _version_order(version: str) -> list[tuple[int, int | str]]:
+    return [(0, int(p)) if p.isdigit() else (1, p) for p in version.replace("-", ".").split(".")]
+
+
+def check_path(path: Path, version_folder: Path, files: tuple[str, ...], game: str,
+               compile_docs: Callable[[dict[str, Any]], Any]) -> tuple[Any, str]:
+    """An organiser's catalog: a folder of ``files``, or one of them (by its name) put in place of that
+    file of the version in ``version_folder``; the compiled catalog and the words to begin its
+    summary with, or CatalogError naming the file, the item and the field."""
+    if path.is_dir():
+        return compile_docs(read_files(path, files)), ""
+    if path.name in files:
+        docs = {**read_files(version_folder, files), **read_files(path.parent, (path.name,))}
+        return compile_docs(docs), f"{path.name}: valid in place of catalog {version_folder.name}'s own; with it, "
+    fail(path.name, None, None, f"a {game} catalog file is one of {', '.join(files)}, or a folder of them")
