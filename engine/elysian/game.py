@@ -29,6 +29,7 @@ from .pieces import (
     REBEL_SETTLEMENTS,
     REIGN_POINTS,
     RULE_TERRITORIES,
+    SET_SIZE,
     SETTLEMENT_SUPPLY,
     SETTLEMENTS,
     STANDARD,
@@ -43,6 +44,10 @@ from .pieces import (
 from .refusals import move_step_problem, refusal
 
 ROUND_LIMIT = 40  # a house limit: a game still going after this many rounds ends as if time were called (C27)
+
+
+# points that never have a single answer: a tile has three turns on any free triangle; a die six faces
+NEVER_ONE = frozenset({Kind.LAY, Kind.DICE, Kind.ROLL})
 
 
 class End(StrEnum):
@@ -153,6 +158,8 @@ class State:
             return move_step_problem(self, d)
         if p.kind is Kind.LAY and _lays_well(self, d):
             return None
+        if p.kind is Kind.DICE and len(d.args) == min(SET_SIZE, self.attack.dice_left):
+            return None  # any faces of the set's size (listing them is 56 lines)
         if d in self.legal_decisions():
             return None
         return refusal(self, d, p) or f"'{format_line(d)}' is not allowed now ({p.prompt})"
@@ -257,9 +264,9 @@ class State:
     def _ask(self, point: Point) -> bool:
         """Wait at ``point``, unless it has one legal answer: the engine takes it."""
         self.pending = point
-        if point.default is not None or point.kind is Kind.LAY or (point.kind is Kind.MOVE
-                                                                    and _more_than_done(self, point.player)):
-            return True  # a tile has three turns on any free triangle: laying is never one answer
+        if point.default is not None or point.kind in NEVER_ONE or (point.kind is Kind.MOVE
+                                                                     and _more_than_done(self, point.player)):
+            return True
         legal = self.legal_decisions()
         if len(legal) == 1:
             self.auto.append(legal[0])
@@ -590,13 +597,21 @@ def _moves(g: State, seat: int) -> list[Line]:
 
 
 def _more_than_done(g: State, seat: int) -> bool:
-    """Whether the move step offers more than ending it (worked out without listing every answer)."""
-    if len(g.active()) > 2 or fight.can_attack(g, seat):
+    """Whether the move step offers more than ending it (worked out without listing every answer):
+    leaving, a move (a unit that may still move has a territory next to it it may enter), an attack."""
+    if len(g.active()) > 2:
         return True
     t = g.turn
-    return not t.attacked and any(not u.moved and u.player == seat and (not t.hero_moved if u.kind == "hero" else
-                                                                        t.moves > 0) and cards.reach(g, u)
-                                  for u in g.units)
+    if not t.attacked:
+        holders = g.holders()
+        terr = g.land.territories
+        for u in g.units:
+            if u.player != seat or u.moved or (t.hero_moved if u.kind == "hero" else t.moves <= 0):
+                continue
+            if cards.stat(g, seat, u.kind, "move") + t.speed > 0 and any(
+                    terr[n].terrain != "water" and holders.get(n, seat) == seat for n in g.land.adjacent(u.where)):
+                return True
+    return fight.can_attack(g, seat)
 
 
 # ---------------------------------------------------------------------- applying answers
