@@ -14,6 +14,17 @@ from typing import Any, ClassVar, Sequence
 from .log import GameLog, read_schema_file
 
 
+class Answer:
+    """One answer of a game's trace (engine.seats): what was asked and the line that answered, and
+    how it came ("line", "forced", "default", "seed")."""
+
+    __slots__ = ("kind", "seat", "decision", "how", "prompt", "round")
+
+    def __init__(self, kind: Any, seat: int, decision: Any, how: str, prompt: str, round: int) -> None:
+        self.kind, self.seat, self.decision, self.how = kind, seat, decision, how
+        self.prompt, self.round = prompt, round
+
+
 class TurnRules:
     package: ClassVar[str]
     kinds: ClassVar[Any]

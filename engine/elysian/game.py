@@ -17,11 +17,12 @@ from typing import Any
 
 from ..games import CHANCE
 from ..rng import SplitMix64
+from ..turn_rules import Answer
 from . import cards, fight, hands
 from .board import Field, clockwise, is_triangle, neighbours, read_hex
 from .catalog import DECKS, Catalog
 from .lines import Kind, Line, format_line
-from .parts import Answer, Player, Point, Site, Turn, Unit
+from .parts import Player, Point, Site, Turn, Unit
 from .pieces import (
     ARMING_OBJECTS,
     CONQUER_POINTS,

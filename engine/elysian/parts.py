@@ -1,5 +1,5 @@
 """The plain data a game of Elysian Battlefields is made of: the decision point waiting for an
-answer, an answer of the trace, a unit on the field, what stands in a territory, a player, and what
+answer, a unit on the field, what stands in a territory, a player, and what
 the player whose turn it is may still do. The state machine that changes them is ``game.py``."""
 
 from __future__ import annotations
@@ -17,16 +17,6 @@ class Point:
     kind: Kind
     prompt: str
     default: Line | None = None
-
-
-class Answer:
-    """One answer of the game's trace (engine.seats): what was asked and the line that answered."""
-
-    __slots__ = ("kind", "seat", "decision", "how", "prompt", "round")
-
-    def __init__(self, kind: Kind, seat: int, decision: Line, how: str, prompt: str, round: int) -> None:
-        self.kind, self.seat, self.decision, self.how = kind, seat, decision, how
-        self.prompt, self.round = prompt, round
 
 
 @dataclass

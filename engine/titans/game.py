@@ -24,6 +24,7 @@ from typing import Any
 
 from ..games import CHANCE
 from ..rng import SplitMix64
+from ..turn_rules import Answer
 from . import abilities, hazards
 from .board import FACINGS, Hex, arc, step, turned
 from .catalog import DECK_CARDS, Catalog, Titan
@@ -65,16 +66,6 @@ class Point:
     prompt: str
     titan: int | None = None  # index into State.titans
     default: Line | None = None
-
-
-class Answer:
-    """One answer of the game's trace (engine.seats): what was asked and the line that answered."""
-
-    __slots__ = ("kind", "seat", "decision", "how", "prompt", "round")
-
-    def __init__(self, kind: Kind, seat: int, decision: Line, how: str, prompt: str, round: int) -> None:
-        self.kind, self.seat, self.decision, self.how = kind, seat, decision, how
-        self.prompt, self.round = prompt, round
 
 
 @dataclass
