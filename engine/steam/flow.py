@@ -370,7 +370,7 @@ def _advance_enter(g: State, step: tuple) -> None:
     f.conductor = min(f.conductor + n, f.columns + 1)
     if f.conductor == f.columns + 1:
         g.phase = "end of the line"
-        steps: list[tuple] = [] if g.turn.after else [("deliver", seat, "line")]
+        steps: list[tuple] = [] if g.turn.after else [("deliver", seat, "line", 1 << 10)]
         g.todo[:0] = steps + [("upgrade", seat), ("to start", seat)]
     elif not g.turn.after:
         g.todo.insert(0, ("activate", seat))
@@ -717,7 +717,7 @@ def _final_enter(g: State, step: tuple) -> None:
     g.todo.pop(0)
     seat = step[1]
     g.phase, g.current, g.turn = "final deliveries", seat, Turn(seat)
-    g.todo.insert(0, ("deliver", seat, "final"))
+    g.todo.insert(0, ("deliver", seat, "final", 1 << 10))
     return None
 
 
