@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any
 
 from ..games import CHANCE
 from . import effects
@@ -470,7 +469,7 @@ def _activate_why(g: State, step: tuple, d: Line) -> str | None:
         return (f"activating {g.cat.spellcars[key].name} now costs {cost} mana; P{seat} may spend "
                 f"{g.unlocked(seat)}" + (f" ({locked} gained by activations this turn cannot pay for activations)"
                                          if locked else ""))
-    return f"each spellcar is activated once a turn (rule 'Activate Spellcars')"
+    return "each spellcar is activated once a turn (rule 'Activate Spellcars')"
 
 
 def _activate_apply(g: State, step: tuple, d: Line) -> None:
