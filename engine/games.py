@@ -52,7 +52,7 @@ class GameInfo:
     owner_only: frozenset[str]
     outcome: OutcomeKind
     faction: str
-    teams: bool = False
+    teams: bool = False  # whether it may be played in teams (then a team game names every seat's team)
 
     def players_words(self) -> str:
         """"2–3 players", "2 players"."""

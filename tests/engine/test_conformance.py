@@ -173,8 +173,8 @@ def outcome_problems(outcome, players: int, info) -> list[str]:
         problems.append("a game decided by ranks gives a seat no score")
     if not info.teams and any(s.team is not None for s in outcome.seats):
         problems.append("a game without teams names a team")
-    if info.teams and any(s.team is None for s in outcome.seats):
-        problems.append("a game with teams leaves a seat without one")
+    if info.teams and len({s.team is None for s in outcome.seats}) > 1:
+        problems.append("a game played in teams leaves a seat without one")
     if not outcome.how:
         problems.append("the outcome does not say how the game ended")
     return problems
