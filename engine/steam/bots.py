@@ -4,6 +4,7 @@ set-up a self-played game uses (the map, the variants, teams) is drawn from its 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Callable
 
 from ..rng import ALGORITHM, SplitMix64
@@ -12,16 +13,22 @@ from .catalog import DEFAULT_VERSION, load
 from .game import State
 from .lines import Kind, Line, format_line
 from .logformat import Setup, dump_setup, team_shapes
+from .pieces import DEMAND_POINTS
 from .scoring import score_sheet
 
 KEY = "steam"
 BOT_STREAM = 0x57EA  # the bots' generator is seeded apart from the game's chance
 SAMPLE = 16  # the greedy bot looks at this many of a point's answers at most
 QUIET = frozenset({"stops", "skips", "passes"})  # answers that do nothing: the random bot takes them less
+# what the greedy bot leans to beyond its one step ahead: a spellcar activated is worth its effects, which
+# that step does not see yet
+LEAN = {"activates": 2.5, "uses": 1.0}
 
 
 def score(g: State, seat: int) -> float:
-    """How good the board is for ``seat``: its score and what it is building towards, against the best rival's."""
+    """How good the board is for ``seat``: its score and what it is building towards (goods it could
+    deliver at a city next to its network, the demand tile that would take, its conductor's way to the
+    End of the Line, its engine of spellcars and specialists, mana), against the best rival's."""
     sheet = score_sheet(g)
 
     def worth(s: int) -> float:
@@ -29,11 +36,16 @@ def score(g: State, seat: int) -> float:
         if f.out:
             return -50.0
         net = track.network(g, s)
-        goods = sum(sum(g.goods[h].values()) for h in net)
-        cities = sum(1 for h in track.network_adjacent(g, s, net) if g.terrain[h] == "city")
-        engine = len(f.yard) * 1.2 + len(f.specialists) * 1.5 + len(f.extra)
-        return (sheet.seats[s - 1].total * 3.0 + goods * 0.9 + cities * 1.5 + len(net) * 0.4
-                + (f.mana + f.spent) * 0.25 + f.mana * 0.15 + engine)
+        colours = Counter(c for h in net for c, k in g.goods[h].items() for _ in range(k))
+        best = 0.0
+        for h in track.network_adjacent(g, s, net):
+            if g.terrain[h] == "city":
+                have = colours[g.map.cities[h]]
+                tile = max((DEMAND_POINTS[size] for _c, size in g.stands[h] if size <= have), default=0)
+                best = max(best, min(have, 6) + 2.0 * tile + 0.5)
+        engine = len(f.yard) * 1.0 + len(f.specialists) * 1.5 + len(f.extra)
+        return (sheet.seats[s - 1].total * 3.0 + best * 1.4 + sum(colours.values()) * 0.3 + len(net) * 0.35
+                + (f.mana + f.spent) * 0.3 + f.mana * 0.2 + engine + 0.6 * f.conductor)
 
     rivals = [worth(s) for s in g.active() if s != seat and not g.teammates(seat, s)]
     return worth(seat) - (max(rivals) if rivals else 0.0)
@@ -63,7 +75,7 @@ def choose_greedy(g: State, rng: SplitMix64) -> Line:
     for d in legal:
         trial = g.clone()
         trial.answer(d)
-        s = score(trial, me) + 0.01 * rng.below(10)
+        s = score(trial, me) + 0.01 * rng.below(10) + LEAN.get(d.verb, 0.0)
         if best_score is None or s > best_score:
             best, best_score = d, s
     return best
