@@ -80,11 +80,16 @@ def _effects(raw: dict, file: str, item: str):
 
 def _spellcar(raw: dict, item: str) -> Spellcar:
     kind, copies = raw["kind"], raw["copies"]
+    effects = _effects(raw, "spellcars.yaml", item)
+    for i, e in enumerate(effects):
+        if e.op in STANDING:
+            fail("spellcars.yaml", item, f"effects[{i}].op", f"{e.op} is a standing rule: only a passive station "
+                                                               "master has it")
     if (kind == "company") != (copies == 0):
         fail("spellcars.yaml", item, "copies", "a company spellcar is printed on its folio, never in the market: "
               "copies 0" if kind == "company" else f"a {kind} spellcar is in the market: copies 1 or more")
-    return Spellcar(raw["key"], raw["name"], kind, copies, raw["cost"], raw["text"],
-                    _effects(raw, "spellcars.yaml", item), raw.get("friendly", True))
+    return Spellcar(raw["key"], raw["name"], kind, copies, raw["cost"], raw["text"], effects,
+                    raw.get("friendly", True))
 
 
 def _specialist(raw: dict, item: str) -> Specialist:
@@ -259,7 +264,7 @@ def catalog_data(cat: Catalog) -> dict[str, Any]:
     list of entries (spellcars, captains, engineers, surveyors, station masters, companies, awards,
     boards, layouts) with its fields, effects in their YAML form, and what is unofficial marked."""
     cars, people = _marks(cat, "spellcars.yaml", "spellcars"), _marks(cat, "specialists.yaml", "specialists")
-    firms = _marks(cat, "companies.yaml", "companies")
+    firms, sides = _marks(cat, "companies.yaml", "companies"), _marks(cat, "maps.yaml", "boards")
     data: dict[str, Any] = {"version": cat.version, "notice": cat.notice}
     data["spellcars"] = [{"key": s.key, "name": s.name, "kind": s.kind, "copies": s.copies, "cost": s.cost,
                           "text": s.text, "friendly": s.friendly, "effects": [effect_data(e) for e in s.effects],
@@ -276,7 +281,7 @@ def catalog_data(cat: Catalog) -> dict[str, Any]:
     data["awards"] = [{"key": a.key, "name": a.name, "text": a.text, "metric": a.metric, "most": a.most,
                        "two_players": a.two_players} for a in cat.awards.values()]
     data["boards"] = [{"key": b.key, "side": b.side, "rows": list(b.rows),
-                       "cities": {f"{c},{r}": colour for (c, r), colour in b.cities.items()}}
+                       "cities": {f"{c},{r}": colour for (c, r), colour in b.cities.items()}, **sides.get(b.key, {})}
                       for b in cat.boards.values()]
     data["layouts"] = [{"players": n, "maps": {name: [{"board": k, "col": c, "row": r} for k, c, r in placed]
                                                for name, placed in maps.items()}}
