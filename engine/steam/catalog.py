@@ -31,6 +31,7 @@ from .vocabulary import BOTH_WAYS, STANDING, EffectError, compile_effects, effec
 __all__ = ["CatalogError"]  # raised by load and check_path: importable from here
 
 DEFAULT_VERSION = "1"
+GAME = "Spells & Steam"  # in words
 DATA = Path(__file__).resolve().parent / "data"
 FILES = ("catalog.yaml", "maps.yaml", "companies.yaml", "spellcars.yaml", "specialists.yaml", "awards.yaml")
 # the manual's components list
@@ -219,10 +220,7 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
 
 @lru_cache(maxsize=None)
 def _load(version: str) -> Catalog:
-    cat = compile_catalog(catalog_files.read_files(_folder(version), FILES))
-    if cat.version != version:
-        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
-    return cat
+    return catalog_files.compile_version(DATA / "catalog", version, GAME, FILES, compile_catalog)
 
 
 def versions() -> list[str]:
@@ -231,18 +229,14 @@ def versions() -> list[str]:
 
 
 def _folder(version: str) -> Path:
-    folder = DATA / "catalog" / version
-    if not version or "/" in version or "\\" in version or version.startswith(".") or not folder.is_dir():
-        raise KeyError(f"there is no Spells & Steam catalog version {version!r}; the versions are "
-                       f"{', '.join(versions())}")
-    return folder
+    return catalog_files.version_folder(DATA / "catalog", version, GAME)
 
 
 def check_path(path: Path, version: str) -> str:
     """An organiser's catalog checked: a folder of the six files, or one of them (by its name) put in
     place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
     the item and the field."""
-    cat, said = catalog_files.check_path(path, _folder(version), FILES, "Spells & Steam", compile_catalog)
+    cat, said = catalog_files.check_path(path, _folder(version), FILES, GAME, compile_catalog)
     kinds = Counter(s.kind for s in cat.spellcars.values())
     people = Counter(s.kind for s in cat.specialists.values())
     maps = sum(len(m) for m in cat.layouts.values())
