@@ -1,6 +1,7 @@
 """What every game's catalog loader shares that keeps its content as folders of YAML files
-(Titans of Empyrean, Elysian Battlefields): the error naming the file, the item and the field, the
-files read, the versions in order, and an organiser's folder or single file checked against a
+(Titans of Empyrean, Elysian Battlefields, Spells & Steam): the error naming the file, the item and
+the field, a file checked against its part of the schema, the files read, the versions in order, a
+version's folder found and compiled, and an organiser's folder or single file checked against a
 version's own. Each game keeps its own types, schema and compiling (``engine/<key>/catalog.py``)."""
 
 from __future__ import annotations
@@ -81,6 +82,26 @@ def versions(folder: Path) -> list[str]:
 
 def _version_order(version: str) -> list[tuple[int, int | str]]:
     return [(0, int(p)) if p.isdigit() else (1, p) for p in version.replace("-", ".").split(".")]
+
+
+def version_folder(catalogs: Path, version: str, game: str) -> Path:
+    """The folder of catalog ``version`` in ``catalogs``; a KeyError in words for a version it lacks, or
+    for a name that would lead out of it."""
+    folder = catalogs / version
+    if not version or "/" in version or "\\" in version or version.startswith(".") or not folder.is_dir():
+        raise KeyError(f"there is no {game} catalog version {version!r}; the versions are "
+                       f"{', '.join(versions(catalogs))}")
+    return folder
+
+
+def compile_version(catalogs: Path, version: str, game: str, files: tuple[str, ...],
+                    compile_docs: Callable[[dict[str, Any]], Any]) -> Any:
+    """Catalog ``version`` compiled from its folder's ``files``; CatalogError for a bad file, or for a
+    catalog.yaml that names another version than its folder."""
+    cat = compile_docs(read_files(version_folder(catalogs, version, game), files))
+    if cat.version != version:
+        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
+    return cat
 
 
 def check_path(path: Path, version_folder: Path, files: tuple[str, ...], game: str,

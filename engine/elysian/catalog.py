@@ -27,6 +27,7 @@ from ..catalog_files import CatalogError, fail
 __all__ = ["CatalogError"]  # raised by load and check_path: importable from here
 
 DEFAULT_VERSION = "1"
+GAME = "Elysian Battlefields"  # in words
 DATA = Path(__file__).resolve().parent / "data"
 FILES = ("catalog.yaml", "tiles.yaml", "heroes.yaml", "cards.yaml")
 DECKS = ("conquest", "rule", "reign")
@@ -249,10 +250,7 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
 
 @lru_cache(maxsize=None)
 def _load(version: str) -> Catalog:
-    cat = compile_catalog(read_files(_folder(version)))
-    if cat.version != version:
-        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
-    return cat
+    return catalog_files.compile_version(DATA / "catalog", version, GAME, FILES, compile_catalog)
 
 
 def versions() -> list[str]:
@@ -262,22 +260,14 @@ def versions() -> list[str]:
 
 
 def _folder(version: str) -> Path:
-    folder = DATA / "catalog" / version
-    if not version or "/" in version or "\\" in version or version.startswith(".") or not folder.is_dir():
-        raise KeyError(f"there is no Elysian Battlefields catalog version {version!r}; the versions are "
-                       f"{', '.join(versions())}")
-    return folder
-
-
-def read_files(folder: Path, names: tuple[str, ...] = FILES) -> dict[str, Any]:
-    return catalog_files.read_files(folder, names)
+    return catalog_files.version_folder(DATA / "catalog", version, GAME)
 
 
 def check_path(path: Path, version: str) -> str:
     """An organiser's catalog checked: a folder of the four files, or one of them (by its name) put in
     place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
     the item and the field."""
-    cat, said = catalog_files.check_path(path, _folder(version), FILES, "Elysian Battlefields", compile_catalog)
+    cat, said = catalog_files.check_path(path, _folder(version), FILES, GAME, compile_catalog)
     decks = ", ".join(f"{d} {len(cat.decks[d])} cards ({cat.decks[d].total()} with copies)" for d in DECKS)
     return f"{said}catalog {cat.version}: {len(cat.tiles)} tiles, {len(cat.heroes)} heroes; {decks}"
 

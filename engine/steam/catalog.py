@@ -31,6 +31,7 @@ from .vocabulary import BOTH_WAYS, STANDING, EffectError, compile_effects, effec
 __all__ = ["CatalogError"]  # raised by load and check_path: importable from here
 
 DEFAULT_VERSION = "1"
+GAME = "Spells & Steam"  # in words
 DATA = Path(__file__).resolve().parent / "data"
 FILES = ("catalog.yaml", "maps.yaml", "companies.yaml", "spellcars.yaml", "specialists.yaml", "awards.yaml")
 # the manual's components list
@@ -80,11 +81,16 @@ def _effects(raw: dict, file: str, item: str):
 
 def _spellcar(raw: dict, item: str) -> Spellcar:
     kind, copies = raw["kind"], raw["copies"]
+    effects = _effects(raw, "spellcars.yaml", item)
+    for i, e in enumerate(effects):
+        if e.op in STANDING:
+            fail("spellcars.yaml", item, f"effects[{i}].op", f"{e.op} is a standing rule: only a passive station "
+                                                               "master has it")
     if (kind == "company") != (copies == 0):
         fail("spellcars.yaml", item, "copies", "a company spellcar is printed on its folio, never in the market: "
               "copies 0" if kind == "company" else f"a {kind} spellcar is in the market: copies 1 or more")
-    return Spellcar(raw["key"], raw["name"], kind, copies, raw["cost"], raw["text"],
-                    _effects(raw, "spellcars.yaml", item), raw.get("friendly", True))
+    return Spellcar(raw["key"], raw["name"], kind, copies, raw["cost"], raw["text"], effects,
+                    raw.get("friendly", True))
 
 
 def _specialist(raw: dict, item: str) -> Specialist:
@@ -214,10 +220,7 @@ def load(version: str = DEFAULT_VERSION) -> Catalog:
 
 @lru_cache(maxsize=None)
 def _load(version: str) -> Catalog:
-    cat = compile_catalog(catalog_files.read_files(_folder(version), FILES))
-    if cat.version != version:
-        fail("catalog.yaml", None, "version", f"says {cat.version!r} but lies in the folder {version!r}")
-    return cat
+    return catalog_files.compile_version(DATA / "catalog", version, GAME, FILES, compile_catalog)
 
 
 def versions() -> list[str]:
@@ -226,18 +229,14 @@ def versions() -> list[str]:
 
 
 def _folder(version: str) -> Path:
-    folder = DATA / "catalog" / version
-    if not version or "/" in version or "\\" in version or version.startswith(".") or not folder.is_dir():
-        raise KeyError(f"there is no Spells & Steam catalog version {version!r}; the versions are "
-                       f"{', '.join(versions())}")
-    return folder
+    return catalog_files.version_folder(DATA / "catalog", version, GAME)
 
 
 def check_path(path: Path, version: str) -> str:
     """An organiser's catalog checked: a folder of the six files, or one of them (by its name) put in
     place of that file of catalog ``version``; a one-line summary, or CatalogError naming the file,
     the item and the field."""
-    cat, said = catalog_files.check_path(path, _folder(version), FILES, "Spells & Steam", compile_catalog)
+    cat, said = catalog_files.check_path(path, _folder(version), FILES, GAME, compile_catalog)
     kinds = Counter(s.kind for s in cat.spellcars.values())
     people = Counter(s.kind for s in cat.specialists.values())
     maps = sum(len(m) for m in cat.layouts.values())
@@ -259,7 +258,7 @@ def catalog_data(cat: Catalog) -> dict[str, Any]:
     list of entries (spellcars, captains, engineers, surveyors, station masters, companies, awards,
     boards, layouts) with its fields, effects in their YAML form, and what is unofficial marked."""
     cars, people = _marks(cat, "spellcars.yaml", "spellcars"), _marks(cat, "specialists.yaml", "specialists")
-    firms = _marks(cat, "companies.yaml", "companies")
+    firms, sides = _marks(cat, "companies.yaml", "companies"), _marks(cat, "maps.yaml", "boards")
     data: dict[str, Any] = {"version": cat.version, "notice": cat.notice}
     data["spellcars"] = [{"key": s.key, "name": s.name, "kind": s.kind, "copies": s.copies, "cost": s.cost,
                           "text": s.text, "friendly": s.friendly, "effects": [effect_data(e) for e in s.effects],
@@ -276,7 +275,7 @@ def catalog_data(cat: Catalog) -> dict[str, Any]:
     data["awards"] = [{"key": a.key, "name": a.name, "text": a.text, "metric": a.metric, "most": a.most,
                        "two_players": a.two_players} for a in cat.awards.values()]
     data["boards"] = [{"key": b.key, "side": b.side, "rows": list(b.rows),
-                       "cities": {f"{c},{r}": colour for (c, r), colour in b.cities.items()}}
+                       "cities": {f"{c},{r}": colour for (c, r), colour in b.cities.items()}, **sides.get(b.key, {})}
                       for b in cat.boards.values()]
     data["layouts"] = [{"players": n, "maps": {name: [{"board": k, "col": c, "row": r} for k, c, r in placed]
                                                for name, placed in maps.items()}}
