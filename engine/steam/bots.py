@@ -29,12 +29,11 @@ def score(g: State, seat: int) -> float:
     """How good the board is for ``seat``: its score and what it is building towards (goods it could
     deliver at a city next to its network, the demand tile that would take, its conductor's way to the
     End of the Line, its engine of spellcars and specialists, mana), against the best rival's."""
-    sheet = score_sheet(g)
-
     def worth(s: int) -> float:
         f = g.folio(s)
         if f.out:
             return -50.0
+        points = sum(f.goods.values()) + sum(DEMAND_POINTS[size] for _c, size in f.demand)  # awards come at the end
         net = track.network(g, s)
         colours = Counter(c for h in net for c, k in g.goods[h].items() for _ in range(k))
         best = 0.0
@@ -44,7 +43,7 @@ def score(g: State, seat: int) -> float:
                 tile = max((DEMAND_POINTS[size] for _c, size in g.stands[h] if size <= have), default=0)
                 best = max(best, min(have, 6) + 2.0 * tile + 0.5)
         engine = len(f.yard) * 1.0 + len(f.specialists) * 1.5 + len(f.extra)
-        return (sheet.seats[s - 1].total * 3.0 + best * 1.4 + sum(colours.values()) * 0.3 + len(net) * 0.35
+        return (points * 3.0 + best * 1.4 + sum(colours.values()) * 0.3 + len(net) * 0.35
                 + (f.mana + f.spent) * 0.3 + f.mana * 0.2 + engine + 0.6 * f.conductor)
 
     rivals = [worth(s) for s in g.active() if s != seat and not g.teammates(seat, s)]

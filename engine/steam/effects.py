@@ -311,14 +311,14 @@ def _goods_legal(g: State, step: tuple) -> list[Line]:
         out = [Line(seat, "mirrors", (_token(g, c, h),)) for c, h in dict.fromkeys(network_goods(g, seat))
                if g.supply[c] > 0]
     elif mode == "seed":
-        out = [Line(seat, "seeds", (names[h],)) for h in sorted(net) if not +g.goods[h] and g.terrain[h] in GOODS
+        out = [Line(seat, "seeds", (names[h],)) for h in sorted(net) if not g.goods[h].any() and g.terrain[h] in GOODS
                and g.supply[GOODS[g.terrain[h]]] > 0]
     elif mode == "transmute":
         out = [Line(seat, "transmutes", (_token(g, c, h), c2)) for c, h in dict.fromkeys(network_goods(g, seat))
                for c2 in COLOURS if c2 != c and g.supply[c2] > 0]
     elif mode == "sweep":
         out = [Line(seat, "sweeps", (names[h],)) for h in sorted(net)
-               if any(+g.goods[n] for n in g.map.around[h])]
+               if any(g.goods[n].any() for n in g.map.around[h])]
     elif mode == "remove":
         last = g.turn.last_built
         if last is not None:
@@ -377,7 +377,8 @@ def _goods_apply(g: State, step: tuple, d: Line) -> None:
     elif mode == "sweep":
         h = idx(d.args[0])
         for n in g.map.around[h]:  # type: ignore[index]
-            g.goods[h] += g.goods[n]  # type: ignore[index]
+            for c, k in g.goods[n].items():
+                g.goods[h][c] += k  # type: ignore[index]
             g.goods[n] = type(g.goods[n])()
     elif mode == "remove":
         h, c = g.good_here(d.args[0])  # type: ignore[misc]
@@ -386,8 +387,6 @@ def _goods_apply(g: State, step: tuple, d: Line) -> None:
     elif mode == "place":
         g.goods[extra][d.args[0]] += 1
         g.supply[d.args[0]] -= 1
-    for counter in g.goods:
-        counter += type(counter)()  # drop the colours gone to nothing
 
 
 # ---------------------------------------------------------------------- deliveries
@@ -485,8 +484,6 @@ def _deliver_apply(g: State, step: tuple, d: Line) -> None:
         size, rest = int(rest[-1]), rest[:-2]
     for w in rest:
         g.goods[g.map.index(w)][colour] -= 1  # type: ignore[index]
-    for counter in g.goods:
-        counter += type(counter)()
     f.goods[colour] += len(rest)
     if size is not None:
         g.stands[city].remove((colour, size))  # type: ignore[index]

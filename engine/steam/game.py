@@ -22,7 +22,7 @@ from ..turn_rules import Answer
 from . import hexmap
 from .content import Catalog, Effect
 from .lines import Kind, Line, format_line
-from .parts import Folio, Point, Turn
+from .parts import Bag, Folio, Point, Turn
 from .pieces import CITY, DEMAND_TILES, GOODS, GOODS_EACH, MANA_LIMIT, WASTELAND, WASTELANDS
 
 ROUND_LIMIT = 60  # a house limit: a game still going after this many rounds ends as if time were called
@@ -60,7 +60,7 @@ class State:
     variants: frozenset = frozenset()
     teams: tuple = ()  # tuples of seats
     terrain: list = field(default_factory=list)  # each hex's terrain now (wastelands placed)
-    goods: list = field(default_factory=list)  # each hex's goods: Counter of colours
+    goods: list = field(default_factory=list)  # each hex's goods: a Bag of colours
     cars: list = field(default_factory=list)  # each hex's cars: seats, in the order they came
     stands: dict = field(default_factory=dict)  # a city's hex -> its demand tiles: (colour, size)
     supply: Counter = field(default_factory=Counter)  # goods in the supply, by colour
@@ -112,7 +112,7 @@ class State:
         g.terrain = list(m.terrains)
         g.cars = [[] for _ in range(m.size)]
         g.supply = Counter({c: GOODS_EACH for c in GOODS.values()})
-        g.goods = [Counter() for _ in range(m.size)]
+        g.goods = [Bag() for _ in range(m.size)]
         for h, t in enumerate(m.terrains):
             if t in GOODS:
                 g.goods[h][GOODS[t]] += 1
@@ -188,7 +188,7 @@ class State:
 
     def clone(self) -> State:
         g = copy.copy(self)
-        g.terrain, g.goods, g.cars = list(self.terrain), [Counter(c) for c in self.goods], \
+        g.terrain, g.goods, g.cars = list(self.terrain), [Bag(c) for c in self.goods], \
             [list(c) for c in self.cars]
         g.stands = {h: list(t) for h, t in self.stands.items()}
         g.supply, g.market = Counter(self.supply), list(self.market)
@@ -299,7 +299,7 @@ class State:
                 self.folio(seat).goods[colour] += count
             else:
                 self.supply[colour] += count
-        self.goods[h] = Counter()
+        self.goods[h] = Bag()
 
     def good_here(self, token: str) -> tuple[int, str] | None:
         colour, where = token.split("@")

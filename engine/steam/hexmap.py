@@ -11,10 +11,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .content import Catalog
-from .pieces import CITY, TERRAINS, WASTELAND
+from .maps import LETTERS, neighbour_cells
+from .pieces import TERRAINS
 
-LETTERS = {"d": "desert", "f": "forest", "g": "glacier", "l": "lake", "v": "lava", "m": "mountain",
-           "w": WASTELAND, "C": CITY}
 COLUMNS = string.ascii_lowercase
 
 
@@ -44,15 +43,6 @@ class HexMap:
 @lru_cache(maxsize=None)
 def _index(m: HexMap) -> dict[str, int]:
     return {n: i for i, n in enumerate(m.names)}
-
-
-def neighbour_cells(col: int, row: int) -> list[tuple[int, int]]:
-    """The six cells next to a cell in odd-r offset coordinates."""
-    if row % 2 == 0:
-        deltas = ((1, 0), (-1, 0), (0, -1), (-1, -1), (0, 1), (-1, 1))
-    else:
-        deltas = ((1, 0), (-1, 0), (1, -1), (0, -1), (1, 1), (0, 1))
-    return [(col + dc, row + dr) for dc, dr in deltas]
 
 
 def hex_name(col: int, row: int) -> str:

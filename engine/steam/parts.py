@@ -12,6 +12,22 @@ from .lines import Kind, Line
 from .pieces import START_MANA, TRAINS_EACH
 
 
+class Bag(dict):
+    """What lies on one hex: goods by colour, a missing colour counted 0 (a plain dict underneath, so
+    that copying a map's worth of them for a bot's trial is cheap)."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: str) -> int:
+        return 0
+
+    def any(self) -> bool:
+        return any(v > 0 for v in self.values())
+
+    def live(self) -> dict[str, int]:
+        return {c: k for c, k in sorted(self.items()) if k > 0}
+
+
 @dataclass
 class Point:
     player: int

@@ -38,6 +38,5 @@ UPGRADES = ("mana", "specialist", "spellcars")  # the End of the Line's three up
 DEMAND_TILES = {2: (1, 1, 1), 3: (1, 2, 1), 4: (1, 2, 1), 5: (1, 2, 1), 6: (2, 2, 1)}
 DEMAND_POINTS = {2: 1, 3: 2, 4: 3}  # a tile's size (goods it needs) -> its victory points
 END_DEMAND_TILES = {2: 6, 3: 6, 4: 5, 5: 4, 6: 4}  # demand tiles that trigger the end, by players
-BOARDS = {2: "AB", 3: "AB", 4: "AB+CC", 5: "AB+CCCC", 6: "CCCCCC"}  # what the set-up uses, in words
 TEAM_SHAPES = {4: ((1, 3), (2, 4)), 6: ((1, 4), (2, 5), (3, 6))}  # 2v2; 2v2v2 (3 teams) — and 3v3 below
 TEAM_SHAPES_3V3 = ((1, 3, 5), (2, 4, 6))

@@ -48,7 +48,7 @@ def frame(g: State, index: int, decision: str | None, line: int | None = None) -
     names = g.map.names
     return {"index": index, "decision": decision, "line": line, "round": g.round, "phase": g.phase,
             "over": g.over, "current": g.current or None, "start": g.start,
-            "goods": {names[h]: dict(sorted(c.items())) for h, c in enumerate(g.goods) if +c},
+            "goods": {names[h]: c.live() for h, c in enumerate(g.goods) if c.any()},
             "cars": {names[h]: list(c) for h, c in enumerate(g.cars) if c},
             "wastelands": [names[h] for h, t in enumerate(g.terrain) if t != g.map.terrains[h]],
             "stands": {names[h]: [[c, s] for c, s in tiles] for h, tiles in sorted(g.stands.items())},
