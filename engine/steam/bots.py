@@ -52,6 +52,9 @@ def score(g: State, seat: int) -> float:
 
 def choose_random(g: State, rng: SplitMix64) -> Line:
     legal = g.legal_decisions()
+    claims = [d for d in legal if "takes" in d.args]  # a delivery that takes a demand tile
+    if claims and rng.below(4) > 0:
+        return claims[rng.below(len(claims))]
     busy = [d for d in legal if d.verb not in QUIET and d.args != ("later",)]
     if busy and rng.below(4) > 0:
         return busy[rng.below(len(busy))]

@@ -9,7 +9,6 @@ written answer; ``seed`` draws a chance answer in a seeded game."""
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 from ..games import CHANCE
@@ -90,28 +89,24 @@ def _awards_count(g: State) -> int:
     return g.n + 2 if "expert" in g.variants else AWARDS_DEALT
 
 
-def _awards_check(g: State, step: tuple, d: Line) -> str | None:
-    pool = award_pool(g)
-    want = _awards_count(g)
-    if len(d.args) != want or len(set(d.args)) != want:
-        return f"{want} different awards are dealt here, not {len(d.args)}"
-    bad = [a for a in d.args if a not in pool]
-    if bad:
-        return f"{bad[0]!r} is not an award of this game (they are {', '.join(pool)})"
+def _awards_enter(g: State, step: tuple) -> None:
+    g.todo.pop(0)
+    g.todo[:0] = [("award",)] * _awards_count(g)
     return None
 
 
-def _awards_apply(g: State, step: tuple, d: Line) -> None:
-    if "expert" in g.variants:
-        g.offered = list(d.args)
-    else:
-        g.awards = list(d.args)
+def _award_left(g: State) -> list[str]:
+    dealt = set(g.offered if "expert" in g.variants else g.awards)
+    return [a for a in award_pool(g) if a not in dealt]
 
 
-def _awards_seed(g: State, step: tuple) -> Line:
-    pool = award_pool(g)
-    g.rng.shuffle(pool)  # type: ignore[union-attr]
-    return Line(CHANCE, "awards", tuple(pool[:_awards_count(g)]))
+def _award_apply(g: State, step: tuple, d: Line) -> None:
+    (g.offered if "expert" in g.variants else g.awards).append(d.args[0])
+
+
+def _award_seed(g: State, step: tuple) -> Line:
+    left = _award_left(g)
+    return Line(CHANCE, "award", (left[g.rng.below(len(left))],))  # type: ignore[union-attr]
 
 
 def _strike_apply(g: State, step: tuple, d: Line) -> None:
@@ -120,62 +115,56 @@ def _strike_apply(g: State, step: tuple, d: Line) -> None:
         g.awards, g.offered = list(g.offered), []
 
 
-def _market_count(g: State) -> int:
-    return min(MARKET_SIZE, len(g.pool) if isinstance(g.pool, list) else sum(g.pool.values()))
-
-
-def _market_enter(g: State, step: tuple) -> Point | None:
-    if _market_count(g) == 0:
-        g.todo.pop(0)  # the pool is spent: the market stays as it is (choice C9)
-        return None
-    return Point(CHANCE, CHANCE, Kind.MARKET, "the spellcar market dealt")
-
-
-def _market_check(g: State, step: tuple, d: Line) -> str | None:
-    want = _market_count(g)
-    if len(d.args) != want:
-        return f"the market is dealt {want} spellcars here, not {len(d.args)}"
-    left = Counter(g.pool) if isinstance(g.pool, Counter) else Counter(g.pool)
-    for key in d.args:
-        if key not in g.cat.spellcars or g.cat.spellcars[key].kind == "company":
-            return f"{key!r} is not a spellcar of the market"
-        if left[key] <= 0:
-            return f"no {g.cat.spellcars[key].name} is left to deal: every copy is already out"
-        left[key] -= 1
+def _market_enter(g: State, step: tuple) -> None:
+    g.todo.pop(0)
+    left = len(g.pool) if isinstance(g.pool, list) else sum(g.pool.values())
+    # a pool too small for a whole market deals what it has (choice C9)
+    g.todo[:0] = [("deal",)] * min(MARKET_SIZE, left)
     return None
 
 
-def _market_apply(g: State, step: tuple, d: Line) -> None:
-    g.market = list(d.args)
+def _deal_legal(g: State, step: tuple) -> list[Line]:
+    left = g.pool if isinstance(g.pool, Counter) else Counter(g.pool)
+    return [Line(CHANCE, "market", (k,)) for k in sorted(left) if left[k] > 0]
+
+
+def _deal_why(g: State, step: tuple, d: Line) -> str:
+    key = d.args[0]
+    if key not in g.cat.spellcars or g.cat.spellcars[key].kind == "company":
+        return f"{key!r} is not a spellcar of the market"
+    if "friendly" in g.variants and not g.cat.spellcars[key].friendly:
+        return f"{g.cat.spellcars[key].name} is left out of a Friendly(ish) game"
+    return f"no {g.cat.spellcars[key].name} is left to deal: every copy is already out"
+
+
+def _deal_apply(g: State, step: tuple, d: Line) -> None:
+    key = d.args[0]
+    g.market.append(key)
     if isinstance(g.pool, list):
-        del g.pool[:len(d.args)]
+        g.pool.remove(key)
     else:
-        g.pool.subtract(d.args)
-        g.pool += Counter()
+        g.pool[key] -= 1
+        if g.pool[key] <= 0:
+            del g.pool[key]
 
 
-def _market_seed(g: State, step: tuple) -> Line:
-    return Line(CHANCE, "market", tuple(g.pool[:_market_count(g)]))
+def _stack_enter(g: State, step: tuple) -> None:
+    g.todo.pop(0)
+    g.todo[:0] = [("stacked", step[1], i) for i in range(g.n + 1)]
+    if g.rng is None:
+        g.stacks[step[1]] = []
+    return None
 
 
-def _stack_check(g: State, step: tuple, d: Line) -> str | None:
+def _stacked_legal(g: State, step: tuple) -> list[Line]:
     kind = step[1]
-    if d.args[0] != kind:
-        return f"the {kind} stack is dealt here, not the {d.args[0]} one"
-    tiles = d.args[1:]
-    pool = specialist_pool(g, kind)
-    if len(tiles) != g.n + 1 or len(set(tiles)) != len(tiles):
-        return f"a stack is {g.n + 1} different {kind} tiles"
-    bad = next((t for t in tiles if t not in pool), None)
-    return f"{bad!r} is not a {kind} of this game" if bad else None
+    have = set(g.stacks[kind] or ())
+    return [Line(CHANCE, "stack", (kind, k)) for k in specialist_pool(g, kind) if k not in have]
 
 
-def _stack_apply(g: State, step: tuple, d: Line) -> None:
-    g.stacks[step[1]] = list(d.args[1:])
-
-
-def _stack_seed(g: State, step: tuple) -> Line:
-    return Line(CHANCE, "stack", (step[1], *g.stacks[step[1]]))
+def _stacked_apply(g: State, step: tuple, d: Line) -> None:
+    if g.rng is None:
+        g.stacks[step[1]].append(d.args[1])
 
 
 def _companies_enter(g: State, step: tuple) -> None:
@@ -586,8 +575,8 @@ def hire_problem(g: State, seat: int, key: str) -> str | None:
 
 
 def late_hire_problem(g: State, d: Line) -> str | None:
-    if d.args[0] == "later":
-        return f"P{d.actor} may put off a pick only when it is asked"
+    if d.args[0] == "later":  # said again while the stack is held: it changes nothing
+        return None if g.folio(d.actor).open_hire else f"P{d.actor} holds no specialist stack to put off a pick from"
     return hire_problem(g, d.actor, d.args[0])
 
 
@@ -731,23 +720,13 @@ def _score_enter(g: State, step: tuple) -> None:
 
 
 def leave(g: State, seat: int) -> None:
-    """A company leaves (concedes): with one company left, or in a team game, the game ends; else it
-    takes no more turns and its cars stay on the map (choice C…: docs/steam-rules.md)."""
+    """A company concedes: it leaves and the game ends there, the company ranked last and the others by
+    their score as it stands (the log format's concession; choice in docs/steam-rules.md)."""
     f = g.folio(seat)
     f.out = True
     f.open_hire = None
     g.gone.append(seat)
-    if len(g.active()) <= 1 or g.teams:
-        g.finish(End.CONCESSION)
-        return
-    if g.current == seat and g.phase not in ("setup", "final deliveries"):
-        g.pending, g._legal = None, None
-        g.todo = [s for s in g.todo if s[0] in ("turn", "final", "score")]
-        g.todo.insert(0, ("end turn", seat))
-    else:
-        g.todo = [s for s in g.todo if not (len(s) > 1 and s[1] == seat and s[0] not in ("turn", "end turn"))]
-        if g.pending is not None and g.pending.player == seat:
-            g.pending, g._legal = None, None
+    g.finish(End.CONCESSION)
 
 
 def _plain(kind: Kind, words: str):
@@ -757,21 +736,24 @@ def _plain(kind: Kind, words: str):
 
 
 handlers({
-    "first": {"enter": _first_enter, "legal": lambda g, s: [Line(CHANCE, "first", (f"P{i}",))
+    "first": {"enter": _first_enter, "legal": lambda g, s: [Line(CHANCE, "start", (f"P{i}",))
                                                               for i in range(1, g.n + 1)],
-              "apply": _first_apply, "seed": lambda g, s: Line(CHANCE, "first", (f"P{1 + g.rng.below(g.n)}",))},
-    "awards": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.AWARDS, "the awards dealt"),
-               "legal": lambda g, s: [Line(CHANCE, "awards", c) for c in itertools.combinations(award_pool(g),
-                                                                                              _awards_count(g))],
-               "check": _awards_check, "apply": _awards_apply, "seed": _awards_seed, "many": True},
+              "apply": _first_apply, "seed": lambda g, s: Line(CHANCE, "start", (f"P{1 + g.rng.below(g.n)}",))},
+    "awards": {"enter": _awards_enter},
+    "award": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.AWARDS, "an award dealt"),
+              "legal": lambda g, s: [Line(CHANCE, "award", (a,)) for a in _award_left(g)],
+              "apply": _award_apply, "seed": _award_seed},
     "strike": {"enter": _plain(Kind.STRIKE, "striking out an award"),
                "legal": lambda g, s: [Line(s[1], "strikes", (a,)) for a in g.offered],
                "apply": _strike_apply},
-    "market": {"enter": _market_enter, "legal": lambda g, s: [], "check": _market_check, "apply": _market_apply,
-               "seed": _market_seed, "many": True},
-    "stack": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.STACK, f"the {s[1]} stack dealt face up"),
-              "legal": lambda g, s: [], "check": _stack_check, "apply": _stack_apply, "seed": _stack_seed,
-              "many": True},
+    "market": {"enter": _market_enter},
+    "deal": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.MARKET, "a spellcar dealt to the market"),
+             "legal": _deal_legal, "why": _deal_why, "apply": _deal_apply,
+             "seed": lambda g, s: Line(CHANCE, "market", (g.pool[0],)), "many": True},
+    "stack": {"enter": _stack_enter},
+    "stacked": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.STACK, f"a {s[1]} dealt face up to its stack"),
+                "legal": _stacked_legal, "apply": _stacked_apply,
+                "seed": lambda g, s: Line(CHANCE, "stack", (s[1], g.stacks[s[1]][s[2]])), "many": True},
     "companies": {"enter": _companies_enter},
     "company": {"enter": _plain(Kind.COMPANY, "choosing a company and captain"), "legal": _company_legal,
                 "apply": _company_apply},

@@ -140,7 +140,7 @@ class State:
         p = self.pending
         if p is None:
             return "the game is over"
-        if d.verb == "hires" and d.actor != p.player and 1 <= d.actor <= self.n:
+        if _late_hire(p, d) and 1 <= d.actor <= self.n:
             from .flow import late_hire_problem
             return late_hire_problem(self, d)
         if d.actor != p.player or d.verb not in p.kind.verbs:
@@ -156,12 +156,12 @@ class State:
 
     def answer(self, d: Line) -> None:
         p = self.pending
-        if p is not None and d.verb == "hires" and d.actor != p.player:
+        if p is not None and _late_hire(p, d):
             from .flow import hire
             if self.trace is not None:
-                self.trace.append(Answer(Kind.HIRE, d.actor, d, "line", f"P{d.actor} choosing a specialist",
-                                         self.round))
-            hire(self, d.actor, d.args[0])
+                self.trace.append(Answer(Kind.HIRE, d.actor, d, "line", "", self.round))
+            if d.args[0] != "later":
+                hire(self, d.actor, d.args[0])
             self._legal = None
             return
         self._take(d, "line")
@@ -382,6 +382,12 @@ class State:
             fn = getattr(o, event, None)
             if fn is not None:
                 fn(self, *args)
+
+
+def _late_hire(p: Point, d: Line) -> bool:
+    """A specialist pick written while another point waits: the chooser may make it any time until
+    its deadline (rule 'Choosing a Specialist'; docs/steam-rules.md)."""
+    return d.verb == "hires" and (p.kind is not Kind.HIRE or d.actor != p.player)
 
 
 _HANDLERS: dict[str, dict] = {}

@@ -1,10 +1,10 @@
 """Spells & Steam's decision lines, one per decision, as a player writes them at a table.
 
-    C first P2                    the start player (chosen at the table, or at random)
-    C awards cache focus          awards dealt face up (the Expert variant deals players + 2)
+    C start P2                    the start player (chosen at the table, or at random)
+    C award cache                 an award dealt face up, a line each (two; the Expert variant deals players + 2)
     P1 strikes cache              Expert: an award struck out, in turn order, until two are left
-    C market metro icecar …       the spellcar market dealt (six; dealt again when two are left)
-    C stack engineer orman-kaspar …   Open information: a specialist stack dealt face up
+    C market metro                a spellcar dealt to the market, a line each (six; dealt again when two are left)
+    C stack engineer orman-kaspar     Open information: a specialist dealt face up to its stack, a line each
     P3 company kerigan rayleigh-kerigan   a company and its captain, last player first
     P1 hq c3 d3                   headquarters: a car on the home terrain, one next to it
     P1 uses orman-kaspar          a specialist used before the main action
@@ -77,7 +77,7 @@ class Kind(str, Enum):
         return _VERBS[self]
 
 
-_VERBS = {Kind.FIRST: frozenset({"first"}), Kind.AWARDS: frozenset({"awards"}), Kind.MARKET: frozenset({"market"}),
+_VERBS = {Kind.FIRST: frozenset({"start"}), Kind.AWARDS: frozenset({"award"}), Kind.MARKET: frozenset({"market"}),
           Kind.STACK: frozenset({"stack"}), Kind.STRIKE: frozenset({"strikes"}), Kind.COMPANY: frozenset({"company"}),
           Kind.HQ: frozenset({"hq"}), Kind.TURN: frozenset({"uses", "administrates", "moves"}),
           Kind.ACTIVATE: frozenset({"activates", "stops"}), Kind.BUILD: frozenset({"builds", "skips"}),
@@ -90,7 +90,7 @@ _VERBS = {Kind.FIRST: frozenset({"first"}), Kind.AWARDS: frozenset({"awards"}), 
           Kind.COPY: frozenset({"copies"}), Kind.REARRANGE: frozenset({"rearranges", "skips"}),
           Kind.TRADE: frozenset({"trades", "skips"}), Kind.PICK: frozenset({"picks"}),
           Kind.SWAP: frozenset({"swaps", "skips"})}
-CHANCE_VERBS = frozenset({"first", "awards", "market", "stack"})
+CHANCE_VERBS = frozenset({"start", "award", "market", "stack"})
 
 
 class Line(NamedTuple):
@@ -173,21 +173,21 @@ _SHAPES = {  # verb -> a test of the words after it, and what it wants in words
               "needs two demand tiles ('swaps crizma-3@j5 silver-2@k7')"),
     **{v: (lambda w: not w, "takes no more words") for v in ("administrates", "stops", "skips", "passes", "concede")},
 }
-EXAMPLES = "'P1 moves 2', 'P1 activates metro', 'P1 builds f4 via e4', 'C market metro icecar …' or 'P2 concede'"
+EXAMPLES = "'P1 moves 2', 'P1 activates metro', 'P1 builds f4 via e4', 'C market metro' or 'P2 concede'"
 
 
 def parse_line(text: str) -> Line:
     words = text.split(" ") if isinstance(text, str) else []
     if len(words) >= 2 and words[0] == "C":
         verb, rest = words[1], words[2:]
-        if verb == "first" and len(rest) == 1 and SEAT.match(rest[0]):
+        if verb == "start" and len(rest) == 1 and SEAT.match(rest[0]):
             return Line(CHANCE, verb, tuple(rest))
-        if verb in ("awards", "market") and _keys(rest, 1, 12):
+        if verb in ("award", "market") and _keys(rest, 1, 1):
             return Line(CHANCE, verb, tuple(rest))
-        if verb == "stack" and len(rest) >= 2 and rest[0] in SPECIALIST_KINDS and _keys(rest[1:], 1, 7):
+        if verb == "stack" and len(rest) == 2 and rest[0] in SPECIALIST_KINDS and KEY.match(rest[1]):
             return Line(CHANCE, verb, tuple(rest))
-        raise ValueError(f"cannot read {text!r}: a chance line is 'C first P2', 'C awards cache focus', "
-                         "'C market metro icecar …' or 'C stack engineer orman-kaspar …'")
+        raise ValueError(f"cannot read {text!r}: a chance line is 'C start P2', 'C award cache', 'C market metro' "
+                         "or 'C stack engineer orman-kaspar' (one tile a line)")
     if len(words) >= 2 and SEAT.match(words[0]):
         verb, rest = words[1], words[2:]
         shape = _SHAPES.get(verb)
