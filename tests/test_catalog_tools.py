@@ -152,6 +152,28 @@ def test_docs_catalog_elysian_md_is_generated_from_the_current_data():
     assert "Spike Pit Trap" in text and text.startswith("# Catalog 1: Elysian Battlefields")
 
 
+
+def test_docs_catalog_steam_md_is_generated_from_the_current_data():
+    """Regenerate with `empyrean catalog --game steam docs` when this fails."""
+    from engine import games
+    from services.cli.catalog_ref import render_data_markdown
+
+    rules = games.rules_for("steam")
+    data = rules.catalog_data(rules.catalog_versions()[-1])
+    text = render_data_markdown(rules.info, data)
+    assert (ROOT / "docs" / "catalog-steam.md").read_text(encoding="utf-8") == text
+    for kind in ("spellcars", "captains", "engineers", "surveyors", "station_masters", "awards"):
+        for item in data[kind]:
+            assert item["name"] in text and item["text"] in text
+    assert "Hai of Noirwood" in text and text.startswith("# Catalog 1: Empyreal: Spells & Steam")
+
+
+def test_cards_finds_a_steam_spellcar_by_its_name():
+    found = CliRunner().invoke(cli, ["cards", "--game", "steam", "metro"])
+    assert found.exit_code == 0, found.output
+    assert found.stdout.startswith("Metro (spellcars) — key: metro; kind: unique;") and "touches a city" in found.stdout
+    assert found.stderr.endswith("match(es) in catalog 1\n")
+
 def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
     out = tmp_path / "titans.md"
     result = CliRunner().invoke(cli, ["catalog", "--game", "titans", "docs", "--out", str(out)])

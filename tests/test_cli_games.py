@@ -37,17 +37,20 @@ def run(*args: str) -> subprocess.CompletedProcess:
 def test_empyrean_games_lists_the_registered_games():
     r = run("games")
     assert r.returncode == 0, r.stderr
-    header, bfe, titans, elysian = r.stdout.splitlines()
+    header, bfe, titans, elysian, steam = r.stdout.splitlines()
     assert header.split() == ["key", "game", "players", "a", "seat", "plays", "a"]
     assert bfe.split("  ")[0] == "bfe" and "Battle for Empyrean" in bfe and "2–3 players" in bfe
     assert bfe.endswith("deck")
     assert titans.split("  ")[0] == "titans" and "Titans of Empyrean" in titans and titans.endswith("species")
     assert elysian.split("  ")[0] == "elysian" and "2–5 players" in elysian and elysian.endswith("hero")
-    assert '3 game(s); a log without "game" is Battle for Empyrean (bfe)' in r.stderr
+    assert steam.split("  ")[0] == "steam" and "Empyreal: Spells & Steam" in steam and "2–6 players" in steam
+    assert steam.endswith("company")
+    assert '4 game(s); a log without "game" is Battle for Empyrean (bfe)' in r.stderr
     with second_game():
         listed = CliRunner().invoke(cli, ["games"])
     assert listed.exit_code == 0
-    assert [line.split()[0] for line in listed.stdout.splitlines()[1:]] == ["bfe", "titans", "elysian", STAND_IN.key]
+    assert [line.split()[0] for line in listed.stdout.splitlines()[1:]] == ["bfe", "titans", "elysian", "steam",
+                                                                                 STAND_IN.key]
 
 
 @pytest.mark.parametrize("args", PLAYING, ids=lambda a: a[0])
@@ -61,7 +64,7 @@ def test_an_unknown_game_is_refused_naming_the_games_there_are(args):
 def test_the_game_played_is_taken_where_it_is_the_one_the_command_plays():
     r = run("cards", "--game", "bfe", "stun")
     assert r.returncode == 0 and "match(es) in catalog" in r.stderr
-    assert "--game [bfe|titans|elysian]" in run("record", "--help").stdout  # the choices come from the registry
+    assert "--game [bfe|titans|elysian|steam]" in run("record", "--help").stdout  # the choices come from the registry
 
 
 def test_cards_searches_another_games_catalog_as_its_rules_give_it(tmp_path):

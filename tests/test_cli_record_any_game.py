@@ -152,6 +152,43 @@ def test_the_elysian_table_game_is_recorded_at_a_prompt_as_played(tmp_path):
     assert "[Elysian Battlefields]" in r.output and re.search(r"^  dice\n +1  C dice 1 1 1$", r.output, re.M)
 
 
+
+def test_the_start_of_the_steam_table_game_is_recorded_at_a_prompt_as_played(tmp_path):
+    """The docs' Spells & Steam table game typed in at `empyrean record --game steam` up to the pick
+    written late and past it: its setup (players, map, variants; teams would go there too) asked as its
+    log writes it, its lists of seats being more than the form draws; every market deal and the late
+    pick typed as lines (a deal has too many lines to list; a late pick is no answer of the point
+    shown), the rest by number; then saved to go on."""
+    log = json.loads((ROOT / "docs" / "examples" / "steam-table-game.json").read_text(encoding="utf-8"))
+    start = {**log, "decisions": log["decisions"][:200]}
+    answers = typed(start)
+    assert "C market follow-through reclaim-forest searing-supplier pollution-solution " \
+           "pick-three-forest-lava-mountain volcanic-vexxer" in answers and "P1 hires wendy-thristle" in answers
+    out = tmp_path / "steam.json"
+    r = record("--game", "steam", "--out", str(out), "--player", "Ada", "--player", "Bram", "--player", "Cyd",
+               stdin=[json.dumps(log["setup"])] + answers + ["q"])
+    assert r.exit_code == 0, r.output[-2000:]
+    assert "The setup of Empyreal: Spells & Steam, as its log writes it (JSON on one line)" in r.output
+    assert "not taken" not in r.output and "chance decides: the spellcar market dealt\n> " in r.output
+    assert "  still open: P1 choosing a specialist from the engineer stack — left as 'P1 hires later' unless its " \
+           "line is typed, e.g. 'P1 hires aerlion'" in r.output
+    got = written(out)
+    assert got["setup"] == log["setup"] and got["decisions"] == start["decisions"]
+    assert got["meta"]["players"] == ["Ada", "Bram", "Cyd"] and position(got).status == "in progress"
+    assert f"saved 200 decision(s) to {out}" in r.output
+
+
+def test_a_steam_setup_is_refused_naming_its_field(tmp_path):
+    out = tmp_path / "never.json"
+    teams = record("--game", "steam", "--out", str(out), "--setup",
+                   '{"players": 4, "teams": [[1, 3], [2, 4]], "variants": ["awards"]}', stdin=[])
+    assert teams.exit_code == 2 and "MALFORMED: /setup/variants: a team game is played without awards" \
+        in teams.output, teams.output
+    board = record("--game", "steam", "--out", str(out), "--setup", '{"players": 6, "map": "A"}', stdin=[])
+    assert board.exit_code == 2 and "/setup/map: a 6-player game is played on map C, not A" in board.output, \
+        board.output
+    assert not out.exists()
+
 def test_a_setup_the_form_cannot_draw_is_asked_as_json_and_a_saved_game_goes_on(tmp_path):
     from services.games.setup_form import setup_form
 

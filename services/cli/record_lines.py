@@ -8,7 +8,9 @@ for what each seat has. A setup with parts that reader does not draw (Titans' sq
 the log writes it, JSON on one line, an empty line taking the setup the game's own self-play writes;
 ``--setup JSON|@FILE`` gives it without asking. The play is services.cli.record's loop: each step
 shows the round and phase, each seat's counts (the game's tallies), what the engine applied by
-itself, who decides, and every legal line, numbered and grouped by its verb.
+itself, who decides, and every legal line, numbered and grouped by its verb; a point the log may
+leave out after its last line (a default: Spells & Steam's pick put off, Elysian's reaction not made)
+is said, so that its line can be typed.
 """
 
 from __future__ import annotations
@@ -226,6 +228,10 @@ class LinesRecorder(Recorder):
             echo(f"  {verb}")
             for i, line in lines:
                 echo(f"  {i:>4}  {line}" + ("  (not seen)" if line.endswith(" ?") else ""))
+        for point in pos["left_out"]:  # points the log may leave out: said, so their lines can be typed
+            other = next((line for line in point["legal"] if line != point["default"]), None)
+            echo(f"  still open: {point['prompt'] or point['kind']} — left as '{point['default']}' unless its line "
+                 "is typed" + (f", e.g. '{other}'" if other else ""))
 
     def show_board(self, pos: dict[str, Any]) -> None:
         for k, v in (pos["board"] or {}).items():

@@ -180,7 +180,7 @@ def test_the_registry_lists_every_known_game_and_where_its_statistics_are(client
     body = response.get_json()
     assert body["default"] == BFE
     by_key = {g["key"]: g for g in body["games"]}
-    assert list(by_key) == games.keys() == [BFE, "titans", "elysian", stand_in.key]
+    assert list(by_key) == games.keys() == [BFE, "titans", "elysian", "steam", stand_in.key]
     bfe = games.info(BFE)
     assert by_key[BFE] == bfe.to_dict() | {"players": bfe.players_words(), "statistics_url": "/api/v1/stats/bfe"}
     assert by_key[stand_in.key]["statistics_url"] == f"/api/v1/stats/{stand_in.key}"
