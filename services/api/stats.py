@@ -25,8 +25,9 @@ from werkzeug.exceptions import NotFound
 from engine import games
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
 from engine.elysian.rules import GAME_INFO as ELYSIAN
+from engine.steam.rules import GAME_INFO as STEAM
 from engine.titans.rules import GAME_INFO as TITANS
-from services.stats import elysian, queries, titans
+from services.stats import elysian, queries, steam, titans
 from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import check_names, hide_unreadable
 
@@ -200,6 +201,77 @@ def dice():
     return _elysian_answer(elysian.dice_audit)
 
 
+# Empyreal: Spells & Steam's (services.stats.steam), each at one table size (the players filter).
+def _steam_answer(compute):
+    steam.refuse_filters_not_taken(request.args)
+    return _answer(compute, STEAM.key)
+
+
+def _summary_and_rows(stat):
+    """A view's compute of a statistic answering (summary, rows)."""
+    def compute(conn, f):
+        summary, rows = stat(conn, f)
+        return {"summary": summary, "rows": rows}
+    return compute
+
+
+def companies():
+    return _steam_answer(_summary_and_rows(steam.company_stats))
+
+
+def captains():
+    return _steam_answer(_summary_and_rows(steam.captain_stats))
+
+
+def score_parts():
+    def compute(conn, f):
+        overall, rows = steam.score_part_stats(conn, f)
+        return {"overall": overall, "rows": rows}
+    return _steam_answer(compute)
+
+
+def specialists():
+    def compute(conn, f):
+        seat_games, rows = steam.specialist_stats(conn, f)
+        return {"seat_games": seat_games, "rows": rows}
+    return _steam_answer(compute)
+
+
+def spellcars():
+    def compute(conn, f):
+        seat_games, rows = steam.spellcar_stats(conn, f)
+        return {"seat_games": seat_games, "rows": rows}
+    return _steam_answer(compute)
+
+
+def steam_endings():
+    def compute(conn, f):
+        summary, rows, lengths = steam.ending_stats(conn, f)
+        return {"summary": summary, "rows": rows, "lengths": lengths}
+    return _steam_answer(compute)
+
+
+def steam_seats():
+    def compute(conn, f):
+        summary, seats_, positions = steam.seat_stats(conn, f)
+        return {"summary": summary, "rows": seats_, "positions": positions}
+    return _steam_answer(compute)
+
+
+def awards():
+    def compute(conn, f):
+        summary, rows, companies_ = steam.award_stats(conn, f)
+        return {"summary": summary, "rows": rows, "companies": companies_}
+    return _steam_answer(compute)
+
+
+def teams():
+    def compute(conn, f):
+        summary, rows, started = steam.team_stats(conn, f)
+        return {"summary": summary, "rows": rows, "started": started}
+    return _steam_answer(compute)
+
+
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
 EVERY_GAME_STATISTICS: dict[str, Callable] = {"factions": factions}
 
@@ -212,6 +284,9 @@ GAME_STATISTICS: dict[str, dict[str, Callable]] = {
                  "endings": endings, "initiative": initiative, "squads": squads},
     ELYSIAN.key: {"heroes": heroes, "victories": victories, "seats": seats, "length": length,
                   "eliminations": eliminations, "cards": elysian_cards, "dice": dice},
+    STEAM.key: {"companies": companies, "captains": captains, "score-parts": score_parts, "specialists": specialists,
+                "spellcars": spellcars, "endings": steam_endings, "seats": steam_seats, "awards": awards,
+                "teams": teams},
 }
 
 
