@@ -58,8 +58,7 @@ DATASETS: dict[str, Dataset] = {
     "steam-lengths": lambda conn, f: steam.ending_stats(conn, f)[2],
     "steam-positions": lambda conn, f: steam.seat_stats(conn, f)[2],
     "steam-seats": lambda conn, f: steam.seat_stats(conn, f)[1],
-    "steam-teams": lambda conn, f: [{**r, "ranks": {f"rank_{p['rank']}": p["teams"] for p in r["ranks"]}}
-                                    for r in steam.team_stats(conn, f)[1]],
+    "steam-teams": lambda conn, f: [places_row(r) for r in steam.team_stats(conn, f)[1]],
     "steam-team-start": lambda conn, f: steam.team_stats(conn, f)[2],
 }
 
@@ -72,10 +71,12 @@ def dataset_game(name: str) -> str:
 
 
 def places_row(row: dict) -> dict:
-    """A Spells & Steam company's or captain's row with its places as columns of their own: each place's
-    share of its seat-games (rank_1, rank_1_low … rank_2 …), as flatten writes a rate."""
+    """A Spells & Steam row with places (a company's, a captain's, a team shape's) with each place as
+    columns of its own: a company's share of its seat-games (rank_1, rank_1_low … rank_2 …, as flatten
+    writes a rate), a team shape's teams (rank_1, rank_2 …)."""
     out = {k: v for k, v in row.items() if k != "ranks"}
-    return out | {f"rank_{p['rank']}": {k: v for k, v in p.items() if k != "rank"} for p in row["ranks"]}
+    return out | {f"rank_{p['rank']}": p["teams"] if "teams" in p else {k: v for k, v in p.items() if k != "rank"}
+                  for p in row["ranks"]}
 
 
 def dice_row(row: dict) -> dict:
