@@ -6,9 +6,10 @@ version's own. Each game keeps its own types, schema and compiling (``engine/<ke
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, Mapping, NoReturn
 
 import yaml
+from jsonschema import Draft202012Validator
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader when PyYAML has it
 
@@ -22,6 +23,43 @@ class CatalogError(ValueError):
 
 def fail(file: str, item: str | None, field: str | None, message: str) -> NoReturn:
     raise CatalogError(file, item, field, message)
+
+
+def validate(validator: Draft202012Validator, file: str, doc: Any, item_kinds: Mapping[str, str]) -> None:
+    """A file's shape against its part of the schema (``properties[file]``); its first problem as a
+    CatalogError naming the item (an entry of a list in ``item_kinds``, by its key: "card 'ambush'")
+    and the field."""
+    schema = validator.schema
+    errors = sorted(validator.evolve(schema={**schema["properties"][file], "$defs": schema["$defs"]})
+                    .iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
+    if not errors:
+        return
+    e = errors[0]
+    item, path = _located(doc, list(e.absolute_path), item_kinds)
+    message = e.message
+    if e.validator == "additionalProperties":  # name the unknown field itself, and what is known there
+        known = e.schema["properties"]
+        unknown = sorted(str(k) for k in e.instance if k not in known)[0]
+        path, message = path + [unknown], f"there is no field {unknown!r} here; the fields are {', '.join(known)}"
+    elif e.validator == "required":  # name the missing field itself
+        path = path + [next(k for k in e.validator_value if k not in e.instance)]
+    elif e.validator == "oneOf" and all("const" in s for s in e.validator_value):  # a word of a described list
+        message = f"{e.instance!r} is not one of {', '.join(str(s['const']) for s in e.validator_value)}"
+    fail(file, item, _field_name(path), message)
+
+
+def _located(doc: Any, path: list, item_kinds: Mapping[str, str]) -> tuple[str | None, list]:
+    """The keyed item a schema error's path passes through ("card 'ambush'") and the path below it."""
+    if len(path) >= 2 and path[0] in item_kinds and isinstance(path[1], int):
+        entry = doc[path[0]][path[1]]
+        key = entry.get("key") if isinstance(entry, dict) else None
+        name = repr(key) if isinstance(key, str) else f"#{path[1] + 1}"
+        return f"{item_kinds[path[0]]} {name}", path[2:]
+    return None, path
+
+
+def _field_name(path: list) -> str | None:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".") or None
 
 
 def read_files(folder: Path, names: tuple[str, ...]) -> dict[str, Any]:

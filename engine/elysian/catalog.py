@@ -174,37 +174,9 @@ def _validator() -> Draft202012Validator:
 _ITEM_KINDS = {"tiles": "tile", "heroes": "hero", "cards": "card"}
 
 
-def _located(doc: Any, path: list) -> tuple[str | None, list]:
-    """The keyed item a schema error's path passes through ("card 'ambush'") and the path below it."""
-    if len(path) >= 2 and path[0] in _ITEM_KINDS and isinstance(path[1], int):
-        entry = doc[path[0]][path[1]]
-        key = entry.get("key") if isinstance(entry, dict) else None
-        name = repr(key) if isinstance(key, str) else f"#{path[1] + 1}"
-        return f"{_ITEM_KINDS[path[0]]} {name}", path[2:]
-    return None, path
-
-
-def _field_name(path: list) -> str | None:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".") or None
-
-
 def validate(file: str, doc: Any) -> None:
     """A file's shape against the schema; its first problem as a CatalogError."""
-    schema = _validator().schema
-    errors = sorted(_validator().evolve(schema={**schema["properties"][file], "$defs": schema["$defs"]})
-                    .iter_errors(doc), key=lambda e: list(map(str, e.absolute_path)))
-    if not errors:
-        return
-    e = errors[0]
-    item, path = _located(doc, list(e.absolute_path))
-    message = e.message
-    if e.validator == "additionalProperties":  # name the unknown field itself, and what is known there
-        known = e.schema["properties"]
-        unknown = sorted(str(k) for k in e.instance if k not in known)[0]
-        path, message = path + [unknown], f"there is no field {unknown!r} here; the fields are {', '.join(known)}"
-    elif e.validator == "required":  # name the missing field itself
-        path = path + [next(k for k in e.validator_value if k not in e.instance)]
-    fail(file, item, _field_name(path), message)
+    catalog_files.validate(_validator(), file, doc, _ITEM_KINDS)
 
 
 def _effects(raw: list, kind: str, file: str, item: str, where: str) -> tuple[Effect, ...]:

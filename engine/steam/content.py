@@ -85,6 +85,7 @@ class Effect:
     free_through: bool = False
     activate: bool = False
     inherent: bool = False
+    demand: bool = False  # deliver: the delivery may take a demand tile
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,120 @@
+"""Spells & Steam's bots and self-play: a random bot and a greedy one (one decision ahead, scored by the
+board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game. The
+set-up a self-played game uses (the map, the variants, teams) is drawn from its seed unless given."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..rng import ALGORITHM, SplitMix64
+from . import track
+from .catalog import DEFAULT_VERSION, load
+from .game import State
+from .lines import Kind, Line, format_line
+from .logformat import Setup, dump_setup, team_shapes
+from .scoring import score_sheet
+
+KEY = "steam"
+BOT_STREAM = 0x57EA  # the bots' generator is seeded apart from the game's chance
+SAMPLE = 16  # the greedy bot looks at this many of a point's answers at most
+QUIET = frozenset({"stops", "skips", "passes"})  # answers that do nothing: the random bot takes them less
+
+
+def score(g: State, seat: int) -> float:
+    """How good the board is for ``seat``: its score and what it is building towards, against the best rival's."""
+    sheet = score_sheet(g)
+
+    def worth(s: int) -> float:
+        f = g.folio(s)
+        if f.out:
+            return -50.0
+        net = track.network(g, s)
+        goods = sum(sum(g.goods[h].values()) for h in net)
+        cities = sum(1 for h in track.network_adjacent(g, s, net) if g.terrain[h] == "city")
+        engine = len(f.yard) * 1.2 + len(f.specialists) * 1.5 + len(f.extra)
+        return (sheet.seats[s - 1].total * 3.0 + goods * 0.9 + cities * 1.5 + len(net) * 0.4
+                + (f.mana + f.spent) * 0.25 + f.mana * 0.15 + engine)
+
+    rivals = [worth(s) for s in g.active() if s != seat and not g.teammates(seat, s)]
+    return worth(seat) - (max(rivals) if rivals else 0.0)
+
+
+def choose_random(g: State, rng: SplitMix64) -> Line:
+    legal = g.legal_decisions()
+    busy = [d for d in legal if d.verb not in QUIET and d.args != ("later",)]
+    if busy and rng.below(4) > 0:
+        return busy[rng.below(len(busy))]
+    return legal[rng.below(len(legal))]
+
+
+def choose_greedy(g: State, rng: SplitMix64) -> Line:
+    legal = g.legal_decisions()
+    p = g.pending
+    if p is not None and p.player == 0:
+        return legal[rng.below(len(legal))]
+    legal = [d for d in legal if d.args != ("later",)] or legal
+    if len(legal) > SAMPLE:
+        picked: set[int] = set()
+        while len(picked) < SAMPLE:
+            picked.add(rng.below(len(legal)))
+        legal = [legal[i] for i in sorted(picked)]
+    me = p.player if p is not None else 1
+    best, best_score = legal[0], None
+    for d in legal:
+        trial = g.clone()
+        trial.answer(d)
+        s = score(trial, me) + 0.01 * rng.below(10)
+        if best_score is None or s > best_score:
+            best, best_score = d, s
+    return best
+
+
+BOTS: dict[str, Callable[[State, SplitMix64], Any]] = {"random": choose_random, "greedy": choose_greedy}
+
+
+def seeded_setup(seed: int, players: int) -> Setup:
+    """The set-up a self-played game of ``seed`` uses: the map, some variants and (1 game in 3 where the
+    manual has team games) teams, drawn from the seed so the conformance seeds cover them."""
+    teams = team_shapes(players)[seed % len(team_shapes(players))] if team_shapes(players) and seed % 3 == 0 else ()
+    variants = set()
+    if not teams and seed % 2 == 1:
+        variants.add("awards")
+        if seed % 4 == 3:
+            variants.add("expert")
+    if seed % 3 == 2:
+        variants.add("open")
+    if seed % 5 == 4:
+        variants.add("friendly")
+    if seed % 7 == 6:
+        variants.add("epic")
+    return Setup(players, "C" if players == 6 else "AB"[seed // 2 % 2], tuple(sorted(variants)), teams)
+
+
+def new_state(cat: Any, setup: Setup, seed: int | None, **kw: Any) -> State:
+    return State.new(cat, setup.players, setup.map, seed, variants=frozenset(setup.variants), teams=setup.teams,
+                     **kw)
+
+
+def self_play(seed: int, *, bot: str = "random", players: int = 2, factions: list[str] | None = None,
+              meta: dict | None = None, catalog: str = DEFAULT_VERSION, setup: Setup | None = None) -> dict:
+    cat = load(catalog)
+    setup = setup or seeded_setup(seed, players)
+    g = new_state(cat, setup, seed)
+    rng = SplitMix64(seed ^ BOT_STREAM)
+    choose = BOTS[bot]
+    lines = []
+    while not g.over:
+        p = g.pending
+        d = None
+        if factions is not None and p is not None and p.kind is Kind.COMPANY:
+            # companies are one to a table: a seat whose company another took first has its bot choose another
+            d = next((x for x in g.legal_decisions() if x.args[0] == factions[p.player - 1]), None)
+        d = d or choose(g, rng)
+        lines.append(format_line(d))
+        g.answer(d)
+    sheet = score_sheet(g)
+    return {"format": "empyrean-log", "version": 1, "game": KEY, "catalog": cat.version,
+            "setup": dump_setup(setup), "chance": {"type": "seeded", "algorithm": ALGORITHM, "seed": seed},
+            "decisions": lines,
+            "result": {"ranks": g.ranks(), "scores": [s.total for s in sheet.seats], "reason": str(g.end)},
+            **({"meta": meta} if meta else {})}

@@ -1,0 +1,184 @@
+"""Building track: the network, where a build may go, and what its transfers cost.
+
+In-network: a hex holding one of the company's cars. Network-adjacent: a hex next to the network and
+not in it. A build goes on a network-adjacent hex (or anywhere, for a global build); transfers let it
+skip hexes that hold a city, a wasteland or a competitor's car — the first transferred hex
+network-adjacent, each next one beside the last, the built hex beside the last transferred one — each
+paid for separately (pieces.TRANSFER_COST, as the company's station masters, the turn's effects and
+the build's own free transfers change it)."""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from .content import Effect
+from .pieces import CARS_PER_HEX, CITY, TRANSFER_COST, WASTELAND
+
+
+def network(g: Any, seat: int) -> set[int]:
+    return {h for h, cars in enumerate(g.cars) if seat in cars}
+
+
+def network_adjacent(g: Any, seat: int, net: set[int] | None = None) -> set[int]:
+    net = network(g, seat) if net is None else net
+    around = g.map.around
+    return {n for h in net for n in around[h]} - net
+
+
+def can_hold(g: Any, seat: int, h: int) -> bool:
+    """A car of ``seat`` may stand on ``h``: not a city, room for a car, none of the company's there."""
+    return g.terrain[h] != CITY and len(g.cars[h]) < CARS_PER_HEX and seat not in g.cars[h]
+
+
+def competitors_on(g: Any, seat: int, h: int) -> bool:
+    return any(s != seat and not g.teammates(seat, s) for s in g.cars[h])
+
+
+def fits(g: Any, seat: int, h: int, terrain: str) -> bool:
+    """Hex ``h`` is of the terrain word ``terrain`` (a terrain, wasteland, any, home, competitor)."""
+    t = g.terrain[h]
+    if terrain == "any":
+        return t not in (WASTELAND, CITY)
+    if terrain == "home":
+        return t == g.folio(seat).home
+    if terrain == "competitor":
+        return competitors_on(g, seat, h)
+    return t == terrain
+
+
+def transfer_kind(g: Any, seat: int, h: int) -> str | None:
+    """What a transfer over ``h`` is: city, wasteland (a competitor's car on one too), competitor,
+    teammate; None: no transfer goes over it."""
+    t = g.terrain[h]
+    if t == CITY:
+        return "city"
+    if seat in g.cars[h]:
+        return None
+    if t == WASTELAND:
+        return "wasteland"
+    if competitors_on(g, seat, h):
+        return "competitor"
+    if g.cars[h]:
+        return "teammate"
+    return None
+
+
+def base_cost(g: Any, seat: int, kind: str, h: int) -> int:
+    if h in g.turn.free_through and g.turn.seat == seat:
+        return 0
+    cost = TRANSFER_COST[kind]
+    for key in g.folio(seat).stations():
+        for e in g.cat.specialists[key].effects:
+            if e.op == "transfer-cost" and e.what == kind:
+                cost = min(cost, e.n)
+    return cost
+
+
+def transfers_cost(g: Any, seat: int, path: list[int], free: tuple[str, ...]) -> int:
+    """The mana a build's transfers over ``path`` cost: each at its kind's cost, then the build's own
+    free transfers (one of each kind in ``free``) and the turn's (Wendy) taken off the dearest ones."""
+    costs = [(base_cost(g, seat, k, h), k) for h in path for k in [transfer_kind(g, seat, h)] if k is not None]
+    tokens = [(k,) for k in free] + (list(g.turn.free_transfers) if g.turn.seat == seat else [])
+    total = 0
+    for cost, kind in sorted(costs, reverse=True):
+        token = next((t for t in tokens if kind in t), None)
+        if token is not None and cost > 0:
+            tokens.remove(token)
+            continue
+        total += cost
+    return total
+
+
+def wendy_used(g: Any, seat: int, path: list[int], free: tuple[str, ...]) -> list[tuple]:
+    """The turn's free transfers a build over ``path`` uses up (after the build's own)."""
+    costs = sorted(((base_cost(g, seat, k, h), k) for h in path for k in [transfer_kind(g, seat, h)]
+                    if k is not None), reverse=True)
+    own, turn = list(free), list(g.turn.free_transfers) if g.turn.seat == seat else []
+    used = []
+    for cost, kind in costs:
+        if cost == 0:
+            continue
+        if kind in own:
+            own.remove(kind)
+            continue
+        token = next((t for t in turn if kind in t), None)
+        if token is not None:
+            turn.remove(token)
+            used.append(token)
+    return used
+
+
+def where_ok(g: Any, seat: int, h: int, where: str) -> bool:
+    around = g.map.around[h]
+    if where == "edge":
+        return g.map.edge[h]
+    if where == "city":
+        return any(g.terrain[n] == CITY for n in around)
+    if where == "city-or-wasteland":
+        return any(g.terrain[n] in (CITY, WASTELAND) for n in around)
+    if where == "beside-last":
+        return g.turn.last_built is not None and h in g.map.around[g.turn.last_built]
+    return True
+
+
+def target_ok(g: Any, seat: int, h: int, e: Effect, terrains: tuple[str, ...]) -> bool:
+    return can_hold(g, seat, h) and any(fits(g, seat, h, t) for t in terrains) and where_ok(g, seat, h, e.where)
+
+
+def needs_network(e: Effect) -> bool:
+    return e.where not in ("global", "beside-last")
+
+
+def path_problem(g: Any, seat: int, target: int, path: list[int], e: Effect) -> str | None:
+    """Why building on ``target`` over the transfers ``path`` is not allowed (None: it is)."""
+    if not needs_network(e):
+        return "this build goes anywhere: it needs no transfers" if path else None
+    net = network(g, seat)
+    adj = network_adjacent(g, seat, net)
+    if not path:
+        return None if target in adj else f"{g.map.names[target]} is not next to the network"
+    names = g.map.names
+    if path[0] not in adj:
+        return f"the first hex transferred over, {names[path[0]]}, is not next to the network"
+    for a, b in zip(path, path[1:] + [target]):
+        if b not in g.map.around[a]:
+            return f"{names[b]} is not next to {names[a]}: a transfer goes hex by hex"
+    for h in path:
+        if transfer_kind(g, seat, h) is None:
+            return (f"no transfer goes over {names[h]}: only over a city, a wasteland or a competitor's train car "
+                    "(rule 'Transfers')")
+    if len(set(path)) != len(path) or target in path:
+        return "a transfer path goes over each hex once"
+    return None
+
+
+def reachable(g: Any, seat: int, e: Effect, budget: int) -> dict[int, list[int]]:
+    """Every hex a build of ``e`` could be made on within ``budget`` mana of transfers, with the
+    cheapest transfer path to it (a search over transfer hexes from the network)."""
+    if not needs_network(e):
+        return {h: [] for h in range(g.map.size)}
+    net = network(g, seat)
+    adj = network_adjacent(g, seat, net)
+    out: dict[int, list[int]] = {h: [] for h in adj}
+    around = g.map.around
+    heap = []
+    for h in adj:
+        kind = transfer_kind(g, seat, h)
+        if kind is not None:
+            heapq.heappush(heap, (transfers_cost(g, seat, [h], e.free), h, (h,)))
+    best: dict[int, int] = {}
+    while heap:
+        cost, h, path = heapq.heappop(heap)
+        if cost > budget or best.get(h, 1 << 30) <= cost:
+            continue
+        best[h] = cost
+        for n in around[h]:
+            if n in net or n in path:
+                continue
+            if n not in out:
+                out[n] = list(path)
+            if transfer_kind(g, seat, n) is not None:
+                p = path + (n,)
+                heapq.heappush(heap, (transfers_cost(g, seat, list(p), e.free), n, p))
+    return out
