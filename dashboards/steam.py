@@ -11,7 +11,8 @@ from functools import cache
 
 from flask import Blueprint
 
-from engine import games
+from engine.steam.catalog import DEFAULT_VERSION, load
+from engine.steam.game import End
 from services.stats import steam as stats
 from services.stats.filters import Filters
 
@@ -28,30 +29,15 @@ blueprint = Blueprint("steam", __name__, url_prefix=f"/{KEY}", template_folder="
 NAV = [("steam.companies", "Companies"), ("steam.captains", "Captains"), ("steam.scores", "Scores"),
        ("steam.specialists", "Specialists"), ("steam.spellcars", "Spellcars"), ("steam.awards", "Awards"),
        ("steam.endings", "Endings & seats"), ("steam.teams", "Teams")]
-# What ended a game (engine.steam.record.Record.end), in words
-END_WORDS = {"demand": "Demand tiles taken (the threshold)", "trains": "A company out of trains",
-             "concession": "Concession", "time": "Time called", "round limit": "Round limit"}
 
 
 @cache
 def _names() -> dict[str, str]:
-    """Every key of the newest catalog's entries with a name (companies, captains, specialists,
-    spellcars, awards), as the catalog names it."""
-    rules = games.rules_for(KEY)
-    found: dict[str, str] = {}
-
-    def walk(value) -> None:
-        if isinstance(value, dict):
-            if isinstance(value.get("key"), str) and isinstance(value.get("name"), str):
-                found.setdefault(value["key"], value["name"])
-            for v in value.values():
-                walk(v)
-        elif isinstance(value, list):
-            for v in value:
-                walk(v)
-
-    walk(rules.catalog_data(rules.catalog_versions()[-1]))
-    return found
+    """Every key of the default catalog's companies, specialists (captains too), spellcars and awards,
+    as the catalog names it."""
+    cat = load(DEFAULT_VERSION)
+    return {key: item.name for kind in (cat.companies, cat.specialists, cat.spellcars, cat.awards)
+            for key, item in kind.items()}
 
 
 def name(key: str | None) -> str:
@@ -61,7 +47,12 @@ def name(key: str | None) -> str:
 
 
 def end_words(end: str) -> str:
-    return END_WORDS.get(end, end)
+    """What ended a game, in words ("A company out of train cars")."""
+    try:
+        words = End(end).words
+    except ValueError:
+        return end
+    return words[0].upper() + words[1:]
 
 
 def _render(title: str, intro: str, compute):

@@ -25,9 +25,10 @@ NAME, TABLES_NAME = "Steam Pipeline Open", "Steam Tables Night"
 STATISTICS = ["companies", "captains", "score-parts", "specialists", "spellcars", "endings", "seats", "awards",
               "teams"]
 PLAYERS = ("Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus")
-# (round, table, seats, seed, setup)
-TABLES = [(1, "1", PLAYERS[:3], 21, {}), (1, "2", PLAYERS[3:7], 22, {"variants": ["awards"]}),
-          (2, "1", PLAYERS[:5], 23, {}), (3, "1", PLAYERS[:6], 24, {"teams": [[1, 3, 5], [2, 4, 6]]})]
+# (round, table, seats, seed, its teams): set-ups drawn from the seed (engine.steam.bots.seeded_setup;
+# 6 players and a seed of 3 mod 6: 3v3)
+TABLES = [(1, "1", PLAYERS[:3], 21, None), (1, "2", PLAYERS[3:7], 23, None), (2, "1", PLAYERS[:5], 25, None),
+          (3, "1", PLAYERS[:6], 27, "3v3")]
 
 
 @pytest.fixture(scope="module")
@@ -84,10 +85,10 @@ def test_a_simulated_steam_event_is_judged_and_counted_as_the_simulator_expects(
 
 def test_steam_tables_of_three_to_six_are_ranked_by_place_and_counted_at_their_size(admin_client, client):
     event = admin_client.post("/api/v1/events", json={"name": TABLES_NAME, "game": STEAM}).get_json()
-    logs = [rules_for(STEAM).self_play(seed, bot="random", players=len(seats), setup=setup,
+    logs = [rules_for(STEAM).self_play(seed, bot="random", players=len(seats),
                                        meta={"event": TABLES_NAME, "round": rnd, "table": table,
                                              "players": list(seats), "date": "2026-12-02"})
-            for rnd, table, seats, seed, setup in TABLES]
+            for rnd, table, seats, seed, _ in TABLES]
     answer = admin_client.post(f"/api/v1/events/{event['id']}/games", data=ndjson(*logs),
                                content_type="application/x-ndjson")
     assert answer.status_code == 202 and answer.get_json()["accepted"] == len(logs), answer.get_json()
@@ -101,9 +102,9 @@ def test_steam_tables_of_three_to_six_are_ranked_by_place_and_counted_at_their_s
     standings = client.get(event["standings_url"]).get_json()
     assert {r["player"]: r["points"] for r in standings["standings"]} == {n: float(p) for n, p in points.items()}
 
-    for _, _, seats, _, setup in TABLES:
+    for _, _, seats, _, shape in TABLES:
         query = f"event={event['id']}&players={len(seats)}&min_games=0"
         companies = client.get(f"/api/v1/stats/steam/companies?{query}").get_json()
         assert companies["summary"]["games"] == 1 and sum(r["games"] for r in companies["rows"]) == len(seats)
         teams = client.get(f"/api/v1/stats/steam/teams?{query}").get_json()
-        assert [r["team_shape"] for r in teams["rows"]] == (["3v3"] if setup.get("teams") else [])
+        assert [r["team_shape"] for r in teams["rows"]] == ([shape] if shape else [])

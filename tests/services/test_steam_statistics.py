@@ -1,5 +1,6 @@
 """Empyreal: Spells & Steam's statistics end to end (issue 30), with real PostgreSQL, Redis and a Celery
-worker: self-played games at 2, 3 and 4 players — with the awards variant, and 2v2 team games —
+worker: self-played games at 2, 3 and 4 players — their set-ups drawn from the seed
+(engine.steam.bots.seeded_setup): some with the awards variant, some 4-player ones 2v2 team games —
 uploaded into a Spells & Steam event, every game judged, and each statistic under /api/v1/stats/steam/
 answering, table size by table size, with n and intervals and the counts this test makes itself from
 the replayed games' records (engine.replay.replay: engine.steam.record.Record, the outcome); the
@@ -27,9 +28,7 @@ STATISTICS = ["companies", "captains", "score-parts", "specialists", "spellcars"
               "teams"]
 NAMES = ["Ada", "Bo", "Cai", "Dee", "Eli", "Fox"]
 SIZES = (2, 3, 4)
-GAMES = 5  # of each kind at each size
-AWARDS = {"variants": ["awards"]}
-TEAMS = {"teams": [[1, 3], [2, 4]]}  # 2v2: teammates seated alternately
+GAMES = 8  # at each size: seeds 100·players onwards (the odd ones with awards; at 4, 402 and 405 in teams)
 
 
 def meta(players) -> dict:
@@ -37,10 +36,11 @@ def meta(players) -> dict:
 
 
 def played() -> list[dict]:
-    """Seeded self-played games: plain and with awards at each size, and 2v2 team games."""
-    kinds = [(p, {}) for p in SIZES] + [(p, AWARDS) for p in SIZES] + [(4, TEAMS)]
-    return [RULES.self_play(1000 * i + seed, bot="random", players=p, setup=setup, meta=meta(NAMES[:p]))
-            for i, (p, setup) in enumerate(kinds) for seed in range(GAMES)]
+    games = [RULES.self_play(seed, bot="random", players=p, meta=meta(NAMES[:p]))
+             for p in SIZES for seed in range(100 * p, 100 * p + GAMES)]
+    assert any("awards" in g["setup"].get("variants", ()) for g in games if g["setup"]["players"] == 2)
+    assert sum(bool(g["setup"].get("teams")) for g in games) == 2
+    return games
 
 
 def replayed(logs: list[dict], players: int) -> list:
@@ -200,6 +200,7 @@ def test_every_steam_statistic_answers_with_n_intervals_and_the_counts_of_the_re
 
     awards = stat(client, "awards", query)
     assert want["awards"], "the awards variant's games deal awards"
+    assert all(r["scored"]["n"] == r["first"]["n"] == r["in_play_games"] * players for r in awards["rows"])
     assert {r["award"]: [r["in_play_games"], r["scored"]["successes"], round(r["points_mean"] * r["scored"]["n"])]
             for r in awards["rows"]} == want["awards"]
     assert all(r["in_play"]["n"] == games for r in awards["rows"])
@@ -209,7 +210,7 @@ def test_every_steam_statistic_answers_with_n_intervals_and_the_counts_of_the_re
     assert {r["team_shape"]: [r["teams"], r["wins"], round(r["bonus_mean"] * r["teams"])] for r in teams["rows"]} \
         == want["teams"]
     assert {(r["team_shape"], r["started"]): [r["teams"], r["wins"]] for r in teams["started"]} == want["started"]
-    assert teams["summary"]["team_games"] == (GAMES if players == 4 else 0)
+    assert teams["summary"]["team_games"] == (2 if players == 4 else 0) and teams["summary"]["games"] == games
 
 
 def test_steam_statistics_are_listed_filtered_and_refuse_what_they_do_not_take(client, steam_event):
