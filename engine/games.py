@@ -209,7 +209,8 @@ def rules_members() -> list[str]:
 
 # The games this engine ships, by key: the module holding each one's RULES (imported when first
 # asked for, so that reading a Battle for Empyrean log imports no other game).
-_SHIPPED = {"bfe": "engine.bfe.rules", "titans": "engine.titans.rules", "elysian": "engine.elysian.rules"}
+_SHIPPED = {"bfe": "engine.bfe.rules", "titans": "engine.titans.rules", "elysian": "engine.elysian.rules",
+            "steam": "engine.steam.rules"}
 _rules: dict[str, Any] = {}
 
 

@@ -152,7 +152,6 @@ def _build_legal(g: State, step: tuple) -> list[Line]:
 
 
 def _build_check(g: State, step: tuple, d: Line) -> str | None:
-    seat, e = step[1], step[2]
     if d.verb == "skips":
         return None
     if d.args[0] == "around":
@@ -615,7 +614,8 @@ def _rearrange_legal(g: State, step: tuple) -> list[Line]:
     seat = step[1]
     f = g.folio(seat)
     filled = sorted(f.yard)
-    empty = [(c, r) for r in (2, 3) for c in range(1, f.columns + 1) if (c, r) not in f.yard and (c, r) not in f.printed]
+    empty = [(c, r) for r in (2, 3) for c in range(1, f.columns + 1)
+             if (c, r) not in f.yard and (c, r) not in f.printed]
     out = [Line(seat, "rearranges", (f"{a[0]}:{a[1]}", f"{b[0]}:{b[1]}")) for a, b in itertools.combinations(filled, 2)]
     out += [Line(seat, "rearranges", (f"{a[0]}:{a[1]}", f"{b[0]}:{b[1]}")) for a in filled for b in empty]
     return out + ([Line(seat, "skips")] if out else [])

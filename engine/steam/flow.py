@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Any
 
 from ..games import CHANCE
 from . import effects
@@ -370,7 +369,7 @@ def _advance_enter(g: State, step: tuple) -> None:
     f.conductor = min(f.conductor + n, f.columns + 1)
     if f.conductor == f.columns + 1:
         g.phase = "end of the line"
-        steps: list[tuple] = [] if g.turn.after else [("deliver", seat, "line")]
+        steps: list[tuple] = [] if g.turn.after else [("deliver", seat, "line", 1 << 10)]
         g.todo[:0] = steps + [("upgrade", seat), ("to start", seat)]
     elif not g.turn.after:
         g.todo.insert(0, ("activate", seat))
@@ -470,7 +469,7 @@ def _activate_why(g: State, step: tuple, d: Line) -> str | None:
         return (f"activating {g.cat.spellcars[key].name} now costs {cost} mana; P{seat} may spend "
                 f"{g.unlocked(seat)}" + (f" ({locked} gained by activations this turn cannot pay for activations)"
                                          if locked else ""))
-    return f"each spellcar is activated once a turn (rule 'Activate Spellcars')"
+    return "each spellcar is activated once a turn (rule 'Activate Spellcars')"
 
 
 def _activate_apply(g: State, step: tuple, d: Line) -> None:
@@ -717,7 +716,7 @@ def _final_enter(g: State, step: tuple) -> None:
     g.todo.pop(0)
     seat = step[1]
     g.phase, g.current, g.turn = "final deliveries", seat, Turn(seat)
-    g.todo.insert(0, ("deliver", seat, "final"))
+    g.todo.insert(0, ("deliver", seat, "final", 1 << 10))
     return None
 
 

@@ -64,9 +64,20 @@ def layout_names(cat: Catalog, players: int) -> list[str]:
     return sorted(cat.layouts.get(players, {}))
 
 
-@lru_cache(maxsize=64)
+_BUILT: dict[tuple[int, int, str], tuple[Catalog, HexMap]] = {}
+
+
 def build(cat: Catalog, players: int, name: str) -> HexMap:
-    """The map of ``players`` players named ``name`` (KeyError: the catalog has no such layout)."""
+    """The map of ``players`` players named ``name`` (KeyError: the catalog has no such layout), worked out
+    once per catalog and layout."""
+    key = (id(cat), players, name)
+    found = _BUILT.get(key)
+    if found is None or found[0] is not cat:
+        found = _BUILT[key] = (cat, _lay(cat, players, name))
+    return found[1]
+
+
+def _lay(cat: Catalog, players: int, name: str) -> HexMap:
     placed = cat.layouts[players][name]
     found: dict[tuple[int, int], tuple[str, str | None]] = {}
     for board_key, dc, dr in placed:

@@ -141,7 +141,8 @@ _SHAPES = {  # verb -> a test of the words after it, and what it wants in words
     "builds": (_build, "needs the hex, and any hexes transferred over ('builds f4' or 'builds f4 via e4 e5')"),
     "takes": (lambda w: len(w) == 2 and KEY.match(w[0]) and SLOT.match(w[1]),
               "needs the spellcar and the railyard slot, column:row ('takes metro 3:2')"),
-    "delivers": (_delivery, "needs the colour, the city and a hex per good ('delivers crizma to j5 from c3 d4 takes 3')"),
+    "delivers": (_delivery, "needs the colour, the city and a hex per good "
+                            "('delivers crizma to j5 from c3 d4 takes 3')"),
     "upgrades": (lambda w: len(w) == 1 and w[0] in UPGRADES, "needs mana, specialist or spellcars"),
     "gains": (lambda w: len(w) == 1 and w[0] in SPECIALIST_KINDS, "needs engineer, surveyor or station"),
     "hires": (lambda w: _keys(w, 1, 1), "needs the specialist, or later ('hires orman-kaspar', 'hires later')"),

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import track
 from .game import State
+from .lines import Kind
 from .scoring import score_sheet
 
 
@@ -52,7 +54,24 @@ def frame(g: State, index: int, decision: str | None, line: int | None = None) -
             "stands": {names[h]: [[c, s] for c, s in tiles] for h, tiles in sorted(g.stands.items())},
             "market": list(g.market), "awards": list(g.awards), "ending": str(g.ending) if g.ending else None,
             "companies": [folio_frame(g, s) for s in range(1, g.n + 1)],
-            "scores": tallies(g)}
+            "scores": tallies(g), "builds": build_costs(g)}
+
+
+def build_costs(g: State) -> dict[str, dict] | None:
+    """At a build: each hex it may go on, the cheapest transfers to it and their cost in mana (what a
+    recorder shows before the tap); None elsewhere."""
+    p = g.pending
+    if p is None or p.kind is not Kind.BUILD or not g.todo or g.todo[0][0] != "build":
+        return None
+    step = g.todo[0]
+    out: dict[str, dict] = {}
+    for d in g.legal_decisions():
+        if d.verb != "builds":
+            continue
+        path = [g.map.index(w) for w in d.args[2:]]
+        cost = track.transfers_cost(g, p.player, path, step[2].free)  # type: ignore[arg-type]
+        out[d.args[0]] = {"via": list(d.args[2:]), "cost": cost}
+    return out
 
 
 def describe(g: State) -> str:
