@@ -12,15 +12,16 @@ import plotly.graph_objects as go
 from .figures import PALETTE, _empty, _interval_text, _layout, label, wrapped
 from .game_figures import mean_text, ordinal
 
+ROW_HEIGHT = 52  # px a bar of stacks: a company's name may wrap to three lines
 PART_WORDS = {"goods": "goods delivered", "demand": "demand tiles", "awards": "awards"}
 
 
 def _stack(fig: go.Figure, names: list[str], title: str, axis_title: str) -> go.Figure:
     """A stack of horizontal bars whose parts are shares, its categories in ``names``' order from the top."""
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend={"traceorder": "normal"})  # 1st first, as the bars are drawn
     fig.update_xaxes(range=[0, 1], tickformat=".0%", title=axis_title)
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(names)))
-    return _layout(fig, title, height=max(320, 40 * len(names) + 160))
+    return _layout(fig, title, height=max(320, ROW_HEIGHT * len(names) + 160))
 
 
 def rank_distribution(rows: list[dict], name: Callable[[dict], str], title: str) -> go.Figure:
@@ -53,10 +54,10 @@ def score_parts(rows: list[dict], name: Callable[[dict], str], title: str) -> go
                     marker={"color": PALETTE[i], "opacity": [0.35 if r["thin"] else 1 for r in rows]},
                     customdata=[mean_text(r[part]) for r in rows],
                     hovertemplate=f"%{{y}}<br>{words}: %{{customdata}}<extra></extra>")
-    fig.update_layout(barmode="stack")
+    fig.update_layout(barmode="stack", legend={"traceorder": "normal"})
     fig.update_xaxes(rangemode="tozero", title="mean victory points of a seat-game")
     fig.update_yaxes(type="category", categoryorder="array", categoryarray=list(reversed(names)))
-    return _layout(fig, title, height=max(320, 40 * len(names) + 160))
+    return _layout(fig, title, height=max(320, ROW_HEIGHT * len(names) + 160))
 
 
 def firsts_by_company(rows: list[dict], award: Callable[[str], str], company: Callable[[str], str],

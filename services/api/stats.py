@@ -106,6 +106,13 @@ def factions(game: str):
     return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)}, game)
 
 
+def _named(stat, *names: str):
+    """The compute of a view whose statistic answers a tuple: its parts under ``names``, in order."""
+    def compute(conn, f):
+        return dict(zip(names, stat(conn, f), strict=True))
+    return compute
+
+
 # Titans of Empyrean's (services.stats.titans).
 def _titans_answer(compute):
     titans.refuse_filters_not_taken(request.args)
@@ -125,17 +132,11 @@ def titans_picked():
 
 
 def maneuvers():
-    def compute(conn, f):
-        seat_games, rows = titans.maneuver_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.maneuver_stats, "seat_games", "rows"))
 
 
 def endings():
-    def compute(conn, f):
-        summary, rows, lengths = titans.ending_stats(conn, f)
-        return {"summary": summary, "rows": rows, "lengths": lengths}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.ending_stats, "summary", "rows", "lengths"))
 
 
 def initiative():
@@ -143,10 +144,7 @@ def initiative():
 
 
 def squads():
-    def compute(conn, f):
-        summary, rows = titans.squad_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.squad_stats, "summary", "rows"))
 
 
 # Elysian Battlefields' (services.stats.elysian), each at one table size (the players filter).
@@ -156,45 +154,27 @@ def _elysian_answer(compute):
 
 
 def heroes():
-    def compute(conn, f):
-        summary, rows = elysian.hero_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.hero_stats, "summary", "rows"))
 
 
 def victories():
-    def compute(conn, f):
-        overall, per_hero = elysian.victory_stats(conn, f)
-        return {"rows": overall, "heroes": per_hero}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.victory_stats, "rows", "heroes"))
 
 
 def seats():
-    def compute(conn, f):
-        summary, rows = elysian.seat_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.seat_stats, "summary", "rows"))
 
 
 def length():
-    def compute(conn, f):
-        summary, rows, lengths = elysian.length_stats(conn, f)
-        return {"summary": summary, "rows": rows, "lengths": lengths}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.length_stats, "summary", "rows", "lengths"))
 
 
 def eliminations():
-    def compute(conn, f):
-        summary, rows, places = elysian.elimination_stats(conn, f)
-        return {"summary": summary, "rows": rows, "places": places}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.elimination_stats, "summary", "rows", "places"))
 
 
 def elysian_cards():
-    def compute(conn, f):
-        seat_games, rows = elysian.card_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.card_stats, "seat_games", "rows"))
 
 
 def dice():
@@ -207,69 +187,40 @@ def _steam_answer(compute):
     return _answer(compute, STEAM.key)
 
 
-def _summary_and_rows(stat):
-    """A view's compute of a statistic answering (summary, rows)."""
-    def compute(conn, f):
-        summary, rows = stat(conn, f)
-        return {"summary": summary, "rows": rows}
-    return compute
-
-
 def companies():
-    return _steam_answer(_summary_and_rows(steam.company_stats))
+    return _steam_answer(_named(steam.company_stats, "summary", "rows"))
 
 
 def captains():
-    return _steam_answer(_summary_and_rows(steam.captain_stats))
+    return _steam_answer(_named(steam.captain_stats, "summary", "rows"))
 
 
 def score_parts():
-    def compute(conn, f):
-        overall, rows = steam.score_part_stats(conn, f)
-        return {"overall": overall, "rows": rows}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.score_part_stats, "overall", "rows"))
 
 
 def specialists():
-    def compute(conn, f):
-        seat_games, rows = steam.specialist_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.specialist_stats, "seat_games", "rows"))
 
 
 def spellcars():
-    def compute(conn, f):
-        seat_games, rows = steam.spellcar_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.spellcar_stats, "seat_games", "rows"))
 
 
 def steam_endings():
-    def compute(conn, f):
-        summary, rows, lengths = steam.ending_stats(conn, f)
-        return {"summary": summary, "rows": rows, "lengths": lengths}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.ending_stats, "summary", "rows", "lengths"))
 
 
 def steam_seats():
-    def compute(conn, f):
-        summary, seats_, positions = steam.seat_stats(conn, f)
-        return {"summary": summary, "rows": seats_, "positions": positions}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.seat_stats, "summary", "rows", "positions"))
 
 
 def awards():
-    def compute(conn, f):
-        summary, rows, companies_ = steam.award_stats(conn, f)
-        return {"summary": summary, "rows": rows, "companies": companies_}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.award_stats, "summary", "rows", "companies"))
 
 
 def teams():
-    def compute(conn, f):
-        summary, rows, started = steam.team_stats(conn, f)
-        return {"summary": summary, "rows": rows, "started": started}
-    return _steam_answer(compute)
+    return _steam_answer(_named(steam.team_stats, "summary", "rows", "started"))
 
 
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).

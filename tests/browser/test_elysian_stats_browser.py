@@ -14,7 +14,7 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, from_game_index, new_page, no_sideways_scroll
+from browser_pages import TABLE, WIDTHS, check_figures, from_game_index, new_page, no_sideways_scroll, shown_rows
 from elysian_dice import SIXES_TWICE, recorded_game
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
@@ -71,16 +71,6 @@ PAGES = {
                         lambda r: [r["event"], audit_words(r), r["games"], r["dice"]]),
     },
 }
-# a table's cells by its headers, as the page has them (textContent: a phone hides some columns)
-TABLE = """id => {
-    const table = document.querySelector(`#panel-${id} table`);
-    const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
-    return {headers, rows: [...table.querySelectorAll('tbody tr')].map(tr =>
-        [...tr.querySelectorAll('td')].map(td => td.textContent.trim())),
-        flagged: [...table.querySelectorAll('tbody tr')].map(tr => tr.classList.contains('flagged'))};
-}"""
-
-
 def upload(admin, event_name: str, logs: list[dict]) -> None:
     event = admin.post("/api/v1/events", json={"name": event_name, "game": "elysian"}).get_json()["id"]
     answer = admin.post(f"/api/v1/events/{event}/games", data=ndjson(*logs), content_type="application/x-ndjson")
@@ -108,31 +98,17 @@ def api(base: str, statistic: str, query: str) -> dict:
     return answer.json()
 
 
-def check_figures(page, panels) -> None:
-    for figure in panels:
-        page.wait_for_selector(f"#fig-{figure}[data-rendered='true']", timeout=15_000)
-        texts = page.evaluate(f"""() => document.getElementById('fig-{figure}').data
-            .flatMap(t => [t.text, t.x, t.y, t.hovertemplate, t.customdata].flat(3))
-            .filter(v => typeof v === 'string')
-            .concat([document.getElementById('fig-{figure}').layout.title.text])""")
-        empty = page.evaluate(f"""() => (document.getElementById('fig-{figure}').layout.annotations || [])
-            .some(a => a.text.startsWith('No '))""")
-        assert empty or any("n=" in t for t in texts), figure  # a figure of nothing says so instead
-
-
 def check_tables(page, base: str, panels, query: str) -> None:
     """Each panel's table holds the API's rows, in its order, at the page's filters."""
     for panel, spec in panels.items():
         if spec is None:
             continue
         statistic, key, columns, cells = spec
-        table = page.evaluate(TABLE, panel)
-        at = [table["headers"].index(c) for c in columns]
-        shown = [[row[i] for i in at] for row in table["rows"]]
+        shown, flagged = shown_rows(page, panel, columns)
         body = api(base, statistic, query)
         assert shown == _rows(body, key, cells), (panel, query)
         if statistic == "dice":
-            assert table["flagged"] == [r["flagged"] for r in body[key]], panel
+            assert flagged == [r["flagged"] for r in body[key]], panel
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))

@@ -15,7 +15,7 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, from_game_index, new_page, no_sideways_scroll
+from browser_pages import WIDTHS, check_figures, from_game_index, new_page, no_sideways_scroll, shown_rows
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
 from tournament import wait_event_done
@@ -93,15 +93,6 @@ PAGES = {
                                   rate_cell(r["win_rate"])]),
     },
 }
-# a table's cells by its headers, as the page has them (textContent: a phone hides some columns)
-TABLE = """id => {
-    const table = document.querySelector(`#panel-${id} table`);
-    const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
-    return {headers, rows: [...table.querySelectorAll('tbody tr')].map(tr =>
-        [...tr.querySelectorAll('td')].map(td => td.textContent.trim()))};
-}"""
-
-
 @pytest.fixture(scope="module")
 def steam_site(app):
     admin = as_admin(app)
@@ -124,27 +115,13 @@ def api(base: str, statistic: str, query: str) -> dict:
     return answer.json()
 
 
-def check_figures(page, panels) -> None:
-    for figure in panels:
-        page.wait_for_selector(f"#fig-{figure}[data-rendered='true']", timeout=15_000)
-        texts = page.evaluate(f"""() => document.getElementById('fig-{figure}').data
-            .flatMap(t => [t.text, t.x, t.y, t.hovertemplate, t.customdata].flat(3))
-            .filter(v => typeof v === 'string')
-            .concat([document.getElementById('fig-{figure}').layout.title.text])""")
-        empty = page.evaluate(f"""() => (document.getElementById('fig-{figure}').layout.annotations || [])
-            .some(a => a.text.startsWith('No '))""")
-        assert empty or any("n=" in t for t in texts), figure  # a figure of nothing says so instead
-
-
 def check_tables(page, base: str, panels, query: str) -> None:
     """Each panel's table holds the API's rows, in its order, at the page's filters."""
     for panel, spec in panels.items():
         if spec is None:
             continue
         statistic, key, columns, cells = spec
-        table = page.evaluate(TABLE, panel)
-        at = [table["headers"].index(c) for c in columns]
-        shown = [[row[i] for i in at] for row in table["rows"]]
+        shown, _ = shown_rows(page, panel, columns)
         assert shown == _rows(api(base, statistic, query), key, cells), (panel, query)
 
 

@@ -7,17 +7,12 @@ standings and counted at their table size."""
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-
 import pytest
 from extra_game import ndjson
-from test_elysian_pipeline import points_by_place
+from ranked_games import faction_counts, place_points
 from tournament import wait_event_done
 
 from engine.games import rules_for
-from engine.log import parse_log
-from engine.replay import replay
 from services.simulation.simulate import SimConfig, simulate
 
 STEAM = "steam"
@@ -39,19 +34,6 @@ def bundle():
     return made
 
 
-def company_counts(logs: list[dict]) -> dict[str, list[int]]:
-    """Per company, from the logs themselves: [seat-games, wins]."""
-    rules = rules_for(STEAM)
-    counts: dict[str, list[int]] = {}
-    for log in logs:
-        outcome = replay(log).outcome
-        for seat, company in zip(outcome.seats, rules.factions(parse_log(log))):
-            row = counts.setdefault(company, [0, 0])
-            row[0] += 1
-            row[1] += seat.won
-    return counts
-
-
 def test_a_simulated_steam_event_is_judged_and_counted_as_the_simulator_expects(admin_client, client, db, bundle):
     want = bundle.expected()["service"]
     created = admin_client.post("/api/v1/events", json={"name": NAME, "game": STEAM})
@@ -69,9 +51,9 @@ def test_a_simulated_steam_event_is_judged_and_counted_as_the_simulator_expects(
                         "WHERE g.event_id = %s GROUP BY g.game", (event,)).fetchall()
     assert judged == [(STEAM, want["accepted"])]
 
-    counted = company_counts(bundle.counted)
+    counted = faction_counts(STEAM, bundle.counted)
     companies = client.get(f"/api/v1/stats/steam/companies?event={event}&players=2&min_games=0").get_json()
-    assert {r["company"]: [r["games"], r["wins"]] for r in companies["rows"]} == counted
+    assert {r["company"]: [r["games"], r["wins"]] for r in companies["rows"]} == {c: n[:2] for c, n in counted.items()}
     assert companies["summary"]["games"] == len(bundle.counted)
     for name in STATISTICS:
         answer = client.get(f"/api/v1/stats/steam/{name}?event={event}&players=2&min_games=0")
@@ -94,13 +76,8 @@ def test_steam_tables_of_three_to_six_are_ranked_by_place_and_counted_at_their_s
     assert answer.status_code == 202 and answer.get_json()["accepted"] == len(logs), answer.get_json()
     assert wait_event_done(admin_client, event["id"], len(logs), timeout=600)["games"] == {"valid": len(logs)}
 
-    points: dict[str, Fraction] = {}
-    for log in logs:
-        ranks = [s.rank for s in replay(json.dumps(log).encode()).outcome.seats]
-        for name, earned in zip(log["meta"]["players"], points_by_place(ranks)):
-            points[name] = points.get(name, Fraction(0)) + earned
     standings = client.get(event["standings_url"]).get_json()
-    assert {r["player"]: r["points"] for r in standings["standings"]} == {n: float(p) for n, p in points.items()}
+    assert {r["player"]: r["points"] for r in standings["standings"]} == place_points(logs)
 
     for _, _, seats, _, shape in TABLES:
         query = f"event={event['id']}&players={len(seats)}&min_games=0"
