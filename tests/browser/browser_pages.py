@@ -5,6 +5,8 @@ test modules can import it)."""
 
 from __future__ import annotations
 
+import requests
+
 WIDTHS = {"desktop": {"width": 1400, "height": 900}, "phone": {"width": 390, "height": 844}}
 
 
@@ -66,3 +68,16 @@ def shown_rows(page, panel: str, columns: list[str]) -> tuple[list[list[str]], l
     table = page.evaluate(TABLE, panel)
     at = [table["headers"].index(c) for c in columns]
     return [[row[i] for i in at] for row in table["rows"]], table["flagged"]
+
+
+def stats_api(base: str, game: str, statistic: str, query: str) -> dict:
+    """The answer of /api/v1/stats/<game>/<statistic>?<query> of the site at ``base``."""
+    answer = requests.get(f"{base}/api/v1/stats/{game}/{statistic}?{query}", timeout=30)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
+def api_rows(body: dict, key, cells) -> list[list[str]]:
+    """The rows a statistics table shows of an answer: its list ``key`` (or what ``key(body)`` gives),
+    each row's ``cells`` as text."""
+    return [[str(c) for c in cells(r)] for r in (key(body) if callable(key) else body[key])]

@@ -14,7 +14,17 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import TABLE, WIDTHS, check_figures, from_game_index, new_page, no_sideways_scroll, shown_rows
+from browser_pages import (
+    TABLE,
+    WIDTHS,
+    api_rows,
+    check_figures,
+    from_game_index,
+    new_page,
+    no_sideways_scroll,
+    shown_rows,
+    stats_api,
+)
 from elysian_dice import SIXES_TWICE, recorded_game
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
@@ -30,10 +40,6 @@ NAME, LOADED = "Elysian Browser Open", "Loaded Dice Night"
 NAMES = ["Ada", "Bo", "Cai"]
 LOADED_PLAYERS = ["Lou", "Lex"]
 MIN_GAMES = 5  # set with the form at 3 players, so that some bars are in colour
-
-
-def _rows(body: dict, key: str, cells) -> list[list[str]]:
-    return [[str(c) for c in cells(r)] for r in body[key]]
 
 
 # page label -> its panels: panel id -> (the API statistic, the answer's list, the table's columns, their cells)
@@ -92,12 +98,6 @@ def elysian_site(app):
         yield url
 
 
-def api(base: str, statistic: str, query: str) -> dict:
-    answer = requests.get(f"{base}/api/v1/stats/elysian/{statistic}?{query}", timeout=30)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
 def check_tables(page, base: str, panels, query: str) -> None:
     """Each panel's table holds the API's rows, in its order, at the page's filters."""
     for panel, spec in panels.items():
@@ -105,8 +105,8 @@ def check_tables(page, base: str, panels, query: str) -> None:
             continue
         statistic, key, columns, cells = spec
         shown, flagged = shown_rows(page, panel, columns)
-        body = api(base, statistic, query)
-        assert shown == _rows(body, key, cells), (panel, query)
+        body = stats_api(base, "elysian", statistic, query)
+        assert shown == api_rows(body, key, cells), (panel, query)
         if statistic == "dice":
             assert flagged == [r["flagged"] for r in body[key]], panel
 

@@ -15,7 +15,16 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, check_figures, from_game_index, new_page, no_sideways_scroll, shown_rows
+from browser_pages import (
+    WIDTHS,
+    api_rows,
+    check_figures,
+    from_game_index,
+    new_page,
+    no_sideways_scroll,
+    shown_rows,
+    stats_api,
+)
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
 from tournament import wait_event_done
@@ -29,11 +38,6 @@ from engine.steam.rules import RULES
 NAME = "Steam Browser Open"
 NAMES = ["Ada", "Bo", "Cai", "Dee"]
 MIN_GAMES = 3  # set with the form at 4 players, so that some bars are in colour
-
-
-def _rows(body: dict, key, cells) -> list[list[str]]:
-    """The rows a table shows: the answer's list ``key``, or what ``key(body)`` gives."""
-    return [[str(c) for c in cells(r)] for r in (key(body) if callable(key) else body[key])]
 
 
 # page label -> its panels: panel id -> (the API statistic, the answer's list, the table's columns, their cells)
@@ -109,12 +113,6 @@ def steam_site(app):
         yield url
 
 
-def api(base: str, statistic: str, query: str) -> dict:
-    answer = requests.get(f"{base}/api/v1/stats/steam/{statistic}?{query}", timeout=30)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
 def check_tables(page, base: str, panels, query: str) -> None:
     """Each panel's table holds the API's rows, in its order, at the page's filters."""
     for panel, spec in panels.items():
@@ -122,7 +120,7 @@ def check_tables(page, base: str, panels, query: str) -> None:
             continue
         statistic, key, columns, cells = spec
         shown, _ = shown_rows(page, panel, columns)
-        assert shown == _rows(api(base, statistic, query), key, cells), (panel, query)
+        assert shown == api_rows(stats_api(base, "steam", statistic, query), key, cells), (panel, query)
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
