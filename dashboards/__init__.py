@@ -18,7 +18,7 @@ from flask import Flask
 
 
 def init_app(app: Flask) -> None:
-    from . import api_docs, assets, disputes, elysian, events, games, pages, players, record, replay, titans
+    from . import api_docs, assets, disputes, elysian, events, games, pages, players, record, replay, steam, titans
 
     app.register_blueprint(api_docs.blueprint)
     app.register_blueprint(assets.blueprint)
@@ -26,6 +26,7 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(games.blueprint)
     app.register_blueprint(titans.blueprint)
     app.register_blueprint(elysian.blueprint)
+    app.register_blueprint(steam.blueprint)
     app.register_blueprint(events.blueprint)
     app.register_blueprint(replay.blueprint)
     app.register_blueprint(record.blueprint)

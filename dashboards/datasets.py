@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from engine import games
 from services.platform.csv_cells import csv_cell
-from services.stats import elysian, queries, titans
+from services.stats import elysian, queries, steam, titans
 from services.stats.filters import Filters
 
 from .panels import flatten
@@ -46,6 +46,20 @@ DATASETS: dict[str, Dataset] = {
     "elysian-cards": lambda conn, f: elysian.card_stats(conn, f)[1],
     "elysian-dice-players": lambda conn, f: [dice_row(r) for r in elysian.dice_audit(conn, f)["rows"]],
     "elysian-dice-events": lambda conn, f: [dice_row(r) for r in elysian.dice_audit(conn, f)["events"]],
+    # Empyreal: Spells & Steam's pages' (dashboards/steam.py), each at the table size of its players filter
+    "steam-companies": lambda conn, f: [places_row(r) for r in steam.company_stats(conn, f)[1]],
+    "steam-captains": lambda conn, f: [places_row(r) for r in steam.captain_stats(conn, f)[1]],
+    "steam-score-parts": lambda conn, f: steam.score_part_stats(conn, f)[1],
+    "steam-specialists": lambda conn, f: steam.specialist_stats(conn, f)[1],
+    "steam-spellcars": lambda conn, f: steam.spellcar_stats(conn, f)[1],
+    "steam-awards": lambda conn, f: steam.award_stats(conn, f)[1],
+    "steam-award-companies": lambda conn, f: steam.award_stats(conn, f)[2],
+    "steam-endings": lambda conn, f: steam.ending_stats(conn, f)[1],
+    "steam-lengths": lambda conn, f: steam.ending_stats(conn, f)[2],
+    "steam-positions": lambda conn, f: steam.seat_stats(conn, f)[2],
+    "steam-seats": lambda conn, f: steam.seat_stats(conn, f)[1],
+    "steam-teams": lambda conn, f: [places_row(r) for r in steam.team_stats(conn, f)[1]],
+    "steam-team-start": lambda conn, f: steam.team_stats(conn, f)[2],
 }
 
 
@@ -54,6 +68,15 @@ def dataset_game(name: str) -> str:
     Battle for Empyrean's; its download takes that game's filters (Elysian's table sizes)."""
     first = name.split("-", 1)[0]
     return first if "-" in name and games.is_known(first) else games.DEFAULT_GAME
+
+
+def places_row(row: dict) -> dict:
+    """A Spells & Steam row with places (a company's, a captain's, a team shape's) with each place as
+    columns of its own: a company's share of its seat-games (rank_1, rank_1_low … rank_2 …, as flatten
+    writes a rate), a team shape's teams (rank_1, rank_2 …)."""
+    out = {k: v for k, v in row.items() if k != "ranks"}
+    return out | {f"rank_{p['rank']}": p["teams"] if "teams" in p else {k: v for k, v in p.items() if k != "rank"}
+                  for p in row["ranks"]}
 
 
 def dice_row(row: dict) -> dict:

@@ -18,9 +18,9 @@ from services.stats.dice_audit import FLAG_BELOW, MIN_DICE, RAVAGE_CHANCE, REPEL
 from services.stats.filters import Filters
 
 from . import elysian_figures as figures
-from .elysian_figures import FLAG_WORD, ordinal
+from .elysian_figures import FLAG_WORD
 from .figures import percent
-from .game_figures import game_lengths, rate_bars
+from .game_figures import game_lengths, ordinal, rate_bars
 from .pages import render_stats
 from .panels import Panel, Table, number, rate_cell
 

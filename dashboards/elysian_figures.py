@@ -21,14 +21,10 @@ from .figures import (
     label,
     wrapped,
 )
+from .game_figures import ordinal
 
 FAIR_FACE = 1 / 6
 FLAG_WORD = "FLAGGED"  # beside a flagged row's name, in the figure and the table: words, not colour alone
-
-
-def ordinal(n: int) -> str:
-    """A place as people say it, for the 1 to 5 seats of a table: "1st", "2nd", "3rd", "4th"."""
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 def wins_by_end(per_hero: list[dict], hero: Callable[[str], str], end: Callable[[str], str],

@@ -25,6 +25,8 @@ from services.stats.filters import PARAMETERS
 from .elysian import KEY as ELYSIAN
 from .elysian import NAV as ELYSIAN_PAGES
 from .pages import NAV as BFE_PAGES
+from .steam import KEY as STEAM
+from .steam import NAV as STEAM_PAGES
 from .titans import KEY as TITANS
 from .titans import NAV as TITANS_PAGES
 
@@ -36,7 +38,7 @@ KEY = re.compile(games.KEY_PATTERN)
 GAME_PAGES = [("games.index", "About the game"), ("record.record_game", "Record a game"),
               ("events.game_events", "Events & disputes")]
 # a game's own statistics pages (before those), by game key
-STATISTICS_PAGES = {TITANS: TITANS_PAGES, ELYSIAN: ELYSIAN_PAGES}
+STATISTICS_PAGES = {TITANS: TITANS_PAGES, ELYSIAN: ELYSIAN_PAGES, STEAM: STEAM_PAGES}
 
 
 def current_game() -> str:

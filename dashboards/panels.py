@@ -78,7 +78,8 @@ def number(x: float | None) -> str:
 
 def flatten(row: dict) -> dict:
     """A statistic row as flat CSV columns: a rate {successes, n, rate, low, high} becomes
-    <name>, <name>_low, <name>_high, <name>_n, <name>_successes."""
+    <name>, <name>_low, <name>_high, <name>_n, <name>_successes; a mean {n, mean, sd, low, high} (and
+    any more numbers beside them: a share) <name>, <name>_low, <name>_high, <name>_n, <name>_sd …"""
     out: dict = {}
     for key, value in row.items():
         if isinstance(value, dict) and "rate" in value and "n" in value:
@@ -87,6 +88,9 @@ def flatten(row: dict) -> dict:
             out[f"{key}_high"] = value["high"]
             out[f"{key}_n"] = value["n"]
             out[f"{key}_successes"] = value["successes"]
+        elif isinstance(value, dict) and "mean" in value and "n" in value:
+            out[key] = value["mean"]
+            out |= {f"{key}_{k}": v for k, v in value.items() if k != "mean"}
         elif isinstance(value, (list, dict)):
             out[key] = json.dumps(value)
         else:

@@ -25,8 +25,9 @@ from werkzeug.exceptions import NotFound
 from engine import games
 from engine.bfe.rules import GAME_INFO as BATTLE_FOR_EMPYREAN
 from engine.elysian.rules import GAME_INFO as ELYSIAN
+from engine.steam.rules import GAME_INFO as STEAM
 from engine.titans.rules import GAME_INFO as TITANS
-from services.stats import elysian, queries, titans
+from services.stats import elysian, queries, steam, titans
 from services.stats.filters import FilterError, Filters, parse_filters
 from services.stats.names import check_names, hide_unreadable
 
@@ -105,6 +106,13 @@ def factions(game: str):
     return _answer(lambda conn, f: {"game": game, "rows": queries.faction_stats(conn, f, game)}, game)
 
 
+def _named(stat, *names: str):
+    """The compute of a view whose statistic answers a tuple: its parts under ``names``, in order."""
+    def compute(conn, f):
+        return dict(zip(names, stat(conn, f), strict=True))
+    return compute
+
+
 # Titans of Empyrean's (services.stats.titans).
 def _titans_answer(compute):
     titans.refuse_filters_not_taken(request.args)
@@ -124,17 +132,11 @@ def titans_picked():
 
 
 def maneuvers():
-    def compute(conn, f):
-        seat_games, rows = titans.maneuver_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.maneuver_stats, "seat_games", "rows"))
 
 
 def endings():
-    def compute(conn, f):
-        summary, rows, lengths = titans.ending_stats(conn, f)
-        return {"summary": summary, "rows": rows, "lengths": lengths}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.ending_stats, "summary", "rows", "lengths"))
 
 
 def initiative():
@@ -142,10 +144,7 @@ def initiative():
 
 
 def squads():
-    def compute(conn, f):
-        summary, rows = titans.squad_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _titans_answer(compute)
+    return _titans_answer(_named(titans.squad_stats, "summary", "rows"))
 
 
 # Elysian Battlefields' (services.stats.elysian), each at one table size (the players filter).
@@ -155,49 +154,73 @@ def _elysian_answer(compute):
 
 
 def heroes():
-    def compute(conn, f):
-        summary, rows = elysian.hero_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.hero_stats, "summary", "rows"))
 
 
 def victories():
-    def compute(conn, f):
-        overall, per_hero = elysian.victory_stats(conn, f)
-        return {"rows": overall, "heroes": per_hero}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.victory_stats, "rows", "heroes"))
 
 
 def seats():
-    def compute(conn, f):
-        summary, rows = elysian.seat_stats(conn, f)
-        return {"summary": summary, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.seat_stats, "summary", "rows"))
 
 
 def length():
-    def compute(conn, f):
-        summary, rows, lengths = elysian.length_stats(conn, f)
-        return {"summary": summary, "rows": rows, "lengths": lengths}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.length_stats, "summary", "rows", "lengths"))
 
 
 def eliminations():
-    def compute(conn, f):
-        summary, rows, places = elysian.elimination_stats(conn, f)
-        return {"summary": summary, "rows": rows, "places": places}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.elimination_stats, "summary", "rows", "places"))
 
 
 def elysian_cards():
-    def compute(conn, f):
-        seat_games, rows = elysian.card_stats(conn, f)
-        return {"seat_games": seat_games, "rows": rows}
-    return _elysian_answer(compute)
+    return _elysian_answer(_named(elysian.card_stats, "seat_games", "rows"))
 
 
 def dice():
     return _elysian_answer(elysian.dice_audit)
+
+
+# Empyreal: Spells & Steam's (services.stats.steam), each at one table size (the players filter).
+def _steam_answer(compute):
+    steam.refuse_filters_not_taken(request.args)
+    return _answer(compute, STEAM.key)
+
+
+def companies():
+    return _steam_answer(_named(steam.company_stats, "summary", "rows"))
+
+
+def captains():
+    return _steam_answer(_named(steam.captain_stats, "summary", "rows"))
+
+
+def score_parts():
+    return _steam_answer(_named(steam.score_part_stats, "overall", "rows"))
+
+
+def specialists():
+    return _steam_answer(_named(steam.specialist_stats, "seat_games", "rows"))
+
+
+def spellcars():
+    return _steam_answer(_named(steam.spellcar_stats, "seat_games", "rows"))
+
+
+def steam_endings():
+    return _steam_answer(_named(steam.ending_stats, "summary", "rows", "lengths"))
+
+
+def steam_seats():
+    return _steam_answer(_named(steam.seat_stats, "summary", "rows", "positions"))
+
+
+def awards():
+    return _steam_answer(_named(steam.award_stats, "summary", "rows", "companies"))
+
+
+def teams():
+    return _steam_answer(_named(steam.team_stats, "summary", "rows", "started"))
 
 
 # The statistics every registered game has, under /stats/<game>/ (from the tables every game fills).
@@ -212,6 +235,9 @@ GAME_STATISTICS: dict[str, dict[str, Callable]] = {
                  "endings": endings, "initiative": initiative, "squads": squads},
     ELYSIAN.key: {"heroes": heroes, "victories": victories, "seats": seats, "length": length,
                   "eliminations": eliminations, "cards": elysian_cards, "dice": dice},
+    STEAM.key: {"companies": companies, "captains": captains, "score-parts": score_parts, "specialists": specialists,
+                "spellcars": spellcars, "endings": steam_endings, "seats": steam_seats, "awards": awards,
+                "teams": teams},
 }
 
 

@@ -19,6 +19,7 @@ but the statistics do not trust a log whose own claims are wrong.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -33,6 +34,8 @@ from engine.elysian.record import Record as ElysianRecord
 from engine.elysian.rules import GAME_INFO as ELYSIAN
 from engine.games import Outcome, rules_for
 from engine.log import GameLog
+from engine.steam.record import Record as SteamRecord
+from engine.steam.rules import GAME_INFO as STEAM
 from engine.titans.record import Record as TitansRecord
 from engine.titans.rules import GAME_INFO as TITANS
 from services.stats.aggregates import AGGREGATES, FACES
@@ -40,6 +43,7 @@ from services.stats.aggregates import AGGREGATES, FACES
 BFE_KEY = BATTLE_FOR_EMPYREAN.key
 TITANS_KEY = TITANS.key
 ELYSIAN_KEY = ELYSIAN.key
+STEAM_KEY = STEAM.key
 
 # The contribution upserts, in the order they are applied: one per aggregate table, made from its
 # declaration (services.stats.aggregates). Each takes %(games)s (a list of game ids: one game from
@@ -198,6 +202,13 @@ RECORD_COLUMNS = {
     "elysian_games": "game_id, rounds, first_seat, attacks",
     "elysian_seats": "game_id, seat, position, out_order, " + ", ".join(FACES) + ", sets, repelled, ravaged",
     "elysian_cards_played": "game_id, seat, card, plays",
+    # Empyreal: Spells & Steam's (migration 0023)
+    "steam_games": "game_id, rounds, start_seat, end_trigger, variants, team_shape",
+    "steam_seats": "game_id, seat, captain, position, goods, demand, awards",
+    "steam_teams": "game_id, team, size, score, rank, won, started, colour_bonus",
+    "steam_specialists": "game_id, seat, specialist, hires",
+    "steam_spellcars": "game_id, seat, spellcar, taken, activations",
+    "steam_awards": "game_id, seat, award, points, place",
 }
 
 
@@ -297,10 +308,58 @@ def _elysian_rows(game: FinishedGame) -> dict[str, Any]:
     }
 
 
+def _steam_rows(game: FinishedGame) -> dict[str, Any]:
+    """Empyreal: Spells & Steam's own record rows (its record: engine.steam.record.Record); its
+    companies, ranks, victory points and results are game_seats'. A seat's turn-order position counts
+    from the start player, who is 1; a team's colour bonus is its team score less its players' own
+    points (the bonus is the only part of a team score that is no player's); a team won when its
+    players did (the outcome's; without one, when it is the one team ranked first)."""
+    rec: SteamRecord = game.record
+    game_id, n = game.game_id, rec.players
+    seats = range(1, n + 1)
+    won = {s.seat: s.won for s in game.outcome.seats} if game.outcome is not None else None
+
+    def position(seat: int) -> int | None:
+        return None if rec.start is None else (seat - rec.start) % n + 1
+
+    teams = sorted({t for t in rec.teams if t is not None})
+    members = {team: [seat for seat in seats if rec.teams[seat - 1] == team] for team in teams}
+    ranks = {team: rec.ranks[members[team][0] - 1] for team in teams}
+
+    def team_won(team: int) -> bool:
+        if won is not None:
+            return any(won[seat] for seat in members[team])
+        return ranks[team] == 1 and sum(r == 1 for r in ranks.values()) == 1
+
+    def places(award: str) -> dict[int, int]:
+        points = {seat: rec.award_points[seat - 1].get(award, 0) for seat in seats}
+        return {seat: 1 + sum(other > p for other in points.values()) for seat, p in points.items() if p > 0}
+
+    placed = {award: places(award) for award in rec.awards_in_play}
+    end = rec.end or (game.outcome.how if game.outcome is not None else "score")
+    return {
+        "steam_games": [(game_id, rec.rounds, rec.start, end, rec.variants,
+                         "v".join(str(len(members[t])) for t in teams) or None)],
+        "steam_seats": [(game_id, seat, rec.captains[seat - 1], position(seat), rec.goods[seat - 1],
+                         rec.demand[seat - 1], rec.awards[seat - 1]) for seat in seats],
+        "steam_teams": [(game_id, team, len(members[team]), rec.team_scores[team - 1], ranks[team], team_won(team),
+                         rec.start in members[team],
+                         rec.team_scores[team - 1] - sum(rec.scores[seat - 1] for seat in members[team]))
+                        for team in teams],
+        "steam_specialists": [(game_id, seat, specialist, hires) for seat, hired in enumerate(rec.hired, 1)
+                              for specialist, hires in sorted(Counter(hired).items())],
+        "steam_spellcars": [(game_id, seat, spellcar, rec.taken[seat - 1][spellcar],
+                             rec.activated[seat - 1][spellcar]) for seat in seats
+                            for spellcar in sorted(set(rec.taken[seat - 1]) | set(rec.activated[seat - 1]))],
+        "steam_awards": [(game_id, seat, award, rec.award_points[seat - 1].get(award, 0), placed[award].get(seat))
+                         for award in rec.awards_in_play for seat in seats],
+    }
+
+
 # Each game's own record tables, by game key: a finished game's rows of them (and its columns of
 # game_records). A game with no tables of its own yet is recorded in game_records and game_seats.
 GAME_ROWS: dict[str, Callable[[FinishedGame], dict[str, Any]]] = {BFE_KEY: _bfe_rows, TITANS_KEY: _titans_rows,
-                                                                  ELYSIAN_KEY: _elysian_rows}
+                                                                  ELYSIAN_KEY: _elysian_rows, STEAM_KEY: _steam_rows}
 
 
 def write_records(conn: Connection, games: Sequence[FinishedGame], *, engine_version: str) -> None:

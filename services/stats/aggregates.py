@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 
 from engine.bfe.rules import GAME_INFO
 from engine.elysian.rules import GAME_INFO as ELYSIAN_INFO
+from engine.steam.rules import GAME_INFO as STEAM_INFO
 from engine.titans.rules import GAME_INFO as TITANS_INFO
 
 # The key every aggregate starts with, and its expressions over game_records (r).
@@ -156,7 +157,7 @@ BFE = GAME_INFO.key  # Battle for Empyrean's aggregates count its games only
 GAME_COLUMN_REVISION = "0018"  # the migration that gave game_records its game
 
 # In the order the fold applies them (and the tests and benchmarks list them): Battle for
-# Empyrean's, then every game's, then Titans of Empyrean's and Elysian Battlefields'.
+# Empyrean's, then every game's, then Titans of Empyrean's, Elysian Battlefields' and Spells & Steam's.
 AGGREGATES = [
     Aggregate("agg_deck_results", {"deck": "p.deck"}, {
         **_RESULTS,
@@ -270,5 +271,51 @@ _ELYSIAN_AGGREGATES = [
     }, joins=_ELYSIAN_SEATS),
 ]
 AGGREGATES += [replace(aggregate, game=ELYSIAN, weekly=False, since="0022") for aggregate in _ELYSIAN_AGGREGATES]
+
+# Empyreal: Spells & Steam's own (migration 0023; engine.steam.record): a seat's company, rank (in a team
+# game its team's), victory points (score), result and team are its game_seats row (s), its captain, its
+# turn-order position and its score's parts its steam_seats row (e).
+STEAM = STEAM_INFO.key
+SCORE_PARTS = ("score", "goods", "demand", "awards")  # a seat's victory points, then their three parts
+_STEAM_SEATS = _SEATS + "\n        JOIN steam_seats e ON e.game_id = s.game_id AND e.seat = s.seat"
+_STEAM_PART = {"score": "coalesce(s.score, 0)", "goods": "e.goods", "demand": "e.demand", "awards": "e.awards"}
+_SEAT_WON = "count(*) FILTER (WHERE s.won)"
+_STEAM_AGGREGATES = [
+    Aggregate("agg_steam_results", {"company": "s.faction", "captain": "e.captain", "rank": "s.rank"}, {
+        "games": _GAMES, "wins": _SEAT_WON,
+        **{f"{part}_sum": f"sum({_STEAM_PART[part]})" for part in SCORE_PARTS},
+        **{f"{part}_squares": f"sum({_STEAM_PART[part]}::bigint * {_STEAM_PART[part]})" for part in SCORE_PARTS},
+    }, joins=_STEAM_SEATS),
+    # position null: the game ended before it had a start player
+    Aggregate("agg_steam_positions", {"seat": "s.seat", "position": "e.position"}, {
+        "games": _GAMES, "wins": _SEAT_WON, "rank_sum": "sum(s.rank)",
+    }, joins=_STEAM_SEATS),
+    Aggregate("agg_steam_endings", {"end_trigger": "g.end_trigger", "rounds": "g.rounds"}, {"games": _GAMES},
+              joins="\n        JOIN steam_games g ON g.game_id = r.game_id"),
+    # per seat-game in which the specialist was hired at least once
+    Aggregate("agg_steam_specialists", {"specialist": "h.specialist"}, {
+        "hired_games": _GAMES, "hired_wins": _SEAT_WON, "hires": "sum(h.hires)",
+    }, joins=_SEATS + "\n        JOIN steam_specialists h ON h.game_id = s.game_id AND h.seat = s.seat"),
+    # per seat-game in which the spellcar was taken or activated at least once
+    Aggregate("agg_steam_spellcars", {"spellcar": "c.spellcar"}, {
+        "taken_games": "count(*) FILTER (WHERE c.taken > 0)",
+        "taken_wins": "count(*) FILTER (WHERE c.taken > 0 AND s.won)", "taken": "sum(c.taken)",
+        "activated_games": "count(*) FILTER (WHERE c.activations > 0)",
+        "activated_wins": "count(*) FILTER (WHERE c.activations > 0 AND s.won)", "activations": "sum(c.activations)",
+    }, joins=_SEATS + "\n        JOIN steam_spellcars c ON c.game_id = s.game_id AND c.seat = s.seat"),
+    # per seat-game with the award in play, by the seat's company
+    Aggregate("agg_steam_awards", {"award": "a.award", "company": "s.faction"}, {
+        "games": _GAMES, "wins": _SEAT_WON, "scored": "count(*) FILTER (WHERE a.place IS NOT NULL)",
+        "firsts": "count(*) FILTER (WHERE a.place = 1)", "points": "sum(a.points)",
+    }, joins=_SEATS + "\n        JOIN steam_awards a ON a.game_id = s.game_id AND a.seat = s.seat"),
+    # per team of a team game
+    Aggregate("agg_steam_teams", {"team_shape": "g.team_shape", "size": "t.size", "started": "t.started",
+                                  "rank": "t.rank"}, {
+        "teams": _GAMES, "wins": "count(*) FILTER (WHERE t.won)", "score_sum": "sum(t.score)",
+        "bonus_sum": "sum(t.colour_bonus)",
+    }, joins="\n        JOIN steam_games g ON g.game_id = r.game_id"
+             "\n        JOIN steam_teams t ON t.game_id = r.game_id"),
+]
+AGGREGATES += [replace(aggregate, game=STEAM, weekly=False, since="0023") for aggregate in _STEAM_AGGREGATES]
 
 BY_TABLE = {aggregate.table: aggregate for aggregate in AGGREGATES}

@@ -4,10 +4,15 @@ The interval comes from statsmodels (``proportion_confint(method="wilson")``), n
 formula. A rate over n = 0 is unknown: rate and bounds are None (JSON null), never a division error.
 
 A rate is reported as ``{"successes": k, "n": n, "rate": k/n, "low": …, "high": …}``.
+
+A mean (of points a seat scored, say) is reported as ``{"n": n, "mean": …, "sd": …, "low": …, "high":
+…}``: its 95% Student-t interval (scipy's ``t.interval``), from the sum and the sum of squares an
+aggregate keeps; unknown (None) below two observations.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -74,6 +79,24 @@ def rates(pairs: Sequence[tuple[int, int]], confidence: float = CONFIDENCE) -> l
     ]
 
 
+def mean_interval(total: int | float, squares: int | float, n: int, confidence: float = CONFIDENCE) -> dict:
+    """The mean of ``n`` numbers from their sum and sum of squares, with their sample standard
+    deviation and the Student-t interval of the mean; ``mean`` None when n = 0, ``sd`` and the bounds
+    None when n < 2 (no spread to measure)."""
+    if n < 1:
+        return {"n": n, "mean": None, "sd": None, "low": None, "high": None}
+    m = total / n
+    if n < 2:
+        return {"n": n, "mean": m, "sd": None, "low": None, "high": None}
+    sd = math.sqrt(max(squares - total * total / n, 0.0) / (n - 1))
+    if sd == 0:  # every number alike: the interval is the point (scipy would answer nan)
+        return {"n": n, "mean": m, "sd": 0.0, "low": m, "high": m}
+    from scipy.stats import t  # imported on first use, as statsmodels above
+
+    low, high = t.interval(confidence, n - 1, loc=m, scale=sd / math.sqrt(n))
+    return {"n": n, "mean": m, "sd": sd, "low": float(low), "high": float(high)}
+
+
 def share(part: int | float, whole: int | float) -> float | None:
     """part / whole, or None when whole is 0 (e.g. the meta share of a deck when no games match)."""
     return part / whole if whole else None
@@ -95,5 +118,5 @@ def sort_key_lower_bound(r: dict) -> tuple:
     return (low is None, -(low if low is not None else 0.0), -r["n"])
 
 
-__all__ = ["CONFIDENCE", "METHOD", "wilson_interval", "wilson_intervals", "rate", "rates", "share",
+__all__ = ["CONFIDENCE", "METHOD", "wilson_interval", "wilson_intervals", "rate", "rates", "mean_interval", "share",
            "mean", "difference", "sort_key_lower_bound"]

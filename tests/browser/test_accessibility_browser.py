@@ -68,6 +68,14 @@ PAGES = {
     "elysian-seats": ("/elysian/seats", "/elysian/seats"),
     "elysian-cards": ("/elysian/cards", "/elysian/cards"),
     "elysian-dice": ("/elysian/dice", "/elysian/dice?players=3"),  # another table size than the default
+    "steam-companies": ("/steam/companies", "/steam/companies"),  # Spells & Steam's statistics pages
+    "steam-captains": ("/steam/captains", "/steam/captains"),
+    "steam-scores": ("/steam/scores", "/steam/scores"),
+    "steam-specialists": ("/steam/specialists", "/steam/specialists"),
+    "steam-spellcars": ("/steam/spellcars", "/steam/spellcars"),
+    "steam-awards": ("/steam/awards", "/steam/awards"),
+    "steam-endings": ("/steam/endings", "/steam/endings?players=4"),  # another table size than the default
+    "steam-teams": ("/steam/teams", "/steam/teams?players=4"),
 }
 # Routes of dashboards/ that are no page: "/" redirects to /meta, "/bfe/<page>" to Battle for Empyrean's
 # page; the rest are files (CSV, JSON), and dashboards.assets serves static files.

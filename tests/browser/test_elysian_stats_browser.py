@@ -14,7 +14,17 @@ import io
 import pytest
 import requests
 from browser_artifacts import SCREENSHOTS
-from browser_pages import WIDTHS, from_game_index, new_page, no_sideways_scroll
+from browser_pages import (
+    TABLE,
+    WIDTHS,
+    api_rows,
+    check_figures,
+    from_game_index,
+    new_page,
+    no_sideways_scroll,
+    shown_rows,
+    stats_api,
+)
 from elysian_dice import SIXES_TWICE, recorded_game
 from extra_game import ndjson
 from service_helpers import as_admin, documented_csvs, served_at
@@ -30,10 +40,6 @@ NAME, LOADED = "Elysian Browser Open", "Loaded Dice Night"
 NAMES = ["Ada", "Bo", "Cai"]
 LOADED_PLAYERS = ["Lou", "Lex"]
 MIN_GAMES = 5  # set with the form at 3 players, so that some bars are in colour
-
-
-def _rows(body: dict, key: str, cells) -> list[list[str]]:
-    return [[str(c) for c in cells(r)] for r in body[key]]
 
 
 # page label -> its panels: panel id -> (the API statistic, the answer's list, the table's columns, their cells)
@@ -71,16 +77,6 @@ PAGES = {
                         lambda r: [r["event"], audit_words(r), r["games"], r["dice"]]),
     },
 }
-# a table's cells by its headers, as the page has them (textContent: a phone hides some columns)
-TABLE = """id => {
-    const table = document.querySelector(`#panel-${id} table`);
-    const headers = [...table.querySelectorAll('thead th')].map(th => th.textContent.trim());
-    return {headers, rows: [...table.querySelectorAll('tbody tr')].map(tr =>
-        [...tr.querySelectorAll('td')].map(td => td.textContent.trim())),
-        flagged: [...table.querySelectorAll('tbody tr')].map(tr => tr.classList.contains('flagged'))};
-}"""
-
-
 def upload(admin, event_name: str, logs: list[dict]) -> None:
     event = admin.post("/api/v1/events", json={"name": event_name, "game": "elysian"}).get_json()["id"]
     answer = admin.post(f"/api/v1/events/{event}/games", data=ndjson(*logs), content_type="application/x-ndjson")
@@ -102,37 +98,17 @@ def elysian_site(app):
         yield url
 
 
-def api(base: str, statistic: str, query: str) -> dict:
-    answer = requests.get(f"{base}/api/v1/stats/elysian/{statistic}?{query}", timeout=30)
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
-def check_figures(page, panels) -> None:
-    for figure in panels:
-        page.wait_for_selector(f"#fig-{figure}[data-rendered='true']", timeout=15_000)
-        texts = page.evaluate(f"""() => document.getElementById('fig-{figure}').data
-            .flatMap(t => [t.text, t.x, t.y, t.hovertemplate, t.customdata].flat(3))
-            .filter(v => typeof v === 'string')
-            .concat([document.getElementById('fig-{figure}').layout.title.text])""")
-        empty = page.evaluate(f"""() => (document.getElementById('fig-{figure}').layout.annotations || [])
-            .some(a => a.text.startsWith('No '))""")
-        assert empty or any("n=" in t for t in texts), figure  # a figure of nothing says so instead
-
-
 def check_tables(page, base: str, panels, query: str) -> None:
     """Each panel's table holds the API's rows, in its order, at the page's filters."""
     for panel, spec in panels.items():
         if spec is None:
             continue
         statistic, key, columns, cells = spec
-        table = page.evaluate(TABLE, panel)
-        at = [table["headers"].index(c) for c in columns]
-        shown = [[row[i] for i in at] for row in table["rows"]]
-        body = api(base, statistic, query)
-        assert shown == _rows(body, key, cells), (panel, query)
+        shown, flagged = shown_rows(page, panel, columns)
+        body = stats_api(base, "elysian", statistic, query)
+        assert shown == api_rows(body, key, cells), (panel, query)
         if statistic == "dice":
-            assert table["flagged"] == [r["flagged"] for r in body[key]], panel
+            assert flagged == [r["flagged"] for r in body[key]], panel
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))

@@ -7,26 +7,17 @@ heroes and can ask a hero taken already; this bundle is made with the game's own
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-
 from extra_game import ndjson
+from ranked_games import place_points
 from tournament import wait_event_done
 
 from engine.elysian.rules import RULES
-from engine.replay import replay
 
 NAME = "Elysian Pipeline Open"
 PLAYERS = ("Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus")
 # (round, table, seats, seed): every table size the game seats
 TABLES = [(1, "1", PLAYERS[:2], 11), (1, "2", PLAYERS[2:5], 12), (2, "1", PLAYERS[:4], 13),
           (2, "2", PLAYERS[2:7], 14)]
-
-
-def points_by_place(ranks: list[int]) -> list[Fraction]:
-    """A point per opponent ranked below, half a point per opponent ranked the same."""
-    return [sum(Fraction(1) if mine < theirs else Fraction(1, 2) if mine == theirs else Fraction(0)
-                for j, theirs in enumerate(ranks) if j != i) for i, mine in enumerate(ranks)]
 
 
 def test_an_elysian_event_is_judged_ranked_by_place_and_counted(admin_client, client, db):
@@ -45,14 +36,9 @@ def test_an_elysian_event_is_judged_ranked_by_place_and_counted(admin_client, cl
                         (event["id"],)).fetchone()[0]
     assert judged == len(logs)
 
-    points: dict[str, Fraction] = {}
-    for log in logs:
-        ranks = [s.rank for s in replay(json.dumps(log).encode()).outcome.seats]
-        for name, earned in zip(log["meta"]["players"], points_by_place(ranks)):
-            points[name] = points.get(name, Fraction(0)) + earned
     standings = client.get(event["standings_url"]).get_json()
     assert standings["counted_matches"] == len(logs)
-    assert {r["player"]: r["points"] for r in standings["standings"]} == {n: float(p) for n, p in points.items()}
+    assert {r["player"]: r["points"] for r in standings["standings"]} == place_points(logs)
 
     for _, _, seats, _ in TABLES:
         heroes = client.get(f"/api/v1/stats/elysian/heroes?event={event['id']}&players={len(seats)}&min_games=0")

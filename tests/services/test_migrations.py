@@ -43,7 +43,10 @@ TABLES = {
     "agg_titans_titans", "agg_titans_maneuvers", "agg_titans_endings", "agg_titans_initiative",
     "agg_titans_squads"} | {  # 0021: Titans of Empyrean's statistics
     "elysian_games", "elysian_seats", "elysian_cards_played", "agg_elysian_heroes", "agg_elysian_endings",
-    "agg_elysian_positions", "agg_elysian_cards", "agg_elysian_dice"}  # 0022: Elysian Battlefields' statistics
+    "agg_elysian_positions", "agg_elysian_cards", "agg_elysian_dice"} | {  # 0022: Elysian Battlefields' statistics
+    "steam_games", "steam_seats", "steam_teams", "steam_specialists", "steam_spellcars", "steam_awards",
+    "agg_steam_results", "agg_steam_positions", "agg_steam_endings", "agg_steam_specialists", "agg_steam_spellcars",
+    "agg_steam_awards", "agg_steam_teams"}  # 0023: Spells & Steam's statistics
 
 
 def schema_snapshot(url: str) -> dict:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import pytest
 from extra_game import ndjson
+from ranked_games import faction_counts
 from tournament import wait_event_done
 
 from engine.games import rules_for
-from engine.log import parse_log
-from engine.replay import replay
 from services.simulation.simulate import SimConfig, simulate
 
 TITANS = "titans"
@@ -26,20 +25,6 @@ def bundle():
                               name="Titans Open"))
     assert all(made.flaws.values()), made.flaws
     return made
-
-
-def species_counts(logs: list[dict]) -> dict[str, list[int]]:
-    """Per species, from the logs themselves: [seat-games, wins, draws]."""
-    rules = rules_for(TITANS)
-    counts: dict[str, list[int]] = {}
-    for log in logs:
-        outcome = replay(log).outcome
-        for seat, species in zip(outcome.seats, rules.factions(parse_log(log))):
-            row = counts.setdefault(species, [0, 0, 0])
-            row[0] += 1
-            row[1] += seat.won
-            row[2] += outcome.winner is None
-    return counts
 
 
 def test_a_simulated_titans_event_is_judged_and_counted_as_the_simulator_expects(admin_client, client, db, bundle):
@@ -67,7 +52,7 @@ def test_a_simulated_titans_event_is_judged_and_counted_as_the_simulator_expects
     assert stats.status_code == 200, stats.get_json()
     rows = stats.get_json()["rows"]
     assert {row["faction"]: [row["games"], row["wins"], row["draws"]] for row in rows} == \
-        species_counts(bundle.counted)
+        faction_counts(TITANS, bundle.counted)
     assert all(row["win_rate"]["n"] == row["games"] for row in rows)
 
 

@@ -36,6 +36,8 @@ from typing import Sequence, Union
 
 from alembic import op
 
+from services.platform.migrations.aggregate_tables import aggregate_ddl
+
 revision: str = "0021"
 down_revision: Union[str, Sequence[str], None] = "0020"
 branch_labels: Union[str, Sequence[str], None] = None
@@ -52,21 +54,6 @@ _AGGREGATES = [
     ("agg_titans_initiative", "", ("games", "top_alone_games", "top_alone_wins", "first_to_act_wins", "draws")),
     ("agg_titans_squads", "species text NOT NULL, ally text", ("games", "wins", "draws")),
 ]
-
-
-def _aggregate_ddl(table: str, keys: str, values: tuple[str, ...]) -> str:
-    key_names = [k.split()[0] for k in keys.split(", ")] if keys else []
-    columns = "".join(f"    {k},\n" for k in keys.split(", ") if k)
-    sums = "".join(f"    {v} integer NOT NULL DEFAULT 0,\n" for v in values)
-    unique = ", ".join(["played_on", "event_id", "players", *key_names])
-    return f"""
-CREATE TABLE {table} (
-    played_on date NOT NULL,
-    event_id  bigint,
-    players   smallint NOT NULL,
-{columns}{sums}    CONSTRAINT {table}_key UNIQUE NULLS NOT DISTINCT ({unique})
-) WITH (fillfactor = 50);
-CREATE INDEX {table}_played_on_idx ON {table} (played_on);"""
 
 
 def upgrade() -> None:
@@ -110,7 +97,7 @@ CREATE TABLE titans_maneuvers_played (
     plays    integer NOT NULL CHECK (plays >= 1),
     PRIMARY KEY (game_id, seat, maneuver)
 );
-""" + "".join(_aggregate_ddl(*a) for a in _AGGREGATES))
+""" + "".join(aggregate_ddl(*a) for a in _AGGREGATES))
 
 
 def downgrade() -> None:

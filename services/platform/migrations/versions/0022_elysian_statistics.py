@@ -31,6 +31,8 @@ from typing import Sequence, Union
 
 from alembic import op
 
+from services.platform.migrations.aggregate_tables import aggregate_ddl
+
 revision: str = "0022"
 down_revision: Union[str, Sequence[str], None] = "0021"
 branch_labels: Union[str, Sequence[str], None] = None
@@ -47,21 +49,6 @@ _AGGREGATES = [
     ("agg_elysian_cards", "card text NOT NULL", ("played_games", "played_wins", "plays")),
     ("agg_elysian_dice", "player_name text", ("games", "dice", *_DICE)),
 ]
-
-
-def _aggregate_ddl(table: str, keys: str, values: tuple[str, ...]) -> str:
-    key_names = [k.split()[0] for k in keys.split(", ")] if keys else []
-    columns = "".join(f"    {k},\n" for k in keys.split(", ") if k)
-    sums = "".join(f"    {v} integer NOT NULL DEFAULT 0,\n" for v in values)
-    unique = ", ".join(["played_on", "event_id", "players", *key_names])
-    return f"""
-CREATE TABLE {table} (
-    played_on date NOT NULL,
-    event_id  bigint,
-    players   smallint NOT NULL,
-{columns}{sums}    CONSTRAINT {table}_key UNIQUE NULLS NOT DISTINCT ({unique})
-) WITH (fillfactor = 50);
-CREATE INDEX {table}_played_on_idx ON {table} (played_on);"""
 
 
 def upgrade() -> None:
@@ -89,7 +76,7 @@ CREATE TABLE elysian_cards_played (
     plays   integer NOT NULL CHECK (plays >= 1),
     PRIMARY KEY (game_id, seat, card)
 );
-""" + "".join(_aggregate_ddl(*a) for a in _AGGREGATES))
+""" + "".join(aggregate_ddl(*a) for a in _AGGREGATES))
 
 
 def downgrade() -> None:
