@@ -155,6 +155,8 @@ window.SteamBoard = (function () {
                                    (picking ? "; tap a highlighted hex to build there" : "")});
     root.style.minWidth = Math.round(w * 0.9) + "px";  // hex names readable: a narrow screen scrolls the map
     root.style.maxWidth = Math.round(w * 1.5) + "px";
+    // the builds' costs in a layer of their own, above every hex (a hex to tap is named by its hex and line)
+    var costs = svg(null, "g", {"class": "costs", "aria-hidden": "true"});
     layout.forEach(function (hx, i) {
       var p = at[i], name = hx.hex, waste = frame.wastelands.indexOf(name) >= 0, build = builds[name];
       var terrain = hx.city ? "city" : waste ? "wasteland" : hx.terrain;
@@ -162,24 +164,28 @@ window.SteamBoard = (function () {
         (name === built.hex ? " built" : "") + (built.via.indexOf(name) >= 0 ? " via" : "");
       var text = hexWords(hx, frame, folios, build, options);
       var g = svg(root, "g", {"class": cls, "data-hex": name, role: build && options.pick ? "button" : "img",
-                              "aria-label": build && options.pick ? "Build on " + name + ": " + build.line : text});
+                              "aria-label": build && options.pick ? name + ", " + plural(build.cost, "mana", "mana") +
+                                ": " + build.line : text});
       if (build || !options.fold) g.setAttribute("tabindex", "0");  // the recorder: only the hexes to tap
-      svg(g, "title", {}, text);
+      var tap = build && options.pick;
+      if (!tap) svg(g, "title", {}, text);  // a hex to tap is named by its line; its words show under the map
       svg(g, "polygon", {"class": "ground", points: corners(p[0], p[1], SIZE - 1)});
       if (hx.city) {
         var ring = svg(g, "polygon", {"class": "city-ring good-" + hx.city, points: corners(p[0], p[1], SIZE - 5)});
         ring.setAttribute("data-city", hx.city);
       }
       svg(g, "text", {x: p[0], y: p[1] - SIZE * 0.52, "class": "name"}, name);
+      // what stands on the hex, drawn: its words are the hex's own (its title and name)
+      var pieces = svg(g, "g", {"class": "pieces", "aria-hidden": "true"});
       var tiles = frame.stands[name] || [], cars = frame.cars[name] || [];
-      if (hx.city) drawStand(g, tiles, p[0], p[1] - 1);
-      drawCars(g, cars, folios, p[0], hx.city ? p[1] + 12 : p[1] - 1);
-      if (frame.goods[name]) drawGoods(g, frame.goods[name], p[0], p[1] + 13);
+      if (hx.city) drawStand(pieces, tiles, p[0], p[1] - 1);
+      drawCars(pieces, cars, folios, p[0], hx.city ? p[1] + 12 : p[1] - 1);
+      if (frame.goods[name]) drawGoods(pieces, frame.goods[name], p[0], p[1] + 13);
       if (build) {
-        var badge = svg(g, "g", {"class": "cost", "data-cost": build.cost});
+        var badge = svg(costs, "g", {"class": "cost", "data-hex": name, "data-cost": build.cost});
         svg(badge, "circle", {cx: p[0] + SIZE * 0.5, cy: p[1] - SIZE * 0.3, r: 7.5});
         svg(badge, "text", {x: p[0] + SIZE * 0.5, y: p[1] - SIZE * 0.3 + 3.5}, build.cost);
-        if (options.pick) {
+        if (tap) {
           g.setAttribute("data-line", build.line);
           g.addEventListener("click", function () { options.pick(build.line); });
           g.addEventListener("keydown", function (ev) {
@@ -190,10 +196,11 @@ window.SteamBoard = (function () {
       ["focus", "mouseenter"].forEach(function (ev) {
         g.addEventListener(ev, function () { show(text); route(root, build ? build.via : []); });
       });
-      if (!build || !options.pick) g.addEventListener("click", function () { show(text); });
+      if (!tap) g.addEventListener("click", function () { show(text); });
     });
     // the hexes to tap drawn last, so that no neighbour's edge covers their highlight
     root.querySelectorAll("g.hex.buildable").forEach(function (g) { root.appendChild(g); });
+    root.appendChild(costs);
     var box = add(container, el("div", "map-box"));
     add(box, root);
     var picks = layout.filter(function (hx) { return builds[hx.hex]; }).map(function (hx) { return pixel(hx.col, hx.row); });

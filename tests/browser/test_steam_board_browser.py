@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from accessibility import blocking, describe, run_axe
 from browser_artifacts import SCREENSHOTS
 from browser_pages import WIDTHS, no_sideways_scroll
 from service_helpers import as_admin, wait_final
@@ -27,12 +28,12 @@ NAMES = ["Ada", "Bram", "Cy"]
 SIZES = ["desktop", "phone"]
 
 # What the board shows: each hex (its classes, the cars on it by seat, its goods, its city's demand
-# tiles, its cost badge), each folio's counts, conductor, railyard and specialists, the market, the awards.
+# tiles, the cost badge over it), each folio's counts, conductor, railyard and specialists, the market, the awards.
 BOARD = """(root) => {
   const box = document.querySelector(root);
   const out = {hexes: {}, folios: {}, market: [], awards: []};
   box.querySelectorAll('g.hex').forEach((g) => {
-    const cost = g.querySelector('g.cost');
+    const cost = box.querySelector(`g.cost[data-hex="${g.dataset.hex}"]`);
     const goods = {};
     g.querySelectorAll('g.good').forEach((d) => { goods[d.dataset.good] = Number(d.dataset.count); });
     out.hexes[g.dataset.hex] = {
@@ -136,6 +137,9 @@ def test_a_steam_game_stepped_through_in_the_viewer(bare_site, browser, steam_ga
                 assert all("via" in board["hexes"][h]["cls"].split() for h in words[4:])
             no_sideways_scroll(page, size)
             shoot(page, f"steam-viewer-{name}-{width}")
+            if name == "mid":  # the map, the folios and the key read by everyone (axe-core)
+                found = blocking(run_axe(page, unfold=False))
+                assert not found, describe(found)
         assert frames[last]["over"] and any(f["cars"] for f in frames[last:])
         page.mouse.move(0, 0)
         page.locator("#board g.hex").first.focus()  # a hex is a tab stop; its words under the map
@@ -183,6 +187,8 @@ def test_a_build_recorded_by_tapping_a_hex(bare_site, browser, size, tmp_path):
         assert page.locator("#answers button[data-line]").count() == len(builds) + 1  # the lines too, and skips
         shoot(page, f"steam-record-build-{width}")
         no_sideways_scroll(page, size)
+        found = blocking(run_axe(page, unfold=False))  # the hexes to tap are buttons named by their line
+        assert not found, describe(found)
         page.click(f"#board-view g.hex[data-hex='{target}']")
         wait_ready(page, done + 1)
         written = page.evaluate("() => JSON.parse(localStorage.getItem(Object.keys(localStorage)"
