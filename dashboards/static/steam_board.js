@@ -256,7 +256,7 @@ window.SteamBoard = (function () {
     var b = el("span", cls, label);
     b.tabIndex = 0;
     b.title = title;
-    ["focus", "click", "mouseenter"].forEach(function (ev) { b.addEventListener(ev, function () { show(title); }); });
+    B.tells(b, show, title);
     return b;
   }
 
@@ -406,12 +406,10 @@ window.SteamBoard = (function () {
     container.textContent = "";
     container.classList.add("sboard");
     var facts = factsOf(options), layout = options.battlefields || [];
-    var line = el("p", "hex-line", "Point at, tap or tab to a hex or a card for its words.");
-    line.setAttribute("aria-live", "polite");
-    function show(text) { line.textContent = text; }
+    var said = B.wordsLine("hex-line", "Point at, tap or tab to a hex or a card for its words."), show = said.show;
     var wrap = add(container, el("div", "smap"));
     drawMap(wrap, frame, layout, options, show);
-    add(container, line);
+    add(container, said.line);
     drawMarket(container, frame, facts, show);
     var folios = el("div", "folios"), scores = {};
     (frame.scores || []).forEach(function (s) { scores[s.seat] = s; });
@@ -425,7 +423,7 @@ window.SteamBoard = (function () {
     add(container, legend());
   }
 
-  var board = {draw: draw, buildsOf: buildsOf};
+  var board = {draw: draw};
   (window.EmpyreanBoards = window.EmpyreanBoards || {}).steam = board;
   return board;
 })();

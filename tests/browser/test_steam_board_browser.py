@@ -16,7 +16,7 @@ import pytest
 from accessibility import blocking, describe, run_axe
 from browser_artifacts import SCREENSHOTS
 from browser_pages import WIDTHS, no_sideways_scroll
-from service_helpers import as_admin, wait_final
+from test_steam_viewer import NAMES, uploaded_game
 from test_titans_board_browser import shoot, wait_ready, watched
 
 from engine.position import position
@@ -24,7 +24,6 @@ from engine.seats import as_recorded
 from engine.steam.rules import RULES
 from engine.timeline import timeline
 
-NAMES = ["Ada", "Bram", "Cy"]
 SIZES = ["desktop", "phone"]
 
 # What the board shows: each hex (its classes, the cars on it by seat, its goods, its city's demand
@@ -96,13 +95,7 @@ def check_drawn(board: dict, frame: dict, layout: list[dict]) -> None:
 
 @pytest.fixture(scope="module")
 def steam_game(app):
-    client = as_admin(app)
-    log = RULES.self_play(5, bot="greedy", players=3, meta={"players": NAMES})
-    response = client.post("/api/v1/games", data=json.dumps(log), content_type="application/json")
-    assert response.status_code == 202, response.get_json()
-    gid = response.get_json()["id"]
-    assert wait_final(client, gid)["status"] == "valid"
-    return gid, log
+    return uploaded_game(app)
 
 
 @pytest.mark.parametrize("size", SIZES)

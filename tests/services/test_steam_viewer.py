@@ -18,14 +18,19 @@ from engine.steam.rules import RULES
 NAMES = ["Ada", "Bram", "Cy"]
 
 
-@pytest.fixture(scope="module")
-def steam_game(app):
-    """A seeded 3-player game of greedy bots, uploaded."""
+def uploaded_game(app) -> tuple[int, dict]:
+    """A seeded 3-player game of greedy bots, uploaded and judged valid: its id and its log (the
+    browser tests' game too)."""
     client = as_admin(app)
     log = RULES.self_play(5, bot="greedy", players=3, meta={"players": NAMES})
     gid = upload(client, log)
     assert wait_final(client, gid)["status"] == "valid"
     return gid, log
+
+
+@pytest.fixture(scope="module")
+def steam_game(app):
+    return uploaded_game(app)
 
 
 def test_the_viewer_draws_a_steam_game_s_board(client, steam_game):
