@@ -14,8 +14,9 @@ upload, through the same verification, dispute and statistics path as any other 
   (a redirect to /record); every other game's is the lines mode (static/record_lines.js), which needs
   nothing of the game but what the engine offers every game: the setup from the game's log schema
   (services/games/setup_form.py), then each legal next line as a button, grouped by its verb. A game
-  with a board renderer (replay.BOARDS: Titans') has its board drawn above the lines, from the
-  positions API's frame and layout.
+  with a board renderer (replay.BOARDS) has its board drawn above the lines, from the positions API's
+  frame and layout; a renderer may write a legal line from the board itself (Spells & Steam's build by
+  a tap on a hex).
 """
 
 from __future__ import annotations

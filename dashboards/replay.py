@@ -169,6 +169,29 @@ def _elysian_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
                       for c in cat["cards"] if c["key"] in shown}}
 
 
+def _steam_facts(tl: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Name, cost and text of every spellcar, and name, kind and text of every specialist and award,
+    the frames of a Spells & Steam game show (the market, the railyards, the folios' specialists),
+    from the log's catalog (what steam_board.js names, and shows on hover, focus or tap)."""
+    if not tl["frames"]:
+        return {}
+    cat = games.rules_for("steam").catalog_data(tl["catalog"])
+    spellcars, specialists, awards = set(), set(), set()
+    for f in tl["frames"]:
+        spellcars.update(f["market"])
+        awards.update(f["awards"])
+        for c in f["companies"]:
+            spellcars.update(s["spellcar"] for s in c["railyard"])
+            specialists.update(s["key"] for s in c["specialists"].values())
+            specialists.update(c["extra"])
+    people = [s for kind in ("captains", "engineers", "surveyors", "station_masters") for s in cat[kind]]
+    return {"spellcars": {c["key"]: {"name": c["name"], "cost": c["cost"], "text": c["text"]}
+                          for c in cat["spellcars"] if c["key"] in spellcars},
+            "specialists": {s["key"]: {"name": s["name"], "kind": s["kind"], "text": s["text"]}
+                            for s in people if s["key"] in specialists},
+            "awards": {a["key"]: {"name": a["name"], "text": a["text"]} for a in cat["awards"] if a["key"] in awards}}
+
+
 def _start_step(tl: dict[str, Any]) -> int:
     """``?step=N`` if given (clamped to the frames there are); else the failing frame of an illegal
     game, the final board of a mismatch game (whose claims are about the end), else the start."""
@@ -184,9 +207,10 @@ def _start_step(tl: dict[str, Any]) -> int:
 # The games whose board the viewer and the recorder draw, each with its renderer in static/: <name>.js
 # (registered in ``EmpyreanBoards`` under the game's key) and <name>.css; any other game's replay
 # lists its lines.
-BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board", "elysian": "elysian_board"}
+BOARDS = {games.DEFAULT_GAME: "board", "titans": "titans_board", "elysian": "elysian_board", "steam": "steam_board"}
 # What the cards a game's board shows say on hover or tap, from the log's catalog (the page's #card-data).
-CARD_FACTS = {games.DEFAULT_GAME: _card_facts, "titans": _maneuver_facts, "elysian": _elysian_facts}
+CARD_FACTS = {games.DEFAULT_GAME: _card_facts, "titans": _maneuver_facts, "elysian": _elysian_facts,
+              "steam": _steam_facts}
 
 
 def _not_found(game_id: int):

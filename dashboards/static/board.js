@@ -175,6 +175,19 @@ window.EmpyreanBoard = (function () {
     return out.join(" ");
   }
 
+  // The line under a hex field where the words of what is pointed at, tapped or focused show
+  // (titans_board.js, elysian_board.js, steam_board.js): {line: a <p> of class ``cls`` saying ``prompt``
+  // until then, show(text): says ``text`` in it}; tells(node, show, text) makes ``node`` say ``text``
+  // there on focus, a tap or the pointer.
+  function wordsLine(cls, prompt) {
+    var line = el("p", cls, prompt);
+    line.setAttribute("aria-live", "polite");
+    return {line: line, show: function (text) { line.textContent = text; }};
+  }
+  function tells(node, show, text) {
+    ["focus", "click", "mouseenter"].forEach(function (ev) { node.addEventListener(ev, function () { show(text); }); });
+  }
+
   // A part of a board the recorder folds at first on a phone (so that the answers below stay in
   // reach): a <details> of ``summary`` holding ``content``, open or shut as the person left it,
   // remembered under ``name`` across frames.
@@ -189,7 +202,7 @@ window.EmpyreanBoard = (function () {
   }
 
   var board = {UNSEEN: UNSEEN, el: el, add: add, draw: draw, tokenText: tokenText, svg: svg, hexCentre: hexCentre,
-               hexCorners: hexCorners, foldable: foldable};
+               hexCorners: hexCorners, foldable: foldable, wordsLine: wordsLine, tells: tells};
   (window.EmpyreanBoards = window.EmpyreanBoards || {}).bfe = board;  // each game's board, by its key
   return board;
 })();

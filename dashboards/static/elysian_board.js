@@ -148,7 +148,7 @@ window.ElysianBoard = (function () {
         svg(tm, "polygon", {points: [[p[0] + 3, p[1] + SIZE * 0.3 + 11], [p[0] + 9, p[1] + SIZE * 0.3],
                                      [p[0] + 15, p[1] + SIZE * 0.3 + 11]].map(function (c) { return c.join(","); }).join(" ")});
       }
-      ["focus", "click", "mouseenter"].forEach(function (ev) { g.addEventListener(ev, function () { show(text); }); });
+      B.tells(g, show, text);
     });
     add(container, root);
   }
@@ -215,7 +215,7 @@ window.ElysianBoard = (function () {
     b.type = "button";
     b.setAttribute("data-card", key);
     b.title = (c.name || words(key)) + (c.kind ? " (" + c.kind + ")" : "") + (c.text ? ": " + c.text : "");
-    ["focus", "click", "mouseenter"].forEach(function (ev) { b.addEventListener(ev, function () { show(b.title); }); });
+    B.tells(b, show, b.title);
     return b;
   }
 
@@ -264,13 +264,11 @@ window.ElysianBoard = (function () {
     container.textContent = "";
     container.classList.add("yboard");
     var facts = factsOf(options), layout = options.battlefields || [];
-    var line = el("p", "hex-line", "Point at, tap or tab to a territory or a card for its words.");
-    line.setAttribute("aria-live", "polite");
-    function show(text) { line.textContent = text; }
+    var said = B.wordsLine("hex-line", "Point at, tap or tab to a territory or a card for its words."), show = said.show;
     drawAttack(container, frame, options);
     var wrap = add(container, el("div", "yfield"));
     drawField(wrap, frame, layout, facts, options, show);
-    add(container, line);
+    add(container, said.line);
     var panels = el("div", "panels");
     frame.players.forEach(function (p) { add(panels, drawPanel(p, frame, facts, options, show)); });
     if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach

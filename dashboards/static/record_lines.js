@@ -386,7 +386,8 @@
   }
 
   // The game's board above the lines, where it has a renderer (dashboards/replay.py, BOARDS): the
-  // positions API's frame on its layout, with the legal lines (a pending attack's arc).
+  // positions API's frame on its layout, with the legal lines (a pending attack's arc), and ``pick``,
+  // which writes a legal line a renderer offers on the board itself (Spells & Steam's build by a tap).
   function drawBoard() {
     var view = byId("board-view"), renderer = (window.EmpyreanBoards || {})[info.key];
     if (!view || !renderer) return;
@@ -394,7 +395,7 @@
     if (view.hidden) return;
     var squads = (game.setup.setup || {}).squads || [];
     renderer.draw(view, pos.board, {battlefields: pos.layout, legal: pos.legal, fold: "record",
-      catalog: catalogOf(game.setup.catalog),
+      catalog: catalogOf(game.setup.catalog), pick: function (line) { write([line]); },
       players: game.setup.players.map(function (p, i) {
         return {seat: i + 1, name: p.name, species: (squads[i] || {}).species, ally: (squads[i] || {}).ally};
       })});

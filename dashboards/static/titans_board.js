@@ -124,7 +124,7 @@ window.TitansBoard = (function () {
     b.type = "button";
     b.setAttribute("data-card", key);
     b.title = (c.name || words(key)) + (c.kind ? " (" + c.kind + ")" : "") + (c.text ? ": " + c.text : "");
-    ["focus", "click", "mouseenter"].forEach(function (ev) { b.addEventListener(ev, function () { show(b.title); }); });
+    B.tells(b, show, b.title);
     return b;
   }
 
@@ -195,12 +195,10 @@ window.TitansBoard = (function () {
       off.length ? "Off the field: " + off.map(function (t) { return "P" + t.player + " " + t.name; }).join(", ")
                  : "No titan off the field."));
     var squads = el("div", "squads");
-    var line = el("p", "card-line", "Point at, tap or tab to a face-up card for its text.");
-    line.setAttribute("aria-live", "polite");
-    function show(text) { line.textContent = text; }
+    var said = B.wordsLine("card-line", "Point at, tap or tab to a face-up card for its text."), show = said.show;
     var cards = options.cards || byKey((options.catalog || {}).maneuvers);
     [1, 2].forEach(function (seat) { add(squads, drawSquad(frame, seat, options.players, cards, show)); });
-    if (squads.querySelector("button.maneuver")) add(squads, line);
+    if (squads.querySelector("button.maneuver")) add(squads, said.line);
     if (options.fold) {  // the recorder: folded on a phone, so that the answers below stay in reach
       B.foldable(container, options.fold, "Each titan: damage, active maneuver, stack", squads).classList.add("squads-box");
     } else {
