@@ -127,7 +127,13 @@ class SteamRules(TurnRules):
         names = log.meta.get("players")
         companies = logformat.companies(log.decisions, log.setup.players)
         teams = log.setup.teams
-        return [{"seat": s, "company": companies[s - 1], "name": names[s - 1] if names and s <= len(names) else None,
+        try:
+            known = load(log.catalog).companies
+        except KeyError:
+            known = {}
+        return [{"seat": s, "company": companies[s - 1],
+                 "company_name": known[companies[s - 1]].name if companies[s - 1] in known else None,
+                 "name": names[s - 1] if names and s <= len(names) else None,
                  "team": next((i + 1 for i, t in enumerate(teams) if s in t), None)}
                 for s in range(1, log.setup.players + 1)]
 

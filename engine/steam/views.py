@@ -46,8 +46,10 @@ def folio_frame(g: State, seat: int) -> dict:
 
 def frame(g: State, index: int, decision: str | None, line: int | None = None) -> dict:
     names = g.map.names
+    pend = g.pending
     return {"index": index, "decision": decision, "line": line, "round": g.round, "phase": g.phase,
             "over": g.over, "current": g.current or None, "start": g.start,
+            "to_move": pend.player if pend is not None else None, "prompt": pend.prompt if pend is not None else None,
             "goods": {names[h]: c.live() for h, c in enumerate(g.goods) if c.any()},
             "cars": {names[h]: list(c) for h, c in enumerate(g.cars) if c},
             "wastelands": [names[h] for h, t in enumerate(g.terrain) if t != g.map.terrains[h]],
