@@ -20,8 +20,10 @@ from engine.log import parse_log
 from engine.reader import read
 from engine.replay import VerdictStatus, replay
 from engine.steam import lines
+from engine.steam.bots import self_play
 from engine.steam.game import End
 from engine.steam.lines import format_line, parse_line
+from engine.steam.logformat import Setup
 
 ROOT = Path(__file__).resolve().parents[3]
 DOC = (ROOT / "docs" / "steam.md").read_text(encoding="utf-8")
@@ -145,3 +147,39 @@ def test_wrong_claimed_scores_are_a_mismatch_giving_each_companys_score_by_part(
     assert v.errors[0]["message"] == f"the log claims the scores [24, 24, 37], but by the rules they are: {SCORES}"
     r = verify("docs/examples/steam-wrong-scores.json")
     assert r.returncode == 1 and "MISMATCH: /result/scores: the log claims the scores [24, 24, 37]" in r.stdout
+
+
+def test_a_pick_put_off_is_read_at_any_point_until_its_deadline_the_choosers_own_points_too():
+    """A self-played game where P1 puts a pick off mid-turn (Luxury Carriage's specialist) and goes on
+    activating: the pick reads at each point from there to the start of P1's next turn."""
+    lg = self_play(5, players=2, setup=Setup(2, "A", ()))
+    d = lg["decisions"]
+    i = d.index("P1 hires later")
+    pick = next(t for t in d[i + 1:] if t.startswith("P1 hires "))
+    j = d.index(pick)
+    assert d[i + 1].startswith("P1 activates") and {parse_line(t).actor for t in d[i + 1:j]} == {1, 2}
+    rest = d[:j] + d[j + 1:]
+    for k in range(i + 1, j + 1):
+        res = replay({**lg, "decisions": rest[:k] + [pick] + rest[k:]})
+        assert res.verdict.status is VerdictStatus.VALID, (k, res.verdict.message)
+    again = replay({**lg, "decisions": d[:i + 1] + ["P1 hires later"] + d[i + 1:]})
+    assert again.verdict.status is VerdictStatus.VALID  # said again while the stack is held: nothing changes
+    none = replay({**lg, "decisions": d[:i + 1] + ["P2 hires later"] + d[i + 1:]}).verdict
+    assert none.status is VerdictStatus.ILLEGAL and none.index == i + 1
+    assert none.rule == "P2 holds no specialist stack to put off a pick from"
+
+
+def test_a_concession_ends_the_game_the_company_ranked_last_and_the_others_by_score():
+    """Cyd concedes in the middle of her turn in round 18: she is last, though her 13 points tie Ada's
+    (she scores no award, having left), and Bram wins on his 17; no line may follow."""
+    lg = example("table-game")
+    cut = lg["decisions"][:300] + ["P3 concede"]
+    res = replay({**lg, "decisions": cut, "result": {"ranks": [2, 1, 3], "reason": "concession"}})
+    assert res.verdict.status is VerdictStatus.VALID, res.verdict.message
+    assert res.verdict.message == ("Bram wins (a concession) after 18 round(s); ranks [2, 1, 3]; P1 13 (goods 3, "
+                                   "demand tiles 0, awards 10), P2 17 (goods 4, demand tiles 3, awards 10), P3 13 "
+                                   "(goods 9, demand tiles 4, awards 0)")
+    assert res.outcome.how == End.CONCESSION
+    after = replay({**lg, "decisions": cut + [lg["decisions"][300]]}).verdict
+    assert after.status is VerdictStatus.ILLEGAL and after.index == 301
+    assert after.rule == "the game is over: P3 conceded"
