@@ -1,11 +1,10 @@
 """Spells & Steam written down (docs/steam.md): every line the doc shows reads and writes back and
 the doc shows every verb; chance is one tile a line; the doc's whole short game verifies as it says;
-and the examples of
-docs/examples/ verify with `empyrean verify`: the three-player table game with awards (valid), its
-twins with a move paid wrongly and a wasteland transfer without the mana (illegal at that line,
-naming the rule) and with wrong claimed scores (a mismatch giving each company's score by part); what
-the doc says of a pick written late (at any point until its deadline) and of a concession (it ends the
-game)."""
+the examples of docs/examples/ verify with `empyrean verify`: the three-player table game with awards
+(valid), its twins with a move paid wrongly and a wasteland transfer without the mana (illegal at
+that line, naming the rule) and with wrong claimed scores (a mismatch giving each company's score by
+part); and what the doc says of a pick written late (at any point until its deadline) and of a
+concession (it ends the game)."""
 
 from __future__ import annotations
 
