@@ -171,7 +171,7 @@ def test_docs_catalog_steam_md_is_generated_from_the_current_data():
 def test_cards_finds_a_steam_spellcar_by_its_name():
     found = CliRunner().invoke(cli, ["cards", "--game", "steam", "metro"])
     assert found.exit_code == 0, found.output
-    assert found.stdout.startswith("Metro (spellcars) — key: metro; kind: unique;") and "touches a city" in found.stdout
+    assert found.stdout.startswith("Metro (spellcars) — key: metro; kind: unique;") and "next to a city" in found.stdout
     assert found.stderr.endswith("match(es) in catalog 1\n")
 
 def test_catalog_docs_of_another_game_is_written_where_asked(tmp_path):
