@@ -137,6 +137,17 @@ def _target_terrains(g: State, step: tuple, h: int) -> str | None:
     return None
 
 
+def _build_more(g: State, step: tuple) -> bool:
+    """Whether a build offers more than skipping, found without listing every build when a hex next to
+    the network (no transfer) will do."""
+    seat, e = step[1], step[2]
+    if e.where in ("global", "beside-last") or step[7] is not None:
+        return len(_build_legal(g, step)) > 1
+    if any(_target_terrains(g, step, h) is not None for h in track.network_adjacent(g, seat)):
+        return True
+    return len(_build_legal(g, step)) > 1
+
+
 def _build_legal(g: State, step: tuple) -> list[Line]:
     seat, e = step[1], step[2]
     names = g.map.names
@@ -410,6 +421,16 @@ def _colours_at(g: State, city: int) -> list[str]:
 
 def _bonus(g: State, seat: int, mode: str) -> int:
     return 1 if mode == "line" and g.passive(seat, "demand-bonus") else 0
+
+
+def _deliver_more(g: State, step: tuple) -> bool:
+    """Whether there is a delivery to make (besides passing), found without listing them."""
+    seat = step[1]
+    cities = _cities(g, seat)
+    if not cities:
+        return False
+    colours = {c for c, _h in network_goods(g, seat)}
+    return any(c in colours for city in cities for c in _colours_at(g, city))
 
 
 def _deliver_legal(g: State, step: tuple) -> list[Line]:
@@ -734,13 +755,15 @@ def _listed_why(what: str):
 
 handlers({
     "fx": {"enter": _fx_enter},
-    "build": {"enter": _build_enter, "legal": _build_legal, "check": _build_check, "apply": _build_apply},
+    "build": {"enter": _build_enter, "legal": _build_legal, "check": _build_check, "apply": _build_apply,
+              "more": _build_more},
     "around": {"enter": _plain(Kind.BUILD, "building track around a hex"), "legal": _around_legal,
                "apply": _around_apply, "why": _listed_why("hex")},
     "waste": {"enter": _plain(Kind.WASTE, "placing a wasteland"), "legal": _waste_legal, "why": _waste_why,
               "apply": _waste_apply},
     "goods": {"enter": _goods_enter, "legal": _goods_legal, "apply": _goods_apply, "why": _listed_why("good")},
-    "deliver": {"enter": _deliver_enter, "legal": _deliver_legal, "check": _deliver_check, "apply": _deliver_apply},
+    "deliver": {"enter": _deliver_enter, "legal": _deliver_legal, "check": _deliver_check, "apply": _deliver_apply,
+                "more": _deliver_more},
     "cars": {"enter": _cars_enter, "legal": _cars_legal, "apply": _cars_apply, "why": _listed_why("car move")},
     "scrap": {"enter": _plain(Kind.SCRAP, "discarding a spellcar (Car Bomb)"), "legal": _scrap_legal,
               "apply": _scrap_apply, "why": _listed_why("slot")},

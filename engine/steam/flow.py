@@ -236,7 +236,7 @@ def _turn_enter(g: State, step: tuple) -> None:
     if f.out:
         g.todo.insert(0, ("end turn", seat))
         return None
-    g.current, g.turn = seat, Turn(seat)
+    g.current, g.turn, g.phase = seat, Turn(seat), "specialists"
     g.tell("on_turn", seat)
     steps: list[tuple] = []
     if f.open_hire is not None:
@@ -759,16 +759,19 @@ handlers({
                 "apply": _company_apply},
     "hq": {"enter": _plain(Kind.HQ, "placing headquarters"), "legal": _hq_legal, "apply": _hq_apply},
     "turn": {"enter": _turn_enter},
-    "main": {"enter": _main_enter, "legal": _main_legal, "why": _main_why, "apply": _main_apply},
+    # administrating and a free move of one space are always there: never one answer
+    "main": {"enter": _main_enter, "legal": _main_legal, "why": _main_why, "apply": _main_apply, "many": True},
     "advance": {"enter": _advance_enter},
     "to start": {"enter": _to_start_enter},
+    # asked only when a spellcar may be activated, beside stopping
     "activate": {"enter": _activate_enter, "legal": _activate_legal, "why": _activate_why,
-                 "apply": _activate_apply},
-    "upgrade": {"enter": _upgrade_enter, "legal": _upgrade_legal, "apply": _upgrade_apply},
+                 "apply": _activate_apply, "many": True},
+    "upgrade": {"enter": _upgrade_enter, "legal": _upgrade_legal, "apply": _upgrade_apply, "many": True},
     "refresh": {"enter": _refresh_enter},
     "gain": {"enter": _gain_enter, "legal": _gain_legal, "why": _gain_why, "apply": _gain_apply},
     "hire": {"enter": _hire_enter, "legal": _hire_legal, "check": _hire_check, "apply": _hire_apply},
-    "take": {"enter": _take_enter, "legal": _take_legal, "why": _take_why, "apply": _take_apply},
+    "take": {"enter": _take_enter, "legal": _take_legal, "why": _take_why, "apply": _take_apply,
+             "more": lambda g, s: len(set(g.market)) * len(free_slots(g, s[1])) > 1},
     "end turn": {"enter": _end_turn_enter},
     "final": {"enter": _final_enter},
     "score": {"enter": _score_enter},

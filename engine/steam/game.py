@@ -330,6 +330,9 @@ class State:
         h = _handler(self.todo[0])
         if point.default is not None or h.get("many"):
             return True
+        more = h.get("more")
+        if more is not None and more(self, self.todo[0]):
+            return True  # more than one answer, known without listing them all
         legal = self.legal_decisions()
         if len(legal) == 1:
             self.auto.append(legal[0])

@@ -7,8 +7,7 @@ layout and shared by every game on it."""
 from __future__ import annotations
 
 import string
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
 
 from .content import Catalog
 from .maps import LETTERS, neighbour_cells
@@ -28,21 +27,17 @@ class HexMap:
     around: tuple[tuple[int, ...], ...]  # the hexes next to each
     edge: tuple[bool, ...]  # on the edge of the map (fewer than six neighbours on it)
     boards: tuple[tuple[str, int, int], ...]  # (board, column, row) as laid
+    at: dict[str, int] = field(default_factory=dict, hash=False, compare=False)  # a hex's number by its name
 
     @property
     def size(self) -> int:
         return len(self.names)
 
     def index(self, name: str) -> int | None:
-        return _index(self).get(name)
+        return self.at.get(name)
 
     def city_hexes(self) -> list[int]:
         return [h for h, c in enumerate(self.cities) if c is not None]
-
-
-@lru_cache(maxsize=None)
-def _index(m: HexMap) -> dict[str, int]:
-    return {n: i for i, n in enumerate(m.names)}
 
 
 def hex_name(col: int, row: int) -> str:
@@ -80,7 +75,8 @@ def _lay(cat: Catalog, players: int, name: str) -> HexMap:
     around = tuple(tuple(at[n] for n in neighbour_cells(*cr) if n in at) for cr in cells)
     return HexMap(names=tuple(hex_name(*cr) for cr in cells), cells=cells,
                   terrains=tuple(found[cr][0] for cr in cells), cities=tuple(found[cr][1] for cr in cells),
-                  around=around, edge=tuple(len(a) < 6 for a in around), boards=tuple(placed))
+                  around=around, edge=tuple(len(a) < 6 for a in around), boards=tuple(placed),
+                  at={hex_name(*cr): i for i, cr in enumerate(cells)})
 
 
 def producing(terrain: str) -> bool:

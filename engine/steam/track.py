@@ -79,15 +79,7 @@ def transfers_cost(g: Any, seat: int, path: list[int], free: tuple[str, ...]) ->
     """The mana a build's transfers over ``path`` cost: each at its kind's cost, then the build's own
     free transfers (one of each kind in ``free``) and the turn's (Wendy) taken off the dearest ones."""
     costs = [(base_cost(g, seat, k, h), k) for h in path for k in [transfer_kind(g, seat, h)] if k is not None]
-    tokens = [(k,) for k in free] + (list(g.turn.free_transfers) if g.turn.seat == seat else [])
-    total = 0
-    for cost, kind in sorted(costs, reverse=True):
-        token = next((t for t in tokens if kind in t), None)
-        if token is not None and cost > 0:
-            tokens.remove(token)
-            continue
-        total += cost
-    return total
+    return _discounted(costs, free, g.turn.free_transfers if g.turn.seat == seat else [])
 
 
 def wendy_used(g: Any, seat: int, path: list[int], free: tuple[str, ...]) -> list[tuple]:
@@ -155,18 +147,32 @@ def path_problem(g: Any, seat: int, target: int, path: list[int], e: Effect) -> 
 
 def reachable(g: Any, seat: int, e: Effect, budget: int) -> dict[int, list[int]]:
     """Every hex a build of ``e`` could be made on within ``budget`` mana of transfers, with the
-    cheapest transfer path to it (a search over transfer hexes from the network)."""
+    cheapest transfer path to it (a search over transfer hexes from the network; a hex's transfer kind
+    and cost worked out once per search)."""
     if not needs_network(e):
         return {h: [] for h in range(g.map.size)}
     net = network(g, seat)
     adj = network_adjacent(g, seat, net)
     out: dict[int, list[int]] = {h: [] for h in adj}
     around = g.map.around
-    heap = []
-    for h in adj:
-        kind = transfer_kind(g, seat, h)
-        if kind is not None:
-            heapq.heappush(heap, (transfers_cost(g, seat, [h], e.free), h, (h,)))
+    kinds: dict[int, str | None] = {}
+
+    def kind(h: int) -> str | None:
+        if h not in kinds:
+            kinds[h] = transfer_kind(g, seat, h)
+        return kinds[h]
+
+    costs: dict[int, int] = {}
+
+    def priced(path: tuple[int, ...]) -> int:
+        for h in path:
+            if h not in costs:
+                costs[h] = base_cost(g, seat, kind(h), h)  # type: ignore[arg-type]
+        return _discounted([(costs[h], kind(h)) for h in path], e.free, g.turn.free_transfers
+                           if g.turn.seat == seat else [])
+
+    heap = [(priced((h,)), h, (h,)) for h in adj if kind(h) is not None]
+    heapq.heapify(heap)
     best: dict[int, int] = {}
     while heap:
         cost, h, path = heapq.heappop(heap)
@@ -178,7 +184,21 @@ def reachable(g: Any, seat: int, e: Effect, budget: int) -> dict[int, list[int]]
                 continue
             if n not in out:
                 out[n] = list(path)
-            if transfer_kind(g, seat, n) is not None:
+            if kind(n) is not None:
                 p = path + (n,)
-                heapq.heappush(heap, (transfers_cost(g, seat, list(p), e.free), n, p))
+                heapq.heappush(heap, (priced(p), n, p))
     return out
+
+
+def _discounted(costs: list[tuple[int, str | None]], free: tuple[str, ...], turn_free: list) -> int:
+    """The sum of transfer costs after the build's own free transfers (one of each kind in ``free``)
+    and the turn's (each a set of kinds) are taken off the dearest ones."""
+    tokens = [(k,) for k in free] + list(turn_free)
+    total = 0
+    for cost, kind in sorted(costs, key=lambda c: c[0], reverse=True):
+        token = next((t for t in tokens if kind in t), None) if cost > 0 else None
+        if token is not None:
+            tokens.remove(token)
+            continue
+        total += cost
+    return total
