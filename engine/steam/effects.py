@@ -695,6 +695,27 @@ def _swap_legal(g: State, step: tuple) -> list[Line]:
     return out + ([Line(seat, "skips")] if out else [])
 
 
+def _swap_check(g: State, step: tuple, d: Line) -> str | None:
+    """Two demand tiles in the stands of two cities, written in either order."""
+    if d.verb == "skips":
+        return None
+    where = []
+    for w in d.args:
+        tile, name = w.split("@")
+        colour, size = tile.rsplit("-", 1)
+        h = g.map.index(name)
+        if h is None or h not in g.stands:
+            return f"{name} is not a city"
+        if (colour, int(size)) not in g.stands[h]:
+            return f"the city on {name} has no {colour} demand tile for {size} goods"
+        where.append(h)
+    if where[0] == where[1]:
+        return "demand tiles are swapped between two cities' stands, not within one"
+    if d.args[0].split("@")[0] == d.args[1].split("@")[0]:
+        return "the two tiles are alike: swapping them changes nothing"
+    return None
+
+
 def _swap_apply(g: State, step: tuple, d: Line) -> None:
     if d.verb == "skips":
         return
@@ -756,7 +777,7 @@ handlers({
               "why": _listed_why("swap")},
     "pick": {"enter": _plain(Kind.PICK, "choosing a station master"), "legal": _pick_legal, "apply": _pick_apply,
              "why": _listed_why("station master")},
-    "swap": {"enter": _plain(Kind.SWAP, "swapping demand tiles"), "legal": _swap_legal, "apply": _swap_apply,
-             "why": _listed_why("swap")},
+    "swap": {"enter": _plain(Kind.SWAP, "swapping demand tiles"), "legal": _swap_legal, "check": _swap_check,
+             "apply": _swap_apply},
     "choose": {"enter": _plain(Kind.CHOOSE, "choosing one effect"), "legal": _choose_legal, "apply": _choose_apply},
 })
