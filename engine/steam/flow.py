@@ -681,9 +681,10 @@ def _take_apply(g: State, step: tuple, d: Line) -> None:
     if len(g.market) <= MARKET_REDEAL_AT:
         g.market = []
         after.append(("market",))
-    if step[2]:  # Milton Barts: activated at once, free but for its inherent cost
-        after += effects.steps(g, seat, g.cat.spellcars[key].effects, {"source": key, "activation": True,
-                                                                       "inherent": key})
+    cost = inherent(g, key)
+    if step[2] and cost <= g.unlocked(seat):  # Milton Barts: activated at once, free but for its inherent cost
+        g.pay(seat, cost, activation=True)
+        after += effects.steps(g, seat, g.cat.spellcars[key].effects, {"source": key, "activation": True})
     g.todo[:0] = after
 
 

@@ -311,11 +311,17 @@ def test_7_11_lyal_kerigan_delivers_up_to_four_of_one_colour_and_may_take_a_tile
     assert g.folio(1).demand == [("crizma", 4)]
 
 
-def test_7_12_milton_barts_gains_two_spellcars_and_activates_them_free():
+def test_7_12_milton_barts_gains_two_spellcars_and_activates_them_paying_inherent_costs():
     g = opening()
-    mana(g, 1, 2, 0)
-    uses("milton-barts", "P1 takes mana-surger 1:2", "P1 takes flow-controller 2:2", g=g)
-    assert (g.folio(1).mana, g.folio(1).spent) == (3, 0)  # Mana Surger: 1 paid, 1 gained; Flow Controller: 1 back
+    mana(g, 1, 1, 0)
+    uses("milton-barts", "P1 takes mana-surger 1:2", g=g)
+    assert (g.folio(1).mana, g.folio(1).spent) == (1, 1)  # its inherent 1 paid, a mana gained
+    play(g, "P1 takes meditation-mecha 2:2", "P1 takes metro 3:2")  # Meditation Mecha, activated, gains Metro
+    assert len(g.folio(1).yard) == 3
+    g2 = opening()
+    mana(g2, 1, 0, 0)
+    uses("milton-barts", "P1 takes mana-surger 1:2", "P1 takes flow-controller 2:2", g=g2)
+    assert (g2.folio(1).mana, g2.folio(1).spent) == (0, 0)  # Mana Surger's 1 not there to pay: not activated
 
 
 def test_7_13_mindra_dirac_builds_on_every_hex_around_one_of_the_network():
