@@ -146,10 +146,11 @@ def do(g: State, seat: int, *texts: str, conductor: int | None = None) -> State:
 
 def effect(g: State, seat: int, key: str) -> State:
     """What the card ``key`` (a spellcar or specialist) does, run for ``seat`` outside any activation, in a
-    turn of ``seat``'s (its main action still to come)."""
+    turn of ``seat``'s (its main action still to come): the one begun, or a new one."""
     from engine.steam import effects
     card = g.cat.spellcars.get(key) or g.cat.specialists[key]
-    start(g, seat)
+    if not (g.turn.seat == seat and g.todo and g.todo[0] == ("main", seat)):
+        start(g, seat)  # else: in the turn already begun, keeping what it has been given (Wendy's free transfer …)
     g.pending, g._legal = None, None
     g.todo[:0] = effects.steps(g, seat, card.effects, {"source": key})
     g._run()
