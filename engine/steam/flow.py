@@ -126,7 +126,7 @@ def _market_count(g: State) -> int:
 
 def _market_enter(g: State, step: tuple) -> Point | None:
     if _market_count(g) == 0:
-        g.todo.pop(0)  # the pool is spent: the market stays as it is (choice C9)
+        g.todo.pop(0)  # the pool is spent: the market is what was left of it (choice C9)
         return None
     return Point(CHANCE, CHANCE, Kind.MARKET, "the spellcar market dealt")
 
@@ -733,7 +733,7 @@ def _score_enter(g: State, step: tuple) -> None:
 
 def leave(g: State, seat: int) -> None:
     """A company leaves (concedes): with one company left, or in a team game, the game ends; else it
-    takes no more turns and its cars stay on the map (choice C…: docs/steam-rules.md)."""
+    takes no more turns and its cars stay on the map (choice C14: docs/steam-rules.md)."""
     f = g.folio(seat)
     f.out = True
     f.open_hire = None

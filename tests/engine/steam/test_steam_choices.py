@@ -1,5 +1,5 @@
 """Where the Spells & Steam manual is silent, and what the engine chose (docs/steam-rules.md, "Choices
-where the manual is silent" C1-C25), one test each where no rule's test shows it already; and the
+where the manual is silent" C1-C29), one test each where no rule's test shows it already; and the
 check that every test the doc names exists."""
 
 from __future__ import annotations
@@ -208,7 +208,7 @@ def test_c25_one_specialist_stack_in_hand_at_a_time():
     assert g2.pending.kind.name == "HIRE" and g2.pending.player == 1 and g2.pending.default is None
 
 
-def test_c_wild_captain_leads_a_company_whose_folio_keeps_its_printed_spellcar():
+def test_c28_a_wild_captain_leads_a_company_whose_folio_keeps_its_printed_spellcar():
     g = play(new(), "C first P1", "C market " + " ".join(MARKET), "P2 company kerigan trias-blackwind")
     assert g.folio(2).printed[(3, 1)] == "kerigan-rayleigh"
 
