@@ -27,6 +27,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from line_checks import LineChecks
+
 from engine.steam.bots import new_state
 from engine.steam.catalog import load
 from engine.steam.game import State
@@ -46,25 +48,7 @@ def new(players: int = 2, *, map_name: str = "A", variants: tuple = (), teams: t
     return new_state(CAT, Setup(players, map_name, tuple(variants), tuple(teams)), seed)
 
 
-def play(g: State, *texts: str) -> State:
-    """Each line checked (it must be legal) and answered."""
-    for text in texts:
-        d = parse_line(text)
-        why = g.check(d)
-        assert why is None, f"{text!r}: {why}"
-        g.answer(d)
-    return g
-
-
-def refused(g: State, text: str) -> str:
-    """Why the game refuses ``text`` (it must be refused, and the refusal never raises)."""
-    why = g.check(parse_line(text))
-    assert why is not None, f"{text!r} was allowed"
-    return why
-
-
-def legal(g: State) -> list[str]:
-    return [format_line(d) for d in g.legal_decisions()]
+play, refused, legal = (lambda c: (c.play, c.refused, c.legal))(LineChecks(parse_line, format_line))
 
 
 def opening(**kw) -> State:

@@ -73,6 +73,11 @@ def test_c3_the_late_pick_written_whenever_the_stack_is_held_at_the_latest_at_th
     assert "P2 gains engineer" not in legal(g4)
     assert "P1 still holds the engineer stack: their pick is written first" in refused(g4, "P2 gains engineer")
     play(g4, "P1 hires manch", "P2 gains engineer")  # written now, the stack is free again
+    g5 = effect(opening(), 1, "gilt-runner")
+    play(g5, "P1 chooses specialist", "P1 gains engineer", "P1 hires later")
+    assert g5.pending.kind.name == "TURN" and g5.pending.player == 1
+    play(g5, "P1 hires manch")  # in the chooser's own turn, at another point
+    assert g5.folio(1).specialists["engineer"] == "manch" and g5.pending.kind.name == "TURN"
 
 
 def test_c3_the_late_pick_is_made_before_the_final_score():
