@@ -360,13 +360,13 @@ def _goods_apply(g: State, step: tuple, d: Line) -> None:
         first = None
         for tok in d.args:
             h, c = g.good_here(tok)  # type: ignore[misc]
-            g.goods[h][c] -= 1
+            g.goods[h].take(c)
             g.supply[c] += 1
             first = h if first is None else first
         g.todo[:0] = steps(g, seat, e.then, {**ctx, "from": first})
     elif mode == "pull":
         a, c = g.good_here(d.args[0])  # type: ignore[misc]
-        g.goods[a][c] -= 1
+        g.goods[a].take(c)
         g.goods[idx(d.args[2])][c] += 1  # type: ignore[index]
     elif mode == "mirror":
         h, c = g.good_here(d.args[0])  # type: ignore[misc]
@@ -381,7 +381,7 @@ def _goods_apply(g: State, step: tuple, d: Line) -> None:
             g.todo.insert(0, ("goods", seat, e, ctx, mode, left - 1, extra))
     elif mode == "transmute":
         h, c = g.good_here(d.args[0])  # type: ignore[misc]
-        g.goods[h][c] -= 1
+        g.goods[h].take(c)
         g.supply[c] += 1
         g.goods[h][d.args[1]] += 1
         g.supply[d.args[1]] -= 1
@@ -393,7 +393,7 @@ def _goods_apply(g: State, step: tuple, d: Line) -> None:
             g.goods[n] = type(g.goods[n])()
     elif mode == "remove":
         h, c = g.good_here(d.args[0])  # type: ignore[misc]
-        g.goods[h][c] -= 1
+        g.goods[h].take(c)
         g.supply[c] += 1
     elif mode == "place":
         g.goods[extra][d.args[0]] += 1
@@ -504,7 +504,7 @@ def _deliver_apply(g: State, step: tuple, d: Line) -> None:
     if len(rest) >= 2 and rest[-2] == "takes":
         size, rest = int(rest[-1]), rest[:-2]
     for w in rest:
-        g.goods[g.map.index(w)][colour] -= 1  # type: ignore[index]
+        g.goods[g.map.index(w)].take(colour)  # type: ignore[index]
     f.goods[colour] += len(rest)
     if size is not None:
         g.stands[city].remove((colour, size))  # type: ignore[index]
@@ -713,6 +713,27 @@ def _swap_legal(g: State, step: tuple) -> list[Line]:
     return out + ([Line(seat, "skips")] if out else [])
 
 
+def _swap_check(g: State, step: tuple, d: Line) -> str | None:
+    """Two demand tiles in the stands of two cities, written in either order."""
+    if d.verb == "skips":
+        return None
+    where = []
+    for w in d.args:
+        tile, name = w.split("@")
+        colour, size = tile.rsplit("-", 1)
+        h = g.map.index(name)
+        if h is None or h not in g.stands:
+            return f"{name} is not a city"
+        if (colour, int(size)) not in g.stands[h]:
+            return f"the city on {name} has no {colour} demand tile for {size} goods"
+        where.append(h)
+    if where[0] == where[1]:
+        return "demand tiles are swapped between two cities' stands, not within one"
+    if d.args[0].split("@")[0] == d.args[1].split("@")[0]:
+        return "the two tiles are alike: swapping them changes nothing"
+    return None
+
+
 def _swap_apply(g: State, step: tuple, d: Line) -> None:
     if d.verb == "skips":
         return
@@ -776,7 +797,7 @@ handlers({
               "why": _listed_why("swap")},
     "pick": {"enter": _plain(Kind.PICK, "choosing a station master"), "legal": _pick_legal, "apply": _pick_apply,
              "why": _listed_why("station master")},
-    "swap": {"enter": _plain(Kind.SWAP, "swapping demand tiles"), "legal": _swap_legal, "apply": _swap_apply,
-             "why": _listed_why("swap")},
+    "swap": {"enter": _plain(Kind.SWAP, "swapping demand tiles"), "legal": _swap_legal, "check": _swap_check,
+             "apply": _swap_apply},
     "choose": {"enter": _plain(Kind.CHOOSE, "choosing one effect"), "legal": _choose_legal, "apply": _choose_apply},
 })

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..games import CHANCE
+from ..grammar import with_article
 from . import effects
 from .game import ROUND_LIMIT, End, State, handlers
 from .lines import Kind, Line
@@ -670,9 +671,10 @@ def _take_apply(g: State, step: tuple, d: Line) -> None:
     if len(g.market) <= MARKET_REDEAL_AT:
         g.market = []
         after.append(("market",))
-    if step[2]:  # Milton Barts: activated at once, free but for its inherent cost
-        after += effects.steps(g, seat, g.cat.spellcars[key].effects, {"source": key, "activation": True,
-                                                                       "inherent": key})
+    cost = inherent(g, key)
+    if step[2] and cost <= g.unlocked(seat):  # Milton Barts: activated at once, free but for its inherent cost
+        g.pay(seat, cost, activation=True)
+        after += effects.steps(g, seat, g.cat.spellcars[key].effects, {"source": key, "activation": True})
     g.todo[:0] = after
 
 
@@ -721,7 +723,7 @@ def _score_enter(g: State, step: tuple) -> None:
 
 def leave(g: State, seat: int) -> None:
     """A company concedes: it leaves and the game ends there, the company ranked last and the others by
-    their score as it stands (the log format's concession; choice in docs/steam-rules.md)."""
+    their score as it stands (the log format's concession; choice C14: docs/steam-rules.md)."""
     f = g.folio(seat)
     f.out = True
     f.open_hire = None
@@ -751,7 +753,8 @@ handlers({
              "legal": _deal_legal, "why": _deal_why, "apply": _deal_apply,
              "seed": lambda g, s: Line(CHANCE, "market", (g.pool[0],)), "many": True},
     "stack": {"enter": _stack_enter},
-    "stacked": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.STACK, f"a {s[1]} dealt face up to its stack"),
+    "stacked": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.STACK,
+                                            f"{with_article(s[1])} dealt face up to its stack"),
                 "legal": _stacked_legal, "apply": _stacked_apply,
                 "seed": lambda g, s: Line(CHANCE, "stack", (s[1], g.stacks[s[1]][s[2]])), "many": True},
     "companies": {"enter": _companies_enter},

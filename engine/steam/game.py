@@ -140,7 +140,7 @@ class State:
         p = self.pending
         if p is None:
             return "the game is over"
-        if _late_hire(p, d) and 1 <= d.actor <= self.n:
+        if self._late_hire(d):
             from .flow import late_hire_problem
             return late_hire_problem(self, d)
         if d.actor != p.player or d.verb not in p.kind.verbs:
@@ -156,7 +156,7 @@ class State:
 
     def answer(self, d: Line) -> None:
         p = self.pending
-        if p is not None and _late_hire(p, d):
+        if p is not None and self._late_hire(d):
             from .flow import hire
             if self.trace is not None:
                 self.trace.append(Answer(Kind.HIRE, d.actor, d, "line", "", self.round))
@@ -166,6 +166,13 @@ class State:
             return
         self._take(d, "line")
         self._run()
+
+    def _late_hire(self, d: Line) -> bool:
+        """``d`` is a pick from a stack held, written away from the point that asks it: in anyone's turn,
+        the chooser's own included (choice C3)."""
+        p = self.pending
+        return (d.verb == "hires" and p is not None and 1 <= d.actor <= self.n
+                and not (d.actor == p.player and p.kind is Kind.HIRE))
 
     def take_default(self) -> Line:
         p = self.pending
@@ -385,12 +392,6 @@ class State:
             fn = getattr(o, event, None)
             if fn is not None:
                 fn(self, *args)
-
-
-def _late_hire(p: Point, d: Line) -> bool:
-    """A specialist pick written while another point waits: the chooser may make it any time until
-    its deadline (rule 'Choosing a Specialist'; docs/steam-rules.md)."""
-    return d.verb == "hires" and (p.kind is not Kind.HIRE or d.actor != p.player)
 
 
 _HANDLERS: dict[str, dict] = {}

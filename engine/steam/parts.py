@@ -21,6 +21,14 @@ class Bag(dict):
     def __missing__(self, key: str) -> int:
         return 0
 
+    def take(self, colour: str, k: int = 1) -> None:
+        """Take ``k`` goods of ``colour`` off (a colour gone to none leaves the bag)."""
+        left = self[colour] - k
+        if left > 0:
+            self[colour] = left
+        else:
+            self.pop(colour, None)
+
     def any(self) -> bool:
         return any(v > 0 for v in self.values())
 

@@ -78,7 +78,7 @@ def metric(g: Any, seat: int, name: str) -> int:
 def award_points(g: Any, key: str) -> dict[int, int]:
     """Points per seat for award ``key``: places by the metric (the fewest first for Drive By), a tie
     adding the places it covers and splitting them (rounded down). A seat needs a value of at least 1
-    (for a "fewest" award: at least one car on the map, choice C14)."""
+    (for a "fewest" award: at least one car on the map, choice C12)."""
     award = g.cat.awards[key]
     places = AWARD_POINTS_TWO_PLAYERS if g.n == 2 else AWARD_POINTS[:2] if g.n == 3 else AWARD_POINTS
     seats = [s for s in g.active()]

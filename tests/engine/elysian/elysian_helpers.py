@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from line_checks import LineChecks
+
 from engine.elysian.board import Field, read_hex
 from engine.elysian.game import State
 from engine.elysian.lines import format_line, parse_line
@@ -60,22 +62,7 @@ def game(decisions=(), **kw) -> State:
     return g
 
 
-def play(g: State, *texts: str) -> None:
-    for text in texts:
-        d = parse_line(text)
-        why = g.check(d)
-        assert why is None, f"{text!r}: {why}"
-        g.answer(d)
-
-
-def refused(g: State, text: str) -> str:
-    why = g.check(parse_line(text))
-    assert why is not None, f"{text!r} was allowed"
-    return why
-
-
-def legal(g: State) -> list[str]:
-    return [format_line(d) for d in g.legal_decisions()]
+play, refused, legal = (lambda c: (c.play, c.refused, c.legal))(LineChecks(parse_line, format_line))
 
 
 def opening() -> State:
