@@ -30,10 +30,10 @@ class Bag(dict):
             self.pop(colour, None)
 
     def any(self) -> bool:
-        return any(v > 0 for v in self.values())
+        return bool(self)  # a colour taken to none leaves (take)
 
     def live(self) -> dict[str, int]:
-        return {c: k for c, k in sorted(self.items()) if k > 0}
+        return dict(self)
 
 
 @dataclass

@@ -31,9 +31,9 @@ class ScoreSheet:
     bonus: list[int]  # per team: the colour bonus
 
 
-def groups(g: Any, seat: int) -> list[set[int]]:
-    """The company's rail groups: cars on hexes next to one another."""
-    left = track.network(g, seat)
+def groups(g: Any, seat: int, net: set[int] | None = None) -> list[set[int]]:
+    """The company's rail groups: cars on hexes next to one another (``net``: its network, if known)."""
+    left = set(track.network(g, seat) if net is None else net)
     out = []
     while left:
         start = left.pop()
@@ -49,18 +49,18 @@ def groups(g: Any, seat: int) -> list[set[int]]:
     return out
 
 
-def metric(g: Any, seat: int, name: str) -> int:
+def metric(g: Any, seat: int, name: str, net: set[int] | None = None) -> int:
+    """What award metric ``name`` counts for ``seat`` (``net``: its network, if known)."""
     f = g.folio(seat)
-    net = track.network(g, seat)
-    by_city = sum(1 for h in net if any(g.terrain[n] == CITY for n in g.map.around[h]))
+    net = track.network(g, seat) if net is None else net
     if name == "rail-groups":
-        return len(groups(g, seat))
+        return len(groups(g, seat, net))
     if name == "goods-in-network":
         return sum(sum(g.goods[h].values()) for h in net)
     if name == "largest-group":
-        return max((len(x) for x in groups(g, seat)), default=0)
+        return max((len(x) for x in groups(g, seat, net)), default=0)
     if name == "cars-by-cities":
-        return by_city
+        return sum(1 for h in net if any(g.terrain[n] == CITY for n in g.map.around[h]))
     if name == "demand-colours":
         return len({c for c, _s in f.demand})
     if name == "demand-one-colour":
@@ -81,13 +81,13 @@ def award_points(g: Any, key: str) -> dict[int, int]:
     (for a "fewest" award: at least one car on the map, choice C12)."""
     award = g.cat.awards[key]
     places = AWARD_POINTS_TWO_PLAYERS if g.n == 2 else AWARD_POINTS[:2] if g.n == 3 else AWARD_POINTS
-    seats = [s for s in g.active()]
-    values = {s: metric(g, s, award.metric) for s in seats}
+    nets = track.networks(g)
+    values = {s: metric(g, s, award.metric, nets.get(s, set())) for s in g.active()}
     if award.most:
         ok = {s: v for s, v in values.items() if v >= 1}
         order = sorted(set(ok.values()), reverse=True)
     else:
-        ok = {s: v for s, v in values.items() if track.network(g, s)}
+        ok = {s: v for s, v in values.items() if nets.get(s)}
         order = sorted(set(ok.values()))
     out: dict[int, int] = {}
     place = 0

@@ -20,6 +20,15 @@ def network(g: Any, seat: int) -> set[int]:
     return {h for h, cars in enumerate(g.cars) if seat in cars}
 
 
+def networks(g: Any) -> dict[int, set[int]]:
+    """Every company's network at once (seat -> hexes), in one pass over the map."""
+    out: dict[int, set[int]] = {}
+    for h, cars in enumerate(g.cars):
+        for s in cars:
+            out.setdefault(s, set()).add(h)
+    return out
+
+
 def network_adjacent(g: Any, seat: int, net: set[int] | None = None) -> set[int]:
     net = network(g, seat) if net is None else net
     around = g.map.around
