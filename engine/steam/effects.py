@@ -770,8 +770,17 @@ def _plain(kind: Kind, words: str):
 def _listed_why(what: str):
     def why(g: State, step: tuple, d: Line) -> str:
         legal = [" ".join(x.args) for x in g.legal_decisions() if x.args][:6]
-        return f"that {what} is not allowed now" + (f" (for example: {'; '.join(legal)})" if legal else "")
+        return (f"that {what} is not one {_source_name(g, step)} allows now"
+                + (f" (it allows, for example: {'; '.join(legal)})" if legal else ""))
     return why
+
+
+def _source_name(g: State, step: tuple) -> str:
+    """The card or specialist whose effect a step is, by name ("Pollinator"), for refusals."""
+    ctx = step[3] if len(step) > 3 and isinstance(step[3], dict) else {}
+    key = ctx.get("source")
+    found = g.cat.spellcars.get(key) or g.cat.specialists.get(key) if key else None
+    return found.name if found is not None else "the effect"
 
 
 handlers({
