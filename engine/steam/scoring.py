@@ -102,12 +102,14 @@ def award_points(g: Any, key: str) -> dict[int, int]:
     return out
 
 
-def score_sheet(g: Any) -> ScoreSheet:
+def score_sheet(g: Any, awards: bool = True) -> ScoreSheet:
+    """The score by its parts; ``awards`` False leaves the awards out (a running count: they are
+    scored at the end)."""
     seats = []
     for f in g.folios:
         s = SeatScore(f.seat, goods=sum(f.goods.values()), demand=sum(DEMAND_POINTS[size] for _c, size in f.demand))
         seats.append(s)
-    for key in g.awards:
+    for key in g.awards if awards else ():
         for seat, pts in award_points(g, key).items():
             seats[seat - 1].awards += pts
             seats[seat - 1].by_award[key] = pts

@@ -97,7 +97,9 @@ def _conductor(f: Any) -> str:
 
 
 def tallies(g: State) -> list[dict]:
-    sheet = score_sheet(g)
+    """Each company's running count: its score so far (awards only once the game is over: they are
+    scored at the end), mana and trains."""
+    sheet = score_sheet(g, awards=g.over)
     return [{"seat": s.seat, "score": s.total, "goods": s.goods, "demand": s.demand, "awards": s.awards,
              "mana": g.folio(s.seat).mana, "trains": g.folio(s.seat).trains} for s in sheet.seats]
 
