@@ -44,7 +44,7 @@ def test_the_viewer_draws_a_steam_game_s_board(client, steam_game):
     tl = embedded_timeline(page)
     assert len(tl["frames"]) == len(log["decisions"]) + 1
     assert {p["company"] for p in tl["players"]} <= set(RULES.faction_choices()) and \
-        all(f"— {p['company']}" in page for p in tl["players"])  # each player's company beside their name
+        all(f"— {p['company_name']}" in page for p in tl["players"])  # each player's company, by name
     assert {"hex", "col", "row", "terrain", "city", "edge"} == set(tl["battlefields"][0])
     cat = RULES.catalog_data(log["catalog"])
     facts = embedded_cards(page)
