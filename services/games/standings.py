@@ -142,8 +142,9 @@ class Settled(NamedTuple):
         return next((s.deck for g in games for s in g.seats if s.player == player), None)
 
     def places(self) -> list[Seat]:
-        """The counting game's seats, best rank first, each with its rank and score (none counts: [])."""
-        return sorted(self.counts.seats, key=lambda s: s.rank) if self.counts is not None else []
+        """The counting game's seats, best rank first (tied seats by name), each with its rank and score
+        (none counts: [])."""
+        return sorted(self.counts.seats, key=lambda s: (s.rank, s.player)) if self.counts is not None else []
 
     def as_dict(self) -> dict:
         m = self.match
