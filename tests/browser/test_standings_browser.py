@@ -1,7 +1,9 @@
 """An event's standings and a player's page in headless Chromium, as an organiser and a player use
 them: the event page shows the standings table, its CSV downloads, a player's name leads to their
 page (matches, decks, win rate with its interval, replay links), at 1400 px and at 390 px without
-sideways scrolling. Screenshots of both widths are kept in test-artifacts/screenshots/."""
+sideways scrolling; a Spells & Steam event's standings show each player's total and mean victory
+points after the points and the W–D–L. Screenshots of both widths are kept in
+test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -11,6 +13,31 @@ import re
 
 import pytest
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
+from extra_game import ndjson
+from service_helpers import as_admin
+from tournament import wait_event_done
+
+from dashboards.panels import number
+from engine.steam.rules import RULES as STEAM
+
+STEAM_EVENT = "Steam Standings Night"
+# (round, table, players, seed): Spells & Steam tables of 2 to 4, every player at two of them
+STEAM_TABLES = [(1, "1", ("Ada", "Bo"), 61), (1, "2", ("Cai", "Dee", "Eli"), 62),
+                (2, "1", ("Ada", "Cai", "Dee", "Eli"), 63), (2, "2", ("Bo", "Fen"), 64), (3, "1", ("Fen", "Ada"), 65)]
+
+
+@pytest.fixture(scope="module")
+def steam_event(app, site):
+    """A Spells & Steam event of STEAM_TABLES on the site, every game judged valid: its id."""
+    admin = as_admin(app)
+    event = admin.post("/api/v1/events", json={"name": STEAM_EVENT, "game": "steam"}).get_json()["id"]
+    logs = [STEAM.self_play(seed, bot="random", players=len(seats),
+                            meta={"event": STEAM_EVENT, "round": rnd, "table": table, "players": list(seats),
+                                  "date": "2026-12-05"}) for rnd, table, seats, seed in STEAM_TABLES]
+    answer = admin.post(f"/api/v1/events/{event}/games", data=ndjson(*logs), content_type="application/x-ndjson")
+    assert answer.status_code == 202, answer.get_json()
+    assert wait_event_done(admin, event, len(logs), timeout=600)["games"] == {"valid": len(logs)}
+    return event
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
@@ -60,6 +87,32 @@ def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
         page.locator("#panel-player-matches a[href$='/replay']").first.click()
         page.wait_for_url(re.compile(r"/games/\d+/replay"))
         page.wait_for_selector("#board")
+    finally:
+        context.close()
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("size", list(WIDTHS))
+def test_steam_standings_show_total_and_mean_scores(site, steam_event, browser, screenshots, size):
+    base, _ = site
+    api = browser.new_context().request.get(f"{base}/api/v1/events/{steam_event}/standings").json()
+    context, page, problems = new_page(browser, size)
+    try:
+        page.goto(f"{base}/events/{steam_event}")
+        table = page.locator("#panel-standings table")
+        table.wait_for()
+        assert table.locator("thead th").all_text_contents() == [
+            "#", "player", "points", "W–D–L", "total score", "mean score", "OMW", "GW", "OOMW", "left out", "deck"]
+        rows = table.locator("tbody tr")
+        assert rows.count() == len(api["standings"])
+        for i, want in enumerate(api["standings"]):
+            cells = rows.nth(i).locator("td").all_text_contents()
+            assert [c.strip() for c in cells[:6]] == [str(want["rank"]), want["player"], str(want["points"]),
+                                                      f"{want['wins']}–{want['draws']}–{want['losses']}",
+                                                      str(want["total_score"]), number(want["mean_score"])]
+        no_sideways_scroll(page, size)
+        page.locator("#panel-standings").screenshot(
+            path=str(screenshots / f"standings-steam-table-{WIDTHS[size]['width']}.png"))
     finally:
         context.close()
     assert not problems, problems
