@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from contextlib import contextmanager
 
 import pytest
 from browser_pages import WIDTHS, new_page, no_sideways_scroll
@@ -40,19 +41,31 @@ def steam_event(app, site):
     return event
 
 
+@contextmanager
+def standings_page(browser, base: str, event: int, size: str, headers: list[str]):
+    """The event's page at ``size``, its standings table drawn with ``headers`` and a row per player of
+    the API's answer: yields (the API's standings, the page, the table's rows, the problems seen); the
+    caller asserts there were none once the page is closed."""
+    api = browser.new_context().request.get(f"{base}/api/v1/events/{event}/standings").json()
+    context, page, problems = new_page(browser, size)
+    try:
+        page.goto(f"{base}/events/{event}")
+        table = page.locator("#panel-standings table")
+        table.wait_for()
+        assert table.locator("thead th").all_text_contents() == headers
+        rows = table.locator("tbody tr")
+        assert rows.count() == len(api["standings"])
+        yield api, page, rows, problems
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
     base, facts = site
-    api = browser.new_context().request.get(f"{base}/api/v1/events/{facts['event']}/standings").json()
-    context, page, problems = new_page(browser, size)
-    try:
-        page.goto(f"{base}/events/{facts['event']}")
-        table = page.locator("#panel-standings table")
-        table.wait_for()
-        assert table.locator("thead th").all_text_contents() == [
-            "#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"]
-        rows = table.locator("tbody tr")
-        assert rows.count() == len(api["standings"])
+    with standings_page(browser, base, facts["event"], size,
+                        ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"]
+                        ) as (api, page, rows, problems):
         first = api["standings"][0]
         cells = rows.first.locator("td").all_text_contents()
         assert cells[:3] == [str(first["rank"]), first["player"], str(first["points"])]
@@ -87,24 +100,15 @@ def test_standings_csv_and_a_player_page(site, browser, screenshots, size):
         page.locator("#panel-player-matches a[href$='/replay']").first.click()
         page.wait_for_url(re.compile(r"/games/\d+/replay"))
         page.wait_for_selector("#board")
-    finally:
-        context.close()
     assert not problems, problems
 
 
 @pytest.mark.parametrize("size", list(WIDTHS))
 def test_steam_standings_show_total_and_mean_scores(site, steam_event, browser, screenshots, size):
     base, _ = site
-    api = browser.new_context().request.get(f"{base}/api/v1/events/{steam_event}/standings").json()
-    context, page, problems = new_page(browser, size)
-    try:
-        page.goto(f"{base}/events/{steam_event}")
-        table = page.locator("#panel-standings table")
-        table.wait_for()
-        assert table.locator("thead th").all_text_contents() == [
-            "#", "player", "points", "W–D–L", "total score", "mean score", "OMW", "GW", "OOMW", "left out", "deck"]
-        rows = table.locator("tbody tr")
-        assert rows.count() == len(api["standings"])
+    with standings_page(browser, base, steam_event, size,
+                        ["#", "player", "points", "W–D–L", "total score", "mean score", "OMW", "GW", "OOMW",
+                         "left out", "deck"]) as (api, page, rows, problems):
         for i, want in enumerate(api["standings"]):
             cells = rows.nth(i).locator("td").all_text_contents()
             assert [c.strip() for c in cells[:6]] == [str(want["rank"]), want["player"], str(want["points"]),
@@ -113,6 +117,4 @@ def test_steam_standings_show_total_and_mean_scores(site, steam_event, browser, 
         no_sideways_scroll(page, size)
         page.locator("#panel-standings").screenshot(
             path=str(screenshots / f"standings-steam-table-{WIDTHS[size]['width']}.png"))
-    finally:
-        context.close()
     assert not problems, problems
