@@ -23,7 +23,7 @@ from services.games.status import FINISHED, PENDING, GameStatus
 from . import figures
 from .datasets import to_csv
 from .games import events_url, game_choices, game_filter, game_name, known_or_404, set_page_game
-from .panels import Link, Panel, Table
+from .panels import Link, Panel, Table, number
 from .players import player_links
 
 blueprint = Blueprint("events", __name__, template_folder="templates")
@@ -182,9 +182,15 @@ def _not_found(event_id: int):
                            message=f"There is no event {event_id}."), 404
 
 
-def standings_note(points: standings.Points) -> str:
-    """What the standings panel says of how it counts, with the event's points."""
-    return f"From the counted matches only. Points: {points.words()}. {TIE_BREAKERS_NOTE}"
+def standings_note(table: standings.Standings) -> str:
+    """What the standings panel says of how it counts, with the event's points (and, a game decided by
+    ranks, what its scores are)."""
+    scores = SCORES_NOTE if table.scored else ""
+    return f"From the counted matches only. Points: {table.points.words()}. {scores}{TIE_BREAKERS_NOTE}"
+
+
+SCORES_NOTE = ("Total score: the player's scores in the game's own terms over their counted games; mean score: "
+               "per game. Shown, not compared: the places already rank each table. ")
 
 
 TIE_BREAKERS_NOTE = (
@@ -194,14 +200,19 @@ TIE_BREAKERS_NOTE = (
     "'Left out': the player's matches not counted yet (disputed, waiting for a replay, no valid upload).")
 
 
+SCORE_COLUMNS = ["total score", "mean score"]  # a game decided by ranks (Standings.scored), after the W–D–L
+
+
 def _standings_table(table: standings.Standings, game: str) -> Table:
+    scores = SCORE_COLUMNS if table.scored else []
     return Table(
-        ["#", "player", "points", "W–D–L", "OMW", "GW", "OOMW", "left out", "deck"],
+        ["#", "player", "points", "W–D–L", *scores, "OMW", "GW", "OOMW", "left out", "deck"],
         [[r.rank, player_links([r.player], game)[0], d["points"], f"{r.wins}–{r.draws}–{r.losses}",
+          *([d["total_score"], number(d["mean_score"])] if table.scored else []),
           figures.percent(d["opponents_match_win"]), figures.percent(d["game_win"]),
           figures.percent(d["opponents_opponents_match_win"]), r.left_out or "", ", ".join(r.decks) or "–"]
-         for r, d in ((r, r.as_dict()) for r in table.rows[:MAX_STANDING_ROWS])],
-        numeric={0, 2, 3, 4, 5, 6, 7})
+         for r, d in ((r, r.as_dict(table.scored)) for r in table.rows[:MAX_STANDING_ROWS])],
+        numeric=set(range(len(scores) + 8)) - {1})
 
 
 def _left_out_table(left_out: list[standings.Settled], game: str) -> Table:
@@ -239,7 +250,7 @@ def event(event_id: int):
     game = summary["game"]
     panels = [
         Panel("standings", f"Standings ({counted} counted matches)", table=_standings_table(detail.standings, game),
-              note=standings_note(detail.standings.points) + outside
+              note=standings_note(detail.standings) + outside
               + _more(MAX_STANDING_ROWS, len(detail.standings.rows), "players"),
               csv_url=csv("standings")),
         Panel("left-out", f"Matches not in the standings ({len(left_out)})", table=_left_out_table(left_out, game),
@@ -259,8 +270,8 @@ def event(event_id: int):
                            else url_for("games.index", game=summary["game"]))
 
 
+# the standings' columns are the API's (standings.Row.as_dict: with scores for a game decided by ranks)
 EVENT_CSV_COLUMNS = {
-    "standings": list(standings.Row("").as_dict()),
     "left-out": ["match", "round", "table", "players", "state", "why", "dispute", "games", "statuses"],
     "disputes": ["dispute", "status", "round", "table", "players", "reason", "resolution", "counts", "games",
                  "statuses"],
@@ -273,8 +284,11 @@ def event_csv(event_id: int, table: str):
     detail = _event_detail(event_id, with_standings=table in ("standings", "left-out"))
     if detail is None:
         return _not_found(event_id)
+    columns = EVENT_CSV_COLUMNS.get(table)
     if table == "standings":
-        rows = [{**r.as_dict(), "decks": ", ".join(r.decks)} for r in detail.standings.rows]
+        scored = detail.standings.scored
+        columns = list(standings.Row("").as_dict(scored))
+        rows = [{**r.as_dict(scored), "decks": ", ".join(r.decks)} for r in detail.standings.rows]
     elif table == "left-out":
         rows = [{"match": s.match.id, "round": s.match.round, "table": s.match.table,
                  "players": ", ".join(s.match.players), "state": s.state, "why": s.why,
@@ -290,4 +304,4 @@ def event_csv(event_id: int, table: str):
         rows = [{"game": g["id"], "status": g["status"], "why": g["status_message"],
                  "uploaded_by": uploaded_by_text(g["uploaded_by"]), "uploader_label": g["uploader"],
                  "received_at": g["received_at"].isoformat()} for g in detail.flagged]
-    return _csv(rows, f"event-{event_id}-{table}", EVENT_CSV_COLUMNS[table])
+    return _csv(rows, f"event-{event_id}-{table}", columns)

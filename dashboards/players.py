@@ -24,6 +24,7 @@ from services.games.points import Points, plain
 from services.platform.storable import storable
 from services.stats.intervals import rates
 
+from .game_figures import ordinal
 from .games import game_choices, game_filter, game_name, known_or_404, player_url, set_page_game
 from .panels import Link, Panel, Table, rate_cell
 
@@ -103,11 +104,14 @@ def _player(name: str, game: str | None):
         [Link(event, f"/events/{event_id}#panel-standings"), game_name(of_event[event_id]),
          *_event_cells(name, found, event_rules[event_id][1])]
         for (event_id, event), found in by_event.items()], numeric={2, 3, 4, 5, 6, 7}, phrase={0, 1})
+    # a game decided by ranks: every seat's place and score in the game that counts, after the result
+    places = any(s.match.ranked for s in settled)
+    shift = int(places)
     match_table = Table(
-        ["result", "game", "opponents", faction, f"their {faction}s", "event", "round", "table", "date",
-         "games (replay)", "note"],
-        [_match_row(name, s, of_event[s.match.event_id]) for s in settled], numeric={6}, phrase={1, 2, 5, 9},
-        prose={10})
+        ["result", *(["places (score)"] if places else []), "game", "opponents", faction, f"their {faction}s",
+         "event", "round", "table", "date", "games (replay)", "note"],
+        [_match_row(name, s, of_event[s.match.event_id], places) for s in settled], numeric={6 + shift},
+        phrase={1, 1 + shift, 2 + shift, 5 + shift, 9 + shift}, prose={10 + shift})
     panels = [
         Panel("player-decks", f"{faction.capitalize()}s played", table=faction_table,
               note="Counted matches only. A draw is a match not won; the interval is the 95% Wilson interval."),
@@ -135,13 +139,24 @@ def _event_cells(name: str, found: list[standings.Settled], points: Points | Non
             len(found) - record["matches"]]
 
 
-def _match_row(name: str, s: standings.Settled, game: str) -> list:
+def _match_row(name: str, s: standings.Settled, game: str, places: bool) -> list:
+    """One match of the player's; ``places``: with the places column (places_text)."""
     m = s.match
     opponents = [p for p in m.players if p != name]
     counted = s.state == standings.COUNTED
     replays = [Link(f"game {g.id} ({g.status})", url_for("replay.replay_page", game_id=g.id))
                for g in m.games if g.visible]
-    return [RESULT_WORDS[s.outcome[name]] if counted else s.state, game_name(game), player_links(opponents, game),
+    return [RESULT_WORDS[s.outcome[name]] if counted else s.state, *([places_text(s)] if places else []),
+            game_name(game), player_links(opponents, game),
             s.deck_of(name) or "", ", ".join(s.deck_of(p) or "?" for p in opponents),
             Link(m.event, f"/events/{m.event_id}"), m.round, m.table, m.played_on or "", replays,
             "" if counted else s.why]
+
+
+def places_text(s: standings.Settled) -> str:
+    """Each seat's place and score in the game that counts, of a game decided by ranks: "1st Ana (52),
+    2nd Ben (47)"; empty for a game with one winner or a match no game counts."""
+    if not s.match.ranked:
+        return ""
+    return ", ".join(f"{ordinal(seat.rank)} {seat.player}" + ("" if seat.score is None else f" ({seat.score})")
+                     for seat in s.places())

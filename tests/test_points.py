@@ -32,12 +32,15 @@ def ranked_game_registered():
     games.unregister(pips.RANKED_KEY)
 
 
-def table(rnd: int, *placed: tuple[str, int]) -> Match:
-    """A counted match of a game decided by ranks: (player, rank) per seat."""
+def table(rnd: int, *placed: tuple, uploads: int = 1) -> Match:
+    """A counted match of a game decided by ranks: (player, rank) or (player, rank, score) per seat;
+    ``uploads`` agreeing valid uploads of it (the first counts)."""
     gid = next(_ids)
-    seats = tuple(Seat(p, "red", rank == 1 and [r for _, r in placed].count(1) == 1, rank) for p, rank in placed)
-    game = MatchGame(gid, "valid", "valid", "ranks", seats)
-    return Match(gid, 1, "Open", rnd, str(gid), tuple(sorted(p for p, _ in placed)), (game,), ranked=True)
+    firsts = [r for _, r, *_ in placed].count(1)
+    seats = tuple(Seat(p, "red", rank == 1 and firsts == 1, rank, *score) for p, rank, *score in placed)
+    ids = (gid, *(next(_ids) for _ in range(uploads - 1)))
+    games_ = tuple(MatchGame(i, "valid", "valid", "ranks", seats) for i in ids)
+    return Match(gid, 1, "Open", rnd, str(gid), tuple(sorted(p for p, *_ in placed)), games_, ranked=True)
 
 
 def test_the_defaults_by_the_games_kind_of_outcome():
@@ -100,6 +103,30 @@ def test_first_place_shared_is_a_draw_for_those_sharing_it():
     rows = {r.player: r for r in standings([table(1, ("A", 1), ("B", 1), ("C", 3))], BY_PLACE).rows}
     assert [(rows[p].wins, rows[p].draws, rows[p].losses) for p in "ABC"] == [(0, 1, 0), (0, 1, 0), (0, 0, 1)]
     assert (rows["A"].points, rows["C"].points) == (F(3, 2), 0)
+
+
+def test_ranked_standings_total_and_average_each_players_score_over_the_games_that_count():
+    # R1 at three, uploaded twice (counted once): A 1st 50, B 2nd 40, C 2nd 40 -> A 50, B 40, C 40
+    # R2 at two: B 1st 61, A 2nd 30 -> A 80 over 2 games (40), B 101 over 2 (50.5)
+    # R2 at two with no scores kept: C 1st, D 2nd -> C stays 40 over 1 game; D none
+    table_ = standings([table(1, ("A", 1, 50), ("B", 2, 40), ("C", 2, 40), uploads=2),
+                        table(2, ("B", 1, 61), ("A", 2, 30)),
+                        table(2, ("C", 1), ("D", 2))], BY_PLACE)
+    assert table_.scored
+    rows = {r.player: r.as_dict(scored=True) for r in table_.rows}
+    assert {p: (r["total_score"], r["mean_score"]) for p, r in rows.items()} == {
+        "A": (80, 40.0), "B": (101, 50.5), "C": (40, 40.0), "D": (None, None)}
+    # after the points and the W-D-L; not there unless asked (a game with one winner)
+    assert list(rows["A"])[7:10] == ["points", "total_score", "mean_score"]
+    assert "total_score" not in table_.rows[0].as_dict()
+    # not a tie-breaker: B and C, level on 1.5 points (½ + 1 each), keep the places they have without scores
+    assert rows["B"]["points"] == rows["C"]["points"] == 1.5
+    unscored = standings([table(1, ("A", 1), ("B", 2), ("C", 2)), table(2, ("B", 1), ("A", 2)),
+                          table(2, ("C", 1), ("D", 2))], BY_PLACE)
+    assert [(r.player, r.rank) for r in table_.rows] == [(r.player, r.rank) for r in unscored.rows]
+    # a match's places: every seat of the game that counts, best first, with its score
+    [first, *_] = [s for s in table_.settled if s.match.round == 2 and "D" not in s.match.players]
+    assert [(s.player, s.rank, s.score) for s in first.places()] == [("B", 1, 61), ("A", 2, 30)]
 
 
 @pytest.mark.parametrize(("game", "value", "path"), [

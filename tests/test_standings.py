@@ -121,6 +121,13 @@ def test_a_draw_is_one_point_each_and_a_three_player_game_gives_the_winner_three
     assert rows["A"].opponents_match_win == F(5, 9)
 
 
+def test_a_game_with_one_winner_shows_no_scores():
+    """Battle for Empyrean's seats keep a score (battlefields held), but its standings show none."""
+    table = standings([match(1, game("A"), players=("A", "B")), match(1, game(None, verdict="illegal"))])
+    assert not table.scored and "total_score" not in table.rows[0].as_dict()
+    assert [len(s.places()) for s in table.settled] == [2, 0]  # the seats of the game that counts; none
+
+
 def test_an_open_dispute_counts_for_nothing_until_it_is_resolved():
     true, claim = game("A"), game("A", verdict="mismatch", claimed="B")
     open_ = match(1, true, claim, dispute=MatchDispute(7, "open", None))

@@ -378,7 +378,7 @@ def get_standings(event_id: int):
         "rules": {"points": table.points.to_dict(), "tie_breakers": list(standings.TIE_BREAKERS),
                   "floor": float(standings.FLOOR)},
         "counted_matches": table.counted,
-        "standings": [r.as_dict() | {"player_url": url_for("players.player_page", name=r.player)}
+        "standings": [r.as_dict(table.scored) | {"player_url": url_for("players.player_page", name=r.player)}
                       for r in table.rows],
         "left_out": [s.as_dict() for s in table.left_out],
         "games_outside_matches": outside,

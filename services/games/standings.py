@@ -30,6 +30,13 @@ per player finished ahead of), seats sharing a rank sharing their places' points
 is the stored one (``game_seats``). Byes are not in the data (a bye is no game, so nothing is
 uploaded for it) and are not counted.
 
+**Scores**: of a game decided by ranks (``Match.ranked``), each seat's score in the game's own terms
+(``game_seats.score``: Spells & Steam's victory points, Elysian's conquest points) is read with its
+rank, and each player's row has their total over their counted games and its mean per game
+(``Standings.scored``). They are shown, never compared: the places already rank each table by the
+game's own rules (its scores and its tie-breakers made the ranks), and scores summed over tables of
+different sizes would count again what the places counted. A game with one winner shows none.
+
 A player's **match-win %** is their match points / the most their counted matches could have given
 them (for each match: a win's points, or first place's at its table's size; with equal tables, the
 most one match gives × matches), raised to 1/3 when lower (the usual floor of Magic's and other
@@ -82,6 +89,7 @@ class Seat(NamedTuple):
     deck: str  # the seat's faction (Battle for Empyrean's deck)
     won: bool
     rank: int = 1  # 1 is best; tied seats share one
+    score: int | None = None  # in the game's own terms (Spells & Steam: victory points); None: none kept
 
 
 class MatchGame(NamedTuple):
@@ -132,6 +140,11 @@ class Settled(NamedTuple):
         """The deck the player played: the counting game's, else any replayed upload's."""
         games = ([self.counts] if self.counts is not None else []) + list(self.match.games)
         return next((s.deck for g in games for s in g.seats if s.player == player), None)
+
+    def places(self) -> list[Seat]:
+        """The counting game's seats, best rank first (tied seats by name), each with its rank and score
+        (none counts: [])."""
+        return sorted(self.counts.seats, key=lambda s: (s.rank, s.player)) if self.counts is not None else []
 
     def as_dict(self) -> dict:
         m = self.match
@@ -188,6 +201,8 @@ class Row:
     left_out: int = 0  # matches of theirs not in the standings (disputed, pending, not valid, none counts)
     awarded: int | Fraction | None = None  # match points by the event's points (None: win 3, draw 1, loss 0)
     most: int | None = None  # the most its counted matches could have given (None: 3 a match)
+    total_score: int | None = None  # the scores of its counted games (None: none kept one)
+    scored_games: int = 0  # its counted games that kept a score
     match_win: Fraction | None = None  # floored
     game_win: Fraction | None = None  # floored
     opponents_match_win: Fraction | None = None
@@ -205,13 +220,21 @@ class Row:
     def most_points(self) -> int:
         return POINTS["win"] * self.matches if self.most is None else self.most
 
-    def as_dict(self) -> dict:
+    @property
+    def mean_score(self) -> Fraction | None:
+        """The mean score of its counted games that kept one (None: none did)."""
+        return None if self.total_score is None else Fraction(self.total_score, self.scored_games)
+
+    def as_dict(self, scored: bool = False) -> dict:
+        """The row as JSON; ``scored`` (the standings of a game decided by ranks: Standings.scored) with
+        its total and mean score after the points and the W–D–L."""
         def pct(x: Fraction | None) -> float | None:
             return None if x is None else float(x)
 
+        scores = {"total_score": self.total_score, "mean_score": pct(self.mean_score)} if scored else {}
         return {"rank": self.rank, "player": self.player, "decks": self.decks, "matches": self.matches,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "points": plain(self.points),
+                "points": plain(self.points), **scores,
                 "match_win": pct(self.match_win), "opponents_match_win": pct(self.opponents_match_win),
                 "game_win": pct(self.game_win),
                 "opponents_opponents_match_win": pct(self.opponents_opponents_match_win),
@@ -223,6 +246,7 @@ class Standings:
     rows: list[Row]  # in standing order
     settled: list[Settled]  # every match, by round, table
     points: Points = Points()  # the match points they were counted with
+    scored: bool = False  # its game is decided by ranks: each row shows its total and mean score
 
     @property
     def left_out(self) -> list[Settled]:
@@ -265,10 +289,13 @@ def standings(matches: Iterable[Match], points: Points | None = None) -> Standin
             row.draws += result == "draw"
             row.losses += result == "loss"
             row.opponents += [n for n in names if n != seat.player]
+            if seat.score is not None:
+                row.total_score = (row.total_score or 0) + seat.score
+                row.scored_games += 1
             if seat.deck not in row.decks:
                 row.decks.append(seat.deck)
     _percentages([r for r in rows.values() if r.matches])
-    return Standings(rank(rows.values()), settled, points)
+    return Standings(rank(rows.values()), settled, points, any(s.match.ranked for s in settled))
 
 
 def _percentages(played: list[Row]) -> None:

@@ -576,13 +576,13 @@ def _matches(conn: Connection, heads: list[tuple], games_where: str, key) -> lis
 def _build_matches(conn: Connection, heads: list[tuple], games_where: str, key) -> list[standings.Match]:
     # An event's matches are of its game: a game of another (none is stored so: services.games.store
     # refuses it) is read by none of them, and a match of such games alone is not one of the event's.
-    # every game's seats (game_seats: each seat's faction, won and rank)
+    # every game's seats (game_seats: each seat's faction, won, rank and score)
     seats: dict[int, list[standings.Seat]] = {}
-    for game_id, name, faction, won, rank in conn.execute(
-            f"""SELECT s.game_id, s.player_name, s.faction, s.won, s.rank FROM game_seats s
+    for game_id, name, faction, won, rank, score in conn.execute(
+            f"""SELECT s.game_id, s.player_name, s.faction, s.won, s.rank, s.score FROM game_seats s
                 JOIN games g ON g.id = s.game_id JOIN events e ON e.id = g.event_id
                 WHERE {games_where} AND g.game = e.game""", {"key": key}):  # any order: by name
-        seats.setdefault(game_id, []).append(standings.Seat(name, faction, won, rank))
+        seats.setdefault(game_id, []).append(standings.Seat(name, faction, won, rank, score))
     games: dict[int, list[standings.MatchGame]] = {}
     first_day: dict[int, dt.date] = {}
     of_another_game: set[int] = set()  # matches with a game of another game than their event's
