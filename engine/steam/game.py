@@ -1,11 +1,12 @@
 """A game of Spells & Steam: the state machine of its decision points.
 
 The game is a list of steps (``todo``) run in order until one needs a decision (``pending``); an
-answer may put more steps in front (a spellcar's effects, the End of the Line). Each kind of step has
-a handler (``flow.py`` for set-up and turns, ``effects.py`` for what cards do): ``enter`` (resolve
-the step, or return the point to ask), ``legal`` (the answers), ``apply`` and, where listing every
-answer costs too much, ``check`` (a written answer checked as written). Scoring and ranks are
-``scoring.py``'s; the rules in words: docs/steam-rules.md.
+answer may put more steps in front (a spellcar's effects, the End of the Line). Each kind of step
+has a handler — ``setup.py``, ``flow.py`` and ``picks.py`` for set-up and turns; ``effects.py``,
+``building.py``, ``goods.py`` and ``moves.py`` for what cards do —: ``enter`` (resolve the step, or
+return the point to ask), ``legal`` (the answers), ``apply`` and, where listing every answer costs
+too much, ``check`` (a written answer checked as written). Scoring and ranks are ``scoring.py``'s;
+the rules in words: docs/steam-rules.md.
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ class State:
     @classmethod
     def new(cls, cat: Catalog, players: int, map_name: str, seed: int | None, *, variants: frozenset = frozenset(),
             teams: tuple = (), trace: bool = False, observers: Any = None) -> State:
-        from . import flow  # the handlers import this module's State for their types only
+        from . import setup  # the handlers import this module's State for their types only
 
         rng = SplitMix64(seed) if seed is not None else None
         m = hexmap.build(cat, players, map_name)
@@ -122,8 +123,8 @@ class State:
             if colour is not None:
                 g.stands[h] = [(colour, size) for size, count in zip((2, 3, 4), tiles) for _ in range(count)]
         g.folios = [Folio(s) for s in range(1, players + 1)]
-        flow.deal_pools(g)
-        g.todo = flow.setup_steps(g)
+        setup.deal_pools(g)
+        g.todo = setup.setup_steps(g)
         g._run()
         return g
 
@@ -141,7 +142,7 @@ class State:
         if p is None:
             return "the game is over"
         if self._late_hire(d):
-            from .flow import late_hire_problem
+            from .picks import late_hire_problem
             return late_hire_problem(self, d)
         if d.actor != p.player or d.verb not in p.kind.verbs:
             return f"it is {p.prompt}, not '{format_line(d)}'"
@@ -157,7 +158,7 @@ class State:
     def answer(self, d: Line) -> None:
         p = self.pending
         if p is not None and self._late_hire(d):
-            from .flow import hire
+            from .picks import hire
             if self.trace is not None:
                 self.trace.append(Answer(Kind.HIRE, d.actor, d, "line", "", self.round))
             if d.args[0] != "later":
@@ -398,11 +399,20 @@ _HANDLERS: dict[str, dict] = {}
 
 
 def handlers(table: dict[str, dict]) -> None:
-    """Add step handlers (flow.py, effects.py register theirs on import)."""
+    """Add step handlers (the modules of set-up, turns and effects register theirs on import)."""
     _HANDLERS.update(table)
 
 
 def _handler(step: tuple) -> dict:
-    if not _HANDLERS:
-        from . import effects, flow  # noqa: F401 - they register their handlers
-    return _HANDLERS[step[0]]
+    found = _HANDLERS.get(step[0])
+    if found is None:
+        from . import building, effects, flow, goods, moves, picks, setup  # noqa: F401 - they register their handlers
+        found = _HANDLERS[step[0]]
+    return found
+
+
+def asker(kind: Kind, words: str):
+    """The ``enter`` of a step that asks the company it names (``step[1]``), "P2 <words>"."""
+    def enter(g: State, step: tuple) -> Point:
+        return Point(step[1], step[1], kind, f"P{step[1]} {words}")
+    return enter

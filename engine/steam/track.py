@@ -40,6 +40,11 @@ def can_hold(g: Any, seat: int, h: int) -> bool:
     return g.terrain[h] != CITY and len(g.cars[h]) < CARS_PER_HEX and seat not in g.cars[h]
 
 
+def car_moves(g: Any, seat: int, h: int) -> list[int]:
+    """Where a car of ``seat`` on ``h`` may move: the hexes next to it that can take it."""
+    return [n for n in g.map.around[h] if can_hold(g, seat, n)]
+
+
 def competitors_on(g: Any, seat: int, h: int) -> bool:
     return any(s != seat and not g.teammates(seat, s) for s in g.cars[h])
 
