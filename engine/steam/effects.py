@@ -88,7 +88,9 @@ def _fx_enter(g: State, step: tuple) -> None:
     elif op == "refresh-free":
         from .flow import refresh
         refresh(g, seat, "both")
-        t.refresh_free = True
+        # each may be used once more at once without being flipped (not again and again: choice C30)
+        f = g.folio(seat)
+        t.unexhausted = {f.specialists[k] for k in ("captain", "engineer") if k in f.specialists}
     # the standing rules of station masters (transfer-cost, demand-bonus, …) are read where they apply
     g.todo[:0] = push
     return None

@@ -127,7 +127,9 @@ def _main_apply(g: State, step: tuple, d: Line) -> None:
         g.pay(seat, sp.cost)
         if sp.kind == "station":
             t.used_stations.add(key)
-        elif not (t.refresh_free and sp.kind in ("captain", "engineer")):
+        elif key in t.unexhausted:
+            t.unexhausted.discard(key)
+        else:
             f.exhausted.add(key)
         g.todo[:0] = effects.steps(g, seat, sp.effects, {"source": key}) + [("main", seat)]
         return

@@ -104,7 +104,7 @@ class Turn:
     no_inherent: bool = False  # inherent costs not paid (Seth, Sarafina)
     free_transfers: list = field(default_factory=list)  # one-use free transfers this turn: kinds (Wendy)
     free_through: set = field(default_factory=set)  # hexes transferred over for free this turn (Aerlion)
-    refresh_free: bool = False  # using captain and engineer does not exhaust them (Ran)
+    unexhausted: set = field(default_factory=set)  # specialists whose next use this turn leaves them face up (Ran)
     used_stations: set = field(default_factory=set)  # station masters used this turn
     twice: tuple | None = None  # Viona: the slot activated twice
     extra_turn: bool = False
@@ -118,6 +118,7 @@ class Turn:
         t.activated, t.move_ladders, t.free_transfers = set(self.activated), list(self.move_ladders), \
             list(self.free_transfers)
         t.free_through, t.used_stations = set(self.free_through), set(self.used_stations)
+        t.unexhausted = set(self.unexhausted)
         return t
 
 

@@ -335,8 +335,11 @@ def test_7_14_ran_ugobia_refreshes_captain_and_engineer_and_they_stay_face_up():
     g = opening()
     hire(g, 1, "orman-kaspar")
     g.folio(1).exhausted |= {"runika-zenanen", "orman-kaspar"}
-    uses("ran-ugobia", "P1 uses runika-zenanen", "P1 uses orman-kaspar", "P1 uses runika-zenanen", g=g)
+    uses("ran-ugobia", "P1 uses runika-zenanen", "P1 uses orman-kaspar", g=g)
     assert g.folio(1).exhausted == {"ran-ugobia"}
+    play(g, "P1 uses runika-zenanen")  # a second use is an ordinary one: flipped (choice C30)
+    assert g.folio(1).exhausted == {"ran-ugobia", "runika-zenanen"}
+    assert "P1 uses runika-zenanen" not in legal(g)
 
 
 def test_7_15_telemyr_swaps_a_specialist_for_good_refreshed():
