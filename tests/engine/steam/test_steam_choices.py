@@ -1,5 +1,5 @@
 """Where the Spells & Steam manual is silent, and what the engine chose (docs/steam-rules.md, "Choices
-where the manual is silent" C1-C29), one test each where no rule's test shows it already; and the
+where the manual is silent" C1-C30), one test each where no rule's test shows it already; and the
 check that every test the doc names exists."""
 
 from __future__ import annotations
