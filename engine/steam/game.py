@@ -224,6 +224,8 @@ class State:
         return next((i + 1 for i, t in enumerate(self.teams) if seat in t), None)
 
     def teammates(self, a: int, b: int) -> bool:
+        if not self.teams:
+            return False
         return a != b and self.team_of(a) is not None and self.team_of(a) == self.team_of(b)
 
     def competitors(self, seat: int) -> list[int]:

@@ -6,6 +6,8 @@ deliveries."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
+from collections.abc import Iterator
 
 from . import track
 from .effects import listed_why, steps
@@ -26,45 +28,106 @@ def _token(g: State, colour: str, h: int) -> str:
     return good_token(colour, g.map.names[h])
 
 
-def _goods_legal(g: State, step: tuple) -> list[Line]:
+def _goods_options(g: State, step: tuple) -> Iterator[Line]:
+    """The answers of a goods point but skipping, one at a time (so that whether there is any is
+    found without listing them all)."""
     _, seat, e, ctx, mode, left, extra = step
     names = g.map.names
     net = track.network(g, seat)
-    out: list[Line] = []
     if mode == "return":
         tokens = network_goods(g, seat)
         if any(x.op == "move-car" for x in e.then):
             tokens = [(c, h) for c, h in tokens if track.car_moves(g, seat, h)]
         for combo in sorted(set(itertools.combinations(tokens, e.n))):
-            out.append(Line(seat, "returns", tuple(_token(g, c, h) for c, h in combo)))
+            yield Line(seat, "returns", tuple(_token(g, c, h) for c, h in combo))
     elif mode == "pull":
         for d in sorted(net):
-            sources = g.map.around[d] if e.what == "adjacent" else [
-                h for h in range(g.map.size) if h not in net and not track.competitors_on(g, seat, h)]
+            sources = g.map.around[d] if e.what == "adjacent" else (
+                h for h in range(g.map.size) if h not in net and g.goods[h] and not track.competitors_on(g, seat, h))
             for a in sources:
                 if a != d:
-                    out += [Line(seat, "pulls", (_token(g, c, a), "to", names[d])) for c in sorted(g.goods[a])
-                            if g.goods[a][c] > 0]
+                    yield from (Line(seat, "pulls", (_token(g, c, a), "to", names[d])) for c in sorted(g.goods[a]))
     elif mode == "mirror":
-        out = [Line(seat, "mirrors", (_token(g, c, h),)) for c, h in dict.fromkeys(network_goods(g, seat))
-               if g.supply[c] > 0]
+        yield from (Line(seat, "mirrors", (_token(g, c, h),)) for c, h in dict.fromkeys(network_goods(g, seat))
+                    if g.supply[c] > 0)
     elif mode == "seed":
-        out = [Line(seat, "seeds", (names[h],)) for h in sorted(net) if not g.goods[h].any() and g.terrain[h] in GOODS
-               and g.supply[GOODS[g.terrain[h]]] > 0]
+        yield from (Line(seat, "seeds", (names[h],)) for h in sorted(net) if not g.goods[h] and g.terrain[h] in GOODS
+                    and g.supply[GOODS[g.terrain[h]]] > 0)
     elif mode == "transmute":
-        out = [Line(seat, "transmutes", (_token(g, c, h), c2)) for c, h in dict.fromkeys(network_goods(g, seat))
-               for c2 in COLOURS if c2 != c and g.supply[c2] > 0]
+        yield from (Line(seat, "transmutes", (_token(g, c, h), c2)) for c, h in dict.fromkeys(network_goods(g, seat))
+                    for c2 in COLOURS if c2 != c and g.supply[c2] > 0)
     elif mode == "sweep":
-        out = [Line(seat, "sweeps", (names[h],)) for h in sorted(net)
-               if any(g.goods[n].any() for n in g.map.around[h])]
+        yield from (Line(seat, "sweeps", (names[h],)) for h in sorted(net) if any(g.goods[n] for n in g.map.around[h]))
     elif mode == "remove":
         last = g.turn.last_built
         if last is not None:
-            out = [Line(seat, "removes", (_token(g, c, h),)) for h in g.map.around[last]
-                   for c in sorted(g.goods[h]) if g.goods[h][c] > 0]
+            yield from (Line(seat, "removes", (_token(g, c, h),)) for h in g.map.around[last]
+                        for c in sorted(g.goods[h]))
     elif mode == "place":
-        return [Line(seat, "places", (c,)) for c in COLOURS if g.supply[c] > 0]
-    return out + ([Line(seat, "skips")] if out else [])
+        yield from (Line(seat, "places", (c,)) for c in COLOURS if g.supply[c] > 0)
+
+
+def _goods_legal(g: State, step: tuple) -> list[Line]:
+    out = list(_goods_options(g, step))
+    if step[4] == "place":
+        return out  # a good placed is not skipped
+    return out + ([Line(step[1], "skips")] if out else [])
+
+
+def _goods_check(g: State, step: tuple, d: Line) -> str | None:
+    """A goods line checked as written (listing every good Dolores could pull costs too much)."""
+    _, seat, e, ctx, mode, left, extra = step
+    if d.verb == "skips":
+        return None if mode != "place" and _goods_more(g, step) else listed_why("good")(g, step, d)
+    if _written_ok(g, step, d):
+        return None
+    return listed_why("good")(g, step, d)
+
+
+def _written_ok(g: State, step: tuple, d: Line) -> bool:
+    _, seat, e, ctx, mode, left, extra = step
+    verb = {"return": "returns", "pull": "pulls", "mirror": "mirrors", "seed": "seeds", "transmute": "transmutes",
+            "sweep": "sweeps", "remove": "removes", "place": "places"}[mode]
+    if d.verb != verb:
+        return False
+    net = track.network(g, seat)
+    idx = g.map.index
+    if mode == "place":
+        return g.supply[d.args[0]] > 0
+    if mode in ("seed", "sweep"):
+        h = idx(d.args[0])
+        if h is None or h not in net:
+            return False
+        if mode == "seed":
+            return not g.goods[h] and g.terrain[h] in GOODS and g.supply[GOODS[g.terrain[h]]] > 0
+        return any(g.goods[n] for n in g.map.around[h])
+    found = [g.good_here(t) for t in d.args if "@" in t]
+    if any(f is None for f in found):
+        return False
+    if mode == "return":
+        need = Counter(found)  # type: ignore[arg-type]
+        moving = any(x.op == "move-car" for x in e.then)
+        return len(found) == e.n and all(h in net and g.goods[h][c] >= k and (not moving or track.car_moves(g, seat, h))
+                                         for (h, c), k in need.items())
+    h, c = found[0]  # type: ignore[misc]
+    if mode in ("mirror", "transmute"):
+        return h in net and (g.supply[c] > 0 if mode == "mirror" else d.args[1] != c and g.supply[d.args[1]] > 0)
+    if mode == "remove":
+        last = g.turn.last_built
+        return last is not None and h in g.map.around[last]
+    to = idx(d.args[2])  # pull
+    if to is None or to not in net or to == h:
+        return False
+    if e.what == "adjacent":
+        return h in g.map.around[to]
+    return h not in net and not track.competitors_on(g, seat, h)
+
+
+def _goods_more(g: State, step: tuple) -> bool:
+    """Whether a goods point has more than one answer: any answer and skipping (two colours to place)."""
+    found = _goods_options(g, step)
+    first = next(found, None)
+    return first is not None and (step[4] != "place" or next(found, None) is not None)
 
 
 def _goods_enter(g: State, step: tuple) -> Point | None:
@@ -246,7 +309,8 @@ def _deliver_apply(g: State, step: tuple, d: Line) -> None:
 
 
 handlers({
-    "goods": {"enter": _goods_enter, "legal": _goods_legal, "apply": _goods_apply, "why": listed_why("good")},
+    "goods": {"enter": _goods_enter, "legal": _goods_legal, "check": _goods_check, "apply": _goods_apply,
+              "more": _goods_more},
     "deliver": {"enter": _deliver_enter, "legal": _deliver_legal, "check": _deliver_check, "apply": _deliver_apply,
                 "more": _deliver_more},
 })

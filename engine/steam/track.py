@@ -46,7 +46,10 @@ def car_moves(g: Any, seat: int, h: int) -> list[int]:
 
 
 def competitors_on(g: Any, seat: int, h: int) -> bool:
-    return any(s != seat and not g.teammates(seat, s) for s in g.cars[h])
+    cars = g.cars[h]
+    if not g.teams:
+        return any(s != seat for s in cars)
+    return any(s != seat and not g.teammates(seat, s) for s in cars)
 
 
 def fits(g: Any, seat: int, h: int, terrain: str) -> bool:
