@@ -38,6 +38,9 @@ def _played_catalog(game: str, version: str | None) -> str:
 @click.command()
 @click.option("--players", type=click.IntRange(min=2), default=64, show_default=True)
 @click.option("--rounds", type=click.IntRange(min=1), default=6, show_default=True, help="Swiss rounds per event.")
+@click.option("--seats", type=click.IntRange(min=2), multiple=True,
+              help="Players at a table (default 2); repeat it to vary the tables round by round, cycled "
+                   "(--seats 2 --seats 4: rounds of pairs and rounds of four).")
 @click.option("--events", type=click.IntRange(min=1), default=1, show_default=True, help="Events, one a week.")
 @click.option("--faction", "--deck", "factions", multiple=True,
               help="A faction (Battle for Empyrean: a deck) players may bring (repeat; default: every one).")
@@ -56,8 +59,8 @@ def _played_catalog(game: str, version: str | None) -> str:
 @click.option("--expected", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the expected verification counts here (JSON).")
 @game_option(PLAYED)
-def simulate(players: int, rounds: int, events: int, factions: tuple[str, ...], bot: str, flawed: float,
-             seed: int, start: dt.datetime, round_days: int, name: str, version: str | None, out: Path,
+def simulate(players: int, rounds: int, seats: tuple[int, ...], events: int, factions: tuple[str, ...], bot: str,
+             flawed: float, seed: int, start: dt.datetime, round_days: int, name: str, version: str | None, out: Path,
              expected: Path | None, game: str | None) -> None:
     """Generate Swiss tournaments played by bots, as a bundle of game logs that loads straight into
     `empyrean upload --event` and `empyrean verify`."""
@@ -66,14 +69,14 @@ def simulate(players: int, rounds: int, events: int, factions: tuple[str, ...], 
     use_native_engine()
     from tqdm import tqdm
 
-    from services.simulation.simulate import SimConfig
+    from services.simulation.simulate import SEATS, SimConfig
     from services.simulation.simulate import simulate as run
 
     game = default_game(game)
     catalog = _played_catalog(game, version)
     config = SimConfig(players=players, rounds=rounds, events=events, factions=list(factions) or None, bot=bot,
                        flawed=flawed, seed=seed, start=start.date(), round_days=round_days, name=name, game=game,
-                       catalog=catalog)
+                       catalog=catalog, seats=seats or (SEATS,))
     try:
         bundle = run(config, progress=lambda it: tqdm(it, desc="simulating", unit="game"))
     except ValueError as exc:
