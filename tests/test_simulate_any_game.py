@@ -247,3 +247,36 @@ def test_a_simulated_spells_and_steam_event_verifies_with_the_expected_counts(tm
     assert len(verdicts) == want["uploads"]
     assert Counter(v["status"] for v in verdicts) == Counter({k: n for k, n in want["verify"].items() if n})
     assert all(v["index"] is not None and v["rule"] for v in verdicts if v["status"] == "illegal")
+
+
+def test_a_report_of_two_table_sizes_holds_each_to_its_band(pipsrank):
+    """balance at tables of 2 and of 4: each size's games seat that many colours, each is held to its
+    band (a game's own at that size, else 40-60% taken around an even 1 in n), each under its heading."""
+    assert balance.band_for("steam", 4) == (0.15, 0.35) and balance.band_for("steam") == balance.DEFAULT_BAND
+    assert balance.band_for("pipsrank", 4) == pytest.approx((0.2, 0.3))
+    runs = []
+    for players in (2, 4):
+        endings: Counter = Counter()
+        tallies = balance.run(40, game="pipsrank", bot="random", seed=3, players=players, endings=endings)
+        assert sum(t.games for t in tallies.values()) == 40 * players and sum(endings.values()) == 40
+        runs.append(balance.SizeRun(players, tallies, balance.band_for("pipsrank", players), endings, 1.0))
+    with pytest.raises(ValueError, match="a table of 5 is not"):
+        balance.run(1, game="pipsrank", players=5)
+    first, fours = runs
+    text = balance.render(first.tallies, games=40, bot="random", seed=3, catalog=None, command="x", seconds=1,
+                          game="pipsrank", players=2, endings=first.endings, more=[fours])
+    two, four = text.split("## 4 players")
+    assert "## 2 players" in two and "each game 2 different colour choices" in two
+    assert "Target: every colour between 40% and 60%." in two and "### How the games ended" in two
+    assert "each game 4 different colour choices" in four and "Target: every colour between 20% and 30%." in four
+
+
+def test_team_games_are_left_out_of_the_win_rates_and_counted_as_an_ending():
+    """A Spells & Steam game of 4 played in teams (one seed in three, engine.steam.bots.seeded_setup)
+    is two seats' win: the report counts it as an ending of its own, in no company's games."""
+    endings: Counter = Counter()
+    tallies = balance.run(9, game="steam", bot="random", seed=1, players=4, endings=endings)
+    teamed = endings[balance.TEAM_GAME]
+    assert 0 < teamed < 9 and sum(endings.values()) == 9
+    assert sum(t.games for t in tallies.values()) == 4 * (9 - teamed)
+    assert sum(t.wins + t.draws for t in tallies.values()) >= 9 - teamed
