@@ -228,7 +228,7 @@ def test_the_demo_league_is_the_same_at_every_up(demo_divisions, event_bundles):
     assert demo_event("titans") == event_bundles["titans"]
 
 
-@pytest.mark.parametrize("game", ["titans", "elysian"])
+@pytest.mark.parametrize("game", ["titans", "elysian", "steam"])
 def test_each_game_demo_event_has_200_valid_games_and_every_kind_of_flaw(demo_divisions, event_bundles, game):
     """A game's event `up` loads: every upload a game of that event, judged by the engine as the
     bundle expects, at least 200 of them valid; an illegal game, a wrong claim, a duplicate and a
@@ -251,20 +251,25 @@ def test_each_game_demo_event_has_200_valid_games_and_every_kind_of_flaw(demo_di
     assert not players & others
 
 
-@pytest.mark.parametrize("game", ["titans", "elysian"])
-def test_each_game_demo_event_colours_its_factions_at_the_default_minimum(event_bundles, game):
-    """/api/v1/stats/<game>/factions over the event's counted games: every faction (species, hero)
-    has games, and at least 80% of them reach the default minimum of seat-games (the others are
-    drawn grey)."""
+@pytest.mark.parametrize(("game", "sizes"), [("titans", {2}), ("elysian", {2}), ("steam", {2, 4})])
+def test_each_game_demo_event_colours_its_factions_at_the_default_minimum(event_bundles, game, sizes):
+    """/api/v1/stats/<game>/factions over the event's counted games, at each table size the event
+    seats (the statistics never mix sizes; Spells & Steam's event seats pairs and fours): every
+    faction (species, hero, company) has games, and at least 80% of them reach the default minimum of
+    seat-games (the others are drawn grey)."""
     from engine.games import rules_for
     from engine.log import parse_log
     from services.stats.filters import DEFAULT_MIN_GAMES
 
     rules = rules_for(game)
-    seat_games = Counter(species for log in event_bundles[game].counted for species in rules.factions(parse_log(log)))
-    assert set(seat_games) == set(rules.faction_choices())
-    coloured = [species for species, n in seat_games.items() if n >= DEFAULT_MIN_GAMES]
-    assert len(coloured) >= 0.8 * len(seat_games), seat_games
+    by_size: dict[int, Counter] = defaultdict(Counter)
+    for log in event_bundles[game].counted:
+        by_size[len(log["meta"]["players"])].update(rules.factions(parse_log(log)))
+    assert set(by_size) == sizes
+    for size, seat_games in by_size.items():
+        assert set(seat_games) == set(rules.faction_choices()), size
+        coloured = [faction for faction, n in seat_games.items() if n >= DEFAULT_MIN_GAMES]
+        assert len(coloured) >= 0.8 * len(seat_games), (size, seat_games)
 
 
 def test_progress_wraps_the_matches_and_sees_each_one_played():

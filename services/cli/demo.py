@@ -18,14 +18,16 @@ skipped when the first division already has games (a restart of ``up`` on the sa
 
 Beside the league, an event of each other game (``GAME_EVENTS``): **Titans of Empyrean**
 (``TITANS_EVENT``) and **Elysian Battlefields** (``ELYSIAN_EVENT``), each a one-day Swiss tournament
-of 64 players over 7 rounds, 224 matches of which the simulator uploads a few with its flaws
+of 64 players over 7 rounds, 224 matches, and **Spells & Steam** (``STEAM_EVENT``), 64 players over 9
+rounds that seat pairs and tables of four in turn (``SimConfig.seats``: its statistics are by table
+size, so both sizes have theirs), 160 + 64 tables; of each the simulator uploads a few with its flaws
 (``SimConfig.flawed``: an illegal game, wrong claims, a duplicate, a dispute), so that at least 200
 games count and its verdicts and disputes pages have something to show. Titans is played by the
-greedy bots; Elysian by the random one (its greedy bot looks ahead at every answer and would take
-minutes; the random one still plays games to Conquer, Rule and Reign). Their players are named
-Player T01 … and Player E01 … so that no name is also another event's. Titans takes longest, so it
-goes first and one process plays it while the other plays the rest. They are loaded (or skipped)
-with the league.
+greedy bots; Elysian and Spells & Steam by the random one (their greedy bots look ahead at every
+answer and would take minutes; the random ones still play whole games). Their players are named
+Player T01 …, Player E01 … and Player S01 … so that no name is also another event's. The events are
+played longest first (``LONGEST_FIRST``), two processes side by side, then the divisions. They are
+loaded (or skipped) with the league.
 """
 
 from __future__ import annotations
@@ -61,14 +63,19 @@ TITANS = "titans"  # the game's key
 TITANS_EVENT = "Titans Demo Open (simulated games)"
 ELYSIAN = "elysian"
 ELYSIAN_EVENT = "Elysian Demo Open (simulated games)"
+STEAM = "steam"
+STEAM_EVENT = "Spells & Steam Demo Open (simulated games)"
 # each event's seed brings every kind of flaw and at least 200 valid games (tests/test_simulate.py)
 GAME_EVENTS = {
     TITANS: SimConfig(game=TITANS, players=64, rounds=7, bot="greedy", flawed=0.04, seed=SEED + 1,
                       start=FIRST_DAY + dt.timedelta(weeks=ROUNDS), name=TITANS_EVENT),
     ELYSIAN: SimConfig(game=ELYSIAN, players=64, rounds=7, bot="random", flawed=0.04, seed=SEED + 2,
                        start=FIRST_DAY + dt.timedelta(weeks=ROUNDS, days=1), name=ELYSIAN_EVENT),
+    STEAM: SimConfig(game=STEAM, players=64, rounds=9, seats=(2, 4), bot="random", flawed=0.04, seed=SEED + 3,
+                     start=FIRST_DAY + dt.timedelta(weeks=ROUNDS, days=2), name=STEAM_EVENT),
 }
-NAME_PREFIX = {TITANS: "T", ELYSIAN: "E"}  # Player T01 …, Player E01 …
+NAME_PREFIX = {TITANS: "T", ELYSIAN: "E", STEAM: "S"}  # Player T01 …, Player E01 …, Player S01 …
+LONGEST_FIRST = (STEAM, TITANS, ELYSIAN)  # the order the events are played in, so the processes end together
 
 
 def _named_for(games: list[dict], prefix: str) -> list[dict]:
@@ -103,10 +110,11 @@ def _play(task: int | str) -> list[dict] | Bundle:
 
 def demo_games(jobs: int = JOBS) -> tuple[list[list[dict]], dict[str, Bundle]]:
     """Every division's games, division by division, and each game event's bundle by the game's
-    key. The game events are played first: Titans' takes longest, and the other process plays the
-    rest meanwhile."""
-    done = list(process_map(_play, [*GAME_EVENTS, *range(len(DIVISIONS))], jobs))
-    return done[len(GAME_EVENTS):], dict(zip(GAME_EVENTS, done[:len(GAME_EVENTS)]))
+    key (in GAME_EVENTS' order). The game events are played first, the longest first, and the
+    divisions after them, each by the first process free."""
+    done = list(process_map(_play, [*LONGEST_FIRST, *range(len(DIVISIONS))], jobs))
+    events = dict(zip(LONGEST_FIRST, done[:len(LONGEST_FIRST)]))
+    return done[len(LONGEST_FIRST):], {game: events[game] for game in GAME_EVENTS}
 
 
 def flawed_games(games: list[dict]) -> list[dict]:

@@ -8,8 +8,11 @@ worker processes (one per core); results are counted in the parent from each gam
 engine replays it. The win rate follows the statistics API's convention (docs/services.md): wins /
 games, where a seat wins only when its outcome says ``won`` — a draw, or a first rank shared with
 another seat, is a game not won; the 95% interval is Wilson's (services.stats.intervals, via
-statsmodels). The band a faction's rate must be inside is the game's own (``BANDS``), else
-``DEFAULT_BAND``.
+statsmodels). The band a faction's rate must be inside is the game's own at that table size
+(``BANDS``), else ``DEFAULT_BAND`` taken around an even share at that size (``band_for``).
+
+Games are of the game's fewest players unless ``players`` says otherwise; a report may hold several
+table sizes (``render`` of several ``SizeRun``), each with its own band.
 """
 
 from __future__ import annotations
@@ -24,13 +27,19 @@ from engine.rng import SplitMix64
 from services.simulation.processes import process_map
 from services.simulation.simulate import outcome_of
 
-DEFAULT_BAND = (0.40, 0.60)  # the design's target: every faction wins 40-60% of greedy-bot games
-BANDS = {"bfe": (0.35, 0.65)}  # a game's own band, where it has one (docs/balance.md)
+DEFAULT_BAND = (0.40, 0.60)  # the design's target: every faction wins 40-60% of greedy-bot 2-player games
+# a game's own band at a table size, where it has one (docs/balance.md, docs/balance-steam.md)
+BANDS = {("bfe", 2): (0.35, 0.65), ("steam", 4): (0.15, 0.35)}
 CHUNK = 50
+# a game played in teams (its seats win together) is no faction's own win: it is counted only as an ending
+TEAM_GAME = "team game (not in the win rates)"
 
 
-def band_for(game: str) -> tuple[float, float]:
-    return BANDS.get(game, DEFAULT_BAND)
+def band_for(game: str, players: int = 2) -> tuple[float, float]:
+    """The band at a table of ``players``: the game's own, else the design's 40-60% around an even 1 in 2
+    taken around an even 1 in ``players`` (20-30% at four)."""
+    low, high = DEFAULT_BAND
+    return BANDS.get((game, players), (low * 2 / players, high * 2 / players))
 
 
 @dataclass
@@ -72,25 +81,30 @@ Chunk = tuple[int, int, int, str, str, list[str], int, str | None]  # games [sta
 
 
 def _play_chunk(args: Chunk) -> list[tuple[list[str], list[tuple[bool, int]], str]]:
-    """Worker: games [start, stop) -> (factions, each seat's (won, rank), how it ended) each."""
+    """Worker: games [start, stop) -> (factions, each seat's (won, rank), how it ended) each; a game
+    played in teams ends as ``TEAM_GAME``."""
     start, stop, seed, game, bot, factions, seats, catalog = args
     rules = rules_for(game)
     out = []
     for i in range(start, stop):
         chosen, game_seed = pairing(seed, i, factions, seats)
         outcome = outcome_of(rules.self_play(game_seed, bot=bot, players=seats, factions=chosen, catalog=catalog))
-        out.append((chosen, [(s.won, s.rank) for s in outcome.seats], str(outcome.how)))
+        teams = any(s.team is not None for s in outcome.seats)
+        out.append((chosen, [(s.won, s.rank) for s in outcome.seats], TEAM_GAME if teams else str(outcome.how)))
     return out
 
 
 def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int = 1, jobs: int = 1,
         catalog: str | None = None, progress: Callable[[Iterable], Iterable] = lambda it: it,
-        endings: Counter | None = None) -> dict[str, FactionTally]:
-    """Play ``games`` games of ``game`` between different factions (as few seats as the game allows);
-    each faction's tally. ``endings``, when given, counts how the games ended (the outcome's ``how``)."""
+        endings: Counter | None = None, players: int | None = None) -> dict[str, FactionTally]:
+    """Play ``games`` games of ``game`` between different factions, at tables of ``players`` (None: as
+    few seats as the game allows); each faction's tally. ``endings``, when given, counts how the games
+    ended (the outcome's ``how``)."""
     rules = rules_for(game)
     factions = sorted(rules.faction_choices(catalog))
-    seats = rules.info.min_players
+    seats = players or rules.info.min_players
+    if not rules.info.min_players <= seats <= rules.info.max_players:
+        raise ValueError(f"{rules.info.name} is for {rules.info.players_words()}; a table of {seats} is not")
     if len(factions) < seats:
         raise ValueError(f"a balance report of {rules.info.name} needs at least {seats} {rules.info.faction} choices")
     if bot not in rules.bots:
@@ -102,6 +116,9 @@ def run(games: int, *, game: str = DEFAULT_GAME, bot: str = "greedy", seed: int 
         for chosen, places, how in chunk:
             if endings is not None:
                 endings[how] += 1
+            if how == TEAM_GAME:
+                next(bar, None)
+                continue
             for seat, (faction, (won, rank)) in enumerate(zip(chosen, places)):
                 t = tallies[faction]
                 t.games += 1
@@ -127,32 +144,51 @@ def _ranked(tallies: dict[str, FactionTally]) -> list[FactionTally]:
     return sorted(tallies.values(), key=lambda t: (-t.rate, t.faction))
 
 
+@dataclass
+class SizeRun:
+    """One table size's games of a report: its tallies, the band they are held to, how they ended."""
+    players: int
+    tallies: dict[str, FactionTally]
+    band: tuple[float, float]
+    endings: Counter | None = None
+    seconds: float = 0.0  # how long its games took
+
+
 def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int, catalog: str | None,
            command: str, seconds: float, game: str = DEFAULT_GAME, band: tuple[float, float] | None = None,
-           endings: Counter | None = None) -> str:
-    """The report in Markdown (docs/balance.md for Battle for Empyrean); with ``endings``, a table of
-    how the games ended, so that a way of winning no game reaches shows."""
+           endings: Counter | None = None, players: int | None = None,
+           more: Iterable[SizeRun] = ()) -> str:
+    """The report in Markdown (docs/balance.md for Battle for Empyrean) of ``games`` games at tables of
+    ``players`` (None: the game's fewest), and of ``more`` table sizes, each of ``games`` games, under a
+    heading of its own; with ``endings``, a table of how the games ended, so that a way of winning no
+    game reaches shows."""
+    info = rules_for(game).info
+    seats = players or info.min_players
+    runs = [SizeRun(seats, tallies, band or band_for(game, seats), endings, seconds), *more]
+    played = f"catalog {catalog}; " if catalog else ""
+    lines = [f"# Balance report: {info.name}", "", "Generated by a command; do not edit by hand:", "",
+             f"    {command}", ""]
+    for r in runs:
+        if len(runs) > 1:
+            lines += [f"## {r.players} players", ""]
+        lines += _size_section(r, f"{info.name}, {played}{games:,} games", info.faction, bot=bot, seed=seed,
+                               level="###" if len(runs) > 1 else "##")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _size_section(r: SizeRun, played: str, word: str, *, bot: str, seed: int, level: str) -> list[str]:
     from services.stats.intervals import wilson_interval
 
-    info = rules_for(game).info
-    word = info.faction
-    band = band or band_for(game)
+    tallies, band, endings = r.tallies, r.band, r.endings
     ranked = _ranked(tallies)
     inside = not outside(tallies, band)
-    played = f"catalog {catalog}; " if catalog else ""
     lines = [
-        f"# Balance report: {info.name}",
-        "",
-        "Generated by a command; do not edit by hand:",
-        "",
-        f"    {command}",
-        "",
-        f"{info.name}, {played}{games:,} games, {bot} bot against {bot} bot in every seat; each game "
-        f"{info.min_players} different {word} choices, and the game's set-up and chance drawn from seed {seed}. "
+        f"{played}, {bot} bot against {bot} bot in every seat; each game "
+        f"{r.players} different {word} choices, and the game's set-up and chance drawn from seed {seed}. "
         f"Win rate = wins / games (a draw, or a first rank shared with another seat, is a game not won), with "
         f"Wilson 95% intervals. Target: every {word} between {band[0]:.0%} and {band[1]:.0%}. "
         f"**{f'Every {word} is inside it.' if inside else f'Not every {word} is inside it.'}**",
-        f"Run time {seconds / 60:.1f} min on this machine ({dt.date.today().isoformat()}).",
+        f"Run time {r.seconds / 60:.1f} min on this machine ({dt.date.today().isoformat()}).",
         "",
         f"| {word} | games | wins | draws | losses | win rate | 95% interval | in band |",
         "| --- | ---: | ---: | ---: | ---: | ---: | --- | :---: |",
@@ -163,7 +199,7 @@ def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int,
         lines.append(f"| {t.faction} | {t.games:,} | {t.wins:,} | {t.draws:,} | {t.losses:,} | {t.rate:.1%} | "
                      f"{lo or 0.0:.1%} – {hi or 0.0:.1%} | {ok} |")
     names = [t.faction for t in ranked]
-    lines += ["", "## Matchups", "",
+    lines += ["", f"{level} Matchups", "",
               f"Row {word}'s win rate against the column {word} (games in brackets).", "",
               f"| {word} | " + " | ".join(names) + " |",
               "| --- |" + " ---: |" * len(names)]
@@ -175,6 +211,6 @@ def render(tallies: dict[str, FactionTally], *, games: int, bot: str, seed: int,
         lines.append(f"| {f} | " + " | ".join(cells) + " |")
     if endings:
         total = sum(endings.values())
-        lines += ["", "## How the games ended", "", "| ending | games | share |", "| --- | ---: | ---: |"]
+        lines += ["", f"{level} How the games ended", "", "| ending | games | share |", "| --- | ---: | ---: |"]
         lines += [f"| {how} | {n:,} | {n / total:.1%} |" for how, n in endings.most_common()]
-    return "\n".join(lines) + "\n"
+    return lines + [""]

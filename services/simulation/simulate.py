@@ -1,5 +1,5 @@
 """Tournament simulator: Swiss events played by bots, written as a bundle of game logs, for any
-registered game (engine.games) whose matches are two seats.
+registered game (engine.games): matches of two seats, or tables of more where the game seats them.
 
 ``simulate(config)`` plays ``events`` Swiss tournaments, one a week, with the same ``players``
 players (each with a faction — a deck, a colour … — chosen from a pool or at random). Between events
@@ -7,6 +7,11 @@ some players switch to factions that did well, so the meta share moves over time
 does. Each match is a seeded self-play game of the game's rules object (``self_play``); its outcome
 as the engine replays it (``engine.replay.replay(log).outcome``: each seat's rank and whether it
 won) feeds the Swiss standings, so no game's own result format is read here.
+
+A round seats two players a match by default; ``seats`` gives each round's table size, cycled over the
+rounds (``(2, 4)``: rounds of pairs and rounds of four), for a game whose statistics are by table size.
+A round of larger tables seats players in order of their standing (ties in a seeded order), as many
+tables as fill; the lowest-placed players left over get a bye.
 
 A chosen share of matches is uploaded with a deliberate flaw, for demonstrating verification:
 
@@ -26,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
+import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import InitVar, dataclass, field
 from typing import Any
@@ -38,7 +44,7 @@ from engine.rng import SplitMix64
 
 FLAWS = ("illegal", "wrong_result", "duplicate", "dispute")
 SWITCH_CHANCE = 3  # in 10: a player with a losing record tries a faction from the top half next event
-SEATS = 2  # a Swiss match is two players
+SEATS = 2  # a Swiss match is two players, unless the config seats more (SimConfig.seats)
 
 
 @dataclass
@@ -55,6 +61,7 @@ class SimConfig:
     name: str = "Simulated Open"
     game: str = DEFAULT_GAME
     catalog: str | None = None  # the game's catalog version played (None: its default)
+    seats: tuple[int, ...] = (SEATS,)  # players at a table, round by round (cycled over the rounds)
     decks: InitVar[list[str] | None] = None  # Battle for Empyrean's word for the pool: ``factions``
 
     def __post_init__(self, decks: list[str] | None) -> None:
@@ -116,6 +123,32 @@ def swiss_pairs(standings: dict[str, float], played: set[frozenset[str]], rng: S
     pairs = sorted((tuple(sorted(m)) for m in matching),
                    key=lambda ab: (-max(standings[ab[0]], standings[ab[1]]), ab))
     return [(a, b) for a, b in pairs], bye
+
+
+def swiss_tables(standings: dict[str, float], played: set[frozenset[str]], rng: SplitMix64, size: int
+                 ) -> tuple[list[tuple[str, ...]], list[str]]:
+    """Tables of ``size`` for the next round, and the players with a bye. Pairs are Swiss pairs
+    (``swiss_pairs``); larger tables seat players in order of their standing, ties in a seeded order,
+    and the players left over when the tables are full, the lowest placed, get the byes."""
+    if size == SEATS:
+        pairs, bye = swiss_pairs(standings, played, rng)
+        return list(pairs), [] if bye is None else [bye]
+    order = sorted(standings)
+    rng.shuffle(order)
+    order.sort(key=lambda p: -standings[p])  # stable: equal standings keep the seeded order
+    full = len(order) - len(order) % size
+    return [tuple(order[i:i + size]) for i in range(0, full, size)], order[full:]
+
+
+def _seated(table: tuple[str, ...], rng: SplitMix64) -> list[str]:
+    """The table's players in seat order (player 1 first), drawn from ``rng``."""
+    seated = list(table)
+    if len(seated) == SEATS:
+        if rng.below(2):
+            seated.reverse()
+    else:
+        rng.shuffle(seated)
+    return seated
 
 
 # ---------------------------------------------------------------------------- flaws
@@ -191,11 +224,15 @@ def check_pool(rules: Any, factions: list[str] | None, bot: str, catalog: str | 
 def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambda it: it) -> Bundle:
     """Play the events; ``progress`` wraps the iterator of matches (e.g. a tqdm progress bar)."""
     rules = rules_for(config.game)
-    if not rules.info.min_players <= SEATS <= rules.info.max_players:
-        raise ValueError(f"{rules.info.name} is for {rules.info.players_words()}; a Swiss match seats {SEATS}")
+    for size in config.seats:
+        if not rules.info.min_players <= size <= rules.info.max_players:
+            raise ValueError(f"{rules.info.name} is for {rules.info.players_words()}; a table of {size} is not")
     pool = check_pool(rules, config.factions, config.bot, config.catalog)
     if config.players < 2 or config.rounds < 1 or config.events < 1 or config.round_days < 0:
         raise ValueError("a tournament needs at least 2 players, 1 round and 1 event")
+    if not config.seats or max(config.seats) > config.players:
+        raise ValueError(f"tables of {', '.join(map(str, config.seats)) or 'no'} players need at least as many "
+                         f"players as the largest seats; there are {config.players}")
     if not 0 <= config.flawed <= 1:
         raise ValueError("the flawed share is between 0 and 1")
     rng = SplitMix64(config.seed)
@@ -203,31 +240,31 @@ def simulate(config: SimConfig, progress: Callable[[Iterable], Iterable] = lambd
     players = [f"Player {i:0{width}d}" for i in range(1, config.players + 1)]
     faction_of = {p: pool[rng.below(len(pool))] for p in players}
     bundle = Bundle()
-    it = iter(progress(range(config.events * config.rounds * (config.players // 2))))
+    sizes = [config.seats[r % len(config.seats)] for r in range(config.rounds)]  # each round's table size
+    it = iter(progress(range(config.events * sum(config.players // size for size in sizes))))
     for e in range(config.events):
         day = config.start + dt.timedelta(weeks=e)
         event = config.name if config.events == 1 else f"{config.name} #{e + 1}"
         standings = {p: 0.0 for p in players}
         played: set[frozenset[str]] = set()
-        for rnd in range(1, config.rounds + 1):
-            pairs, bye = swiss_pairs(standings, played, rng)
-            if bye is not None:
+        for rnd, size in enumerate(sizes, 1):
+            tables, byes = swiss_tables(standings, played, rng, size)
+            for bye in byes:
                 standings[bye] += 1  # a bye counts as a win and is not a game
-                bundle.byes += 1
+            bundle.byes += len(byes)
             round_day = day + dt.timedelta(days=config.round_days * (rnd - 1))
-            for table, (a, b) in enumerate(pairs, 1):
+            for table, players_at in enumerate(tables, 1):
                 next(it, None)
-                if rng.below(2):
-                    a, b = b, a  # who sits as player 1
-                meta = {"event": event, "round": rnd, "table": str(table), "players": [a, b],
+                seated = _seated(players_at, rng)  # who sits as player 1, 2 …
+                meta = {"event": event, "round": rnd, "table": str(table), "players": seated,
                         "date": round_day.isoformat()}
                 seed = rng.next() >> 12  # 52 bits: exact in any JSON reader
-                log = rules.self_play(seed, bot=config.bot, players=SEATS,
-                                      factions=[faction_of[a], faction_of[b]], meta=meta, catalog=config.catalog)
+                log = rules.self_play(seed, bot=config.bot, players=len(seated),
+                                      factions=[faction_of[p] for p in seated], meta=meta, catalog=config.catalog)
                 outcome = outcome_of(log)
                 bundle.matches += 1
-                played.add(frozenset((a, b)))
-                for seat, name in ((1, a), (2, b)):
+                played.update(frozenset(pair) for pair in itertools.combinations(seated, 2))
+                for seat, name in enumerate(seated, 1):
                     standings[name] += points(outcome, seat)
                 _add_upload(bundle, log, outcome, config.flawed, rng)
         _switch_factions(faction_of, standings, config.rounds, rng)

@@ -2,14 +2,14 @@
 engine and over HTTP. Bar (../shared/DESIGN.md): p95 ≤ 20 ms for a long unfinished log of any game.
 
     .venv/bin/python tests/bench/bench_positions.py [--games 20] [--titans-games 10] [--elysian-games 10]
-        [--engine both|native|pure] [--no-http]
+        [--steam-games 10] [--engine both|native|pure] [--no-http]
 
 Logs: --games self-played 2-player games (10 rounds) written as a table writes them (recorded chance,
 every card named: engine.seats.as_recorded), and as many from one seat's view (seat_view, P1);
 every prefix of each — the log a recorder sends after each decision — is one request. Titans of
-Empyrean and Elysian Battlefields: the --titans-games (--elysian-games) longest of three times as
-many random-bot games (random bots play longer games than greedy ones; Elysian's at 3 players),
-written the same two ways.
+Empyrean, Elysian Battlefields and Spells & Steam: the --titans-games (--elysian-games,
+--steam-games) longest of three times as many random-bot games (random bots play longer games than
+greedy ones; Elysian's at 3 players, Spells & Steam's at 4), written the same two ways.
 
 1. Engine: position() of every prefix, timed one by one, p50/p95/max per log form; for the
    compiled engine (infra/build_native.py, built first if missing or stale) and the Python
@@ -48,7 +48,7 @@ def prefixes(log: dict) -> list[dict]:
     return [{**base, "decisions": log["decisions"][:k]} for k in range(len(log["decisions"]))]
 
 
-OTHER_PLAYERS = {"titans": 2, "elysian": 3}  # the long logs of each other game are of this many players
+OTHER_PLAYERS = {"titans": 2, "elysian": 3, "steam": 4}  # the long logs of each other game are of this many players
 
 
 def make_logs(games: int, others: dict[str, int] | None = None) -> dict[str, list[dict]]:
@@ -237,6 +237,7 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--titans-games", type=int, default=10, help="long Titans of Empyrean logs (0: none)")
     parser.add_argument("--elysian-games", type=int, default=10, help="long Elysian Battlefields logs (0: none)")
+    parser.add_argument("--steam-games", type=int, default=10, help="long Spells & Steam logs (0: none)")
     parser.add_argument("--engine", default="both", choices=["both", "native", "pure"])
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--heavy", type=int, default=20,
@@ -244,13 +245,13 @@ def main() -> int:
     parser.add_argument("--no-http", action="store_true", help="the engine part only")
     parser.add_argument("--engine-part", choices=["native", "pure"], help=argparse.SUPPRESS)
     args = parser.parse_args()
-    others = {"titans": args.titans_games, "elysian": args.elysian_games}
+    others = {"titans": args.titans_games, "elysian": args.elysian_games, "steam": args.steam_games}
     if args.engine_part:
         engine_part(args.engine_part, args.games, others)
         return 0
     for engine in (["native", "pure"] if args.engine == "both" else [args.engine]):
         subprocess.run([sys.executable, __file__, "--engine-part", engine, "--games", str(args.games),
-                        "--titans-games", str(args.titans_games), "--elysian-games", str(args.elysian_games)],
+                        *(arg for key, n in others.items() for arg in (f"--{key}-games", str(n)))],
                        check=True, cwd="/")  # not the checkout: its engine/ would shadow the build
     if not args.no_http:
         http_part(args.games, others, args.clients, args.heavy)

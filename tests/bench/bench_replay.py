@@ -1,7 +1,7 @@
 """Benchmark: replay simulated 2-player games on one core; prints games/s and µs per decision.
 
     .venv/bin/python tests/bench/bench_replay.py [--games 10000] [--bot random] [--engine native]
-        [--titans-games 1000] [--elysian-games 300] [--chess-games 200]
+        [--titans-games 1000] [--elysian-games 300] [--steam-games 200] [--chess-games 200]
 
 Not part of the default test run (pytest collects only test_*.py). Logs are generated first
 (self-play, not timed), parsed once (timed separately), then replayed with and without building
@@ -11,8 +11,9 @@ default) measures the mypyc-compiled engine built by infra/build_native.py (buil
 missing or stale); ``--engine pure`` the Python sources.
 
 In the same run, each other game beside Battle for Empyrean (DESIGN.md: "every game: report games/s
-and µs/decision beside python-chess's µs per ply"): Titans of Empyrean's and Elysian Battlefields'
-self-played games (the same ``--bot``; Elysian's at 2 to 5 players in turn) replayed the same way,
+and µs/decision beside python-chess's µs per ply"): Titans of Empyrean's, Elysian Battlefields' and
+Spells & Steam's self-played games (the same ``--bot``; Elysian's at 2 to 5 players in turn, Spells &
+Steam's at 2 to 6) replayed the same way,
 and python-chess's random games replayed from their SAN moves, each
 move parsed, checked legal and played (``Board.push_san``), the nearest thing chess has to reading
 and checking a log line. python-chess is a test extra (pyproject.toml).
@@ -52,6 +53,8 @@ def main() -> None:
                     "replayed too (0: none)")
     ap.add_argument("--elysian-games", type=int, default=300, help="Elysian Battlefields games self-played "
                     "(2 to 5 players in turn) and replayed too (0: none)")
+    ap.add_argument("--steam-games", type=int, default=200, help="Spells & Steam games self-played "
+                    "(2 to 6 players in turn) and replayed too (0: none)")
     ap.add_argument("--chess-games", type=int, default=200, help="python-chess random games replayed too (0: none)")
     args = ap.parse_args()
     if args.engine_path:
@@ -100,6 +103,8 @@ def main() -> None:
         other_game("titans", args.titans_games, args.bot, args.repeat)
     if args.elysian_games:
         other_game("elysian", args.elysian_games, args.bot, args.repeat, seats=(2, 3, 4, 5))
+    if args.steam_games:
+        other_game("steam", args.steam_games, args.bot, args.repeat, seats=(2, 3, 4, 5, 6))
     if args.chess_games:
         chess_plies(args.chess_games, args.repeat)
 

@@ -18,7 +18,7 @@ import psycopg
 from service_helpers import child_env, free_port, get_json, processes_mentioning
 
 from engine.bfe.selfplay import self_play
-from services.cli.demo import DEMO_EVENT, ELYSIAN_EVENT, LEAGUE, TITANS_EVENT
+from services.cli.demo import DEMO_EVENT, ELYSIAN_EVENT, LEAGUE, STEAM_EVENT, TITANS_EVENT
 from services.platform.embedded import wait_until_gone
 from services.platform.launcher import WORKER_NICE
 
@@ -117,6 +117,18 @@ def test_up_serves_then_stops_cleanly_on_ctrl_c(tmp_path):
         assert elysian_counted >= 200
         heroes = f"{api}/stats/elysian/factions?event={elysian['id']}"
         assert _poll(lambda: sum(row["games"] for row in get_json(heroes)[1]["rows"]) == 2 * elysian_counted)
+        # and the Spells & Steam one, of pairs and fours: its companies counted at both table sizes
+        [steam] = [e for e in events if e["name"] == STEAM_EVENT]
+        assert steam["game"] == "steam"
+        steam_counted = int(re.findall(r"(\d+) of them counted", output.text)[2])
+        assert steam_counted >= 200
+
+        def steam_seat_games() -> list[int]:
+            return [sum(row["games"] for row in get_json(f"{api}/stats/steam/companies?event={steam['id']}"
+                                                         f"&players={n}")[1]["rows"]) for n in (2, 4)]
+
+        assert _poll(lambda: steam_seat_games()[0] // 2 + steam_seat_games()[1] // 4 == steam_counted)
+        assert all(steam_seat_games())
         # ... and the printed dashboards address shows it
         dashboards = output.value("dashboards")
         assert dashboards == f"http://127.0.0.1:{port}/meta"
