@@ -202,6 +202,14 @@ def another_winner(result: dict) -> dict:
     return {"winner": 3 - winner if winner in (1, 2) else 1}
 
 
+def another_first(result: dict) -> dict:
+    """A ranked game's result as a player claiming wrongly writes it: seat 1 ranked otherwise (first
+    if it was not, second if it was); what ``misclaimed_result`` is for a result of ``{"ranks": […]}``."""
+    ranks = list(result["ranks"])
+    ranks[0] = 2 if ranks[0] == 1 else 1
+    return {**result, "ranks": ranks}
+
+
 def rules_members() -> list[str]:
     """Every member a rules object must have (``Rules``'s attributes and methods)."""
     return sorted(set(Rules.__annotations__) | {n for n in vars(Rules) if not n.startswith("_")})

@@ -84,6 +84,19 @@ class TurnRules:
     def trace_observer() -> None:
         return None
 
+    # seat views: by default every line is public (a game with lines only their owner sees overrides these)
+    @staticmethod
+    def as_seen(entry: Any, hidden: bool, omit: bool, catalog: Any) -> Any:
+        return entry.decision
+
+    @staticmethod
+    def is_private(entry: Any) -> bool:
+        return False
+
+    @staticmethod
+    def is_unseen(d: Any) -> bool:
+        return False
+
     # content
     def catalog_versions(self) -> list[str]:
         return list(self.catalog.versions())

@@ -67,10 +67,6 @@ def choose_greedy(g: State, rng: SplitMix64) -> Line:
     if p is not None and p.player == 0:
         return legal[rng.below(len(legal))]
     legal = [d for d in legal if d.args != ("later",)] or legal
-    if g.turn.refresh_free:
-        # after Ran Ugobia a captain or engineer used stays face up and may be used again without end:
-        # the greedy bot, which leans to using them, would never end its turn, so it uses no more
-        legal = [d for d in legal if d.verb != "uses"] or legal
     if len(legal) > SAMPLE:
         picked: set[int] = set()
         while len(picked) < SAMPLE:

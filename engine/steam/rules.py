@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome
+from ..games import GameInfo, Outcome, OutcomeKind, SeatOutcome, another_first
 from ..log import GameLog, LogFormatError
 from ..turn_rules import TurnRules
 from . import catalog as catalog_module
@@ -151,19 +151,6 @@ class SteamRules(TurnRules):
                 "scores": [{"seat": s.seat, "goods": s.goods, "demand": s.demand, "awards": s.awards,
                             "total": s.total} for s in sheet.seats], "teams": sheet.teams or None}
 
-    # seat views: every line is public (a pick from a stack is face up once made)
-    @staticmethod
-    def as_seen(entry: Any, hidden: bool, omit: bool, catalog: Any) -> Line:
-        return entry.decision
-
-    @staticmethod
-    def is_private(entry: Any) -> bool:
-        return False
-
-    @staticmethod
-    def is_unseen(d: Line) -> bool:
-        return False
-
     # self-play
     def self_play(self, seed: int, *, bot: str = "random", players: int = 2, checkpoints: bool = False,
                   factions: list[str] | None = None, meta: dict | None = None, catalog: str | None = None) -> dict:
@@ -174,11 +161,7 @@ class SteamRules(TurnRules):
     def faction_choices(catalog: str | None = None) -> list[str]:
         return list(load(catalog or DEFAULT_VERSION).companies)
 
-    @staticmethod
-    def misclaimed_result(result: dict) -> dict:
-        ranks = list(result["ranks"])
-        ranks[0] = 2 if ranks[0] == 1 else 1
-        return {**result, "ranks": ranks}
+    misclaimed_result = staticmethod(another_first)
 
 
 def score_words(g: State) -> str:
