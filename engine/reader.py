@@ -158,10 +158,15 @@ def read(g: Any, lines: Sequence[Any], rules: Any = None, *, way: Way = Way(),
             r.written_forced.append(i)  # an answer the engine took on the way to the end
             seen = k + 1
         elif belongs is not None and pend.default is not None and not belongs(i, pend):
-            taken = g.take_default()
-            if rules.found_nothing(taken):
-                r.nothing_before.append((i, taken))
-            continue
+            k = _repeats(rules, auto, seen, d)
+            if k >= 0:  # an answer the engine took before this point, written out: the point waits on
+                r.written_forced.append(i)
+                seen = k + 1
+            else:
+                taken = g.take_default()
+                if rules.found_nothing(taken):
+                    r.nothing_before.append((i, taken))
+                continue
         else:
             reason = g.check(d)
             if reason is None and plain_way:
