@@ -685,6 +685,13 @@ def _canonical_for(game: str) -> Callable[[str], tuple[Any, str]]:
     return canonical
 
 
+def decisions_of(log: GameLog) -> list[Any]:
+    """The log's lines as its game's decisions, read once: parse_log has read every line, and the
+    reading of each text is remembered."""
+    read_line = _canonical_for(log.game)
+    return [read_line(text)[0] for text in log.decisions]
+
+
 def _sort_key(path: list) -> tuple:
     return tuple((0, p, "") if isinstance(p, int) else (1, 0, p) for p in path)
 

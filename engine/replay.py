@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Any
 
 from .games import CHANCE, Outcome, rules_for
-from .log import GameLog, LogFormatError, parse_log
+from .log import GameLog, LogFormatError, decisions_of, parse_log
 from .reader import Reading, Way, read_lines
 from .words import decision_words, seat_names
 
@@ -141,7 +141,7 @@ def _replay(source: Any, want_record: bool, catalog: Any, keep_game: bool) -> Re
     if bad_setup is not None:  # no decision is at fault, so the verdict has no decision index
         return _result(log, g, attempt, keep_game, Verdict(VerdictStatus.ILLEGAL, index=None, board=None, **bad_setup))
 
-    lines = [rules.parse_line(text) for text in log.decisions]
+    lines = decisions_of(log)
     g, reading = read_lines(attempt.new_game, lines, rules, first=g)
     attempt.way = reading.way
     attempt.reading = reading

@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any, Sequence
 
 from .games import rules_for
-from .log import Chance, GameLog, LogFormatError, dump_log, parse_log
+from .log import Chance, GameLog, LogFormatError, decisions_of, dump_log, parse_log
 from .reader import Way, read, read_lines
 from .replay import VerdictStatus, replay
 from .words import decision_words
@@ -173,7 +173,7 @@ def _entries(log: GameLog) -> list[Any]:
     def new_game() -> Any:
         return rules.new_game(log, observers=[o for o in [rules.trace_observer()] if o is not None], trace=True)
 
-    g, r = read_lines(new_game, [rules.parse_line(t) for t in log.decisions], rules)
+    g, r = read_lines(new_game, decisions_of(log), rules)
     if r.failure is not None:
         raise ValueError(f"{decision_words(r.failure.index)} of the log is not legal: {r.failure.reason}")
     assert g.trace is not None

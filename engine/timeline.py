@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .games import rules_for
-from .log import GameLog, LogFormatError, parse_log
+from .log import GameLog, LogFormatError, decisions_of, parse_log
 from .reader import Way, read
 from .replay import Verdict, VerdictStatus, engine_error, replay
 
@@ -93,7 +93,7 @@ def _fill(tl: Timeline, log: GameLog, rules: Any, way: Way) -> None:
             taken.append(i)
             tl.frames.append(frame(g, len(tl.frames), log.decisions[i], line=i))
 
-        lines = [rules.parse_line(text) for text in log.decisions]
+        lines = decisions_of(log)
         r = read(g, lines, rules, way=way, on_line=after)
         tl.battlefields = rules.layout(g)
         expected = v.index if illegal and v.index is not None and v.index < len(lines) else None

@@ -5,6 +5,8 @@ transfers' costs are ``track.py``'s."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import track
 from .content import Effect
 from .effects import listed_why
@@ -39,13 +41,20 @@ def _target_terrains(g: State, step: tuple, h: int) -> str | None:
     seat, e, mode, only, used = step[1], step[2], step[6], step[7], step[8]
     if only is not None and h != only:
         return None
-    words = sorted(step[5], key=lambda w: w == "any")  # a named terrain before "any"
-    for w in words:
-        if track.target_ok(g, seat, h, e, (w,)):
+    if not track.can_hold(g, seat, h) or not track.where_ok(g, seat, h, e.where):
+        return None
+    for w in _named_first(step[5]):
+        if track.fits(g, seat, h, w):
             if mode == "each" and e.different and g.terrain[h] in used:
                 continue
             return w
     return None
+
+
+@lru_cache(maxsize=None)
+def _named_first(terrains: tuple[str, ...]) -> tuple[str, ...]:
+    """A build's terrain words, a named terrain before "any"."""
+    return tuple(sorted(terrains, key=lambda w: w == "any"))
 
 
 def _build_more(g: State, step: tuple) -> bool:

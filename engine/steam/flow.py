@@ -72,18 +72,32 @@ def _main_enter(g: State, step: tuple) -> Point:
 
 def _main_legal(g: State, step: tuple) -> list[Line]:
     seat = step[1]
-    f = g.folio(seat)
     out = [Line(seat, "uses", (k,)) for k in usable(g, seat)]
     out.append(Line(seat, "administrates"))
+    return out + _moves(g, seat)
+
+
+def _moves(g: State, seat: int) -> list[Line]:
+    f = g.folio(seat)
     ladder = move_ladder(g, seat)
     room = f.columns + 1 - f.conductor
     peril = bool(g.passive(seat, "activate-then-move"))
+    out = []
     for n in range(1, min(MAX_MOVE, room) + 1):
         if ladder[n - 1] <= f.mana:
             out.append(Line(seat, "moves", (str(n),)))
             if peril and f.conductor >= 1:
                 out.append(Line(seat, "moves", (str(n), "after")))
     return out
+
+
+def _main_has(g: State, step: tuple, d: Line) -> bool:
+    seat = step[1]
+    if d.verb == "uses":
+        return len(d.args) == 1 and d.args[0] in usable(g, seat)
+    if d.verb == "moves":
+        return d in _moves(g, seat)
+    return d == Line(seat, "administrates")
 
 
 def _main_why(g: State, step: tuple, d: Line) -> str | None:
@@ -206,22 +220,21 @@ def _activatable(g: State, seat: int) -> list[tuple[tuple[int, int], str, int]]:
     f = g.folio(seat)
     t = g.turn
     col = f.conductor
-    if not 1 <= col <= f.columns:
+    if not 1 <= col <= f.columns or t.twice is not None:  # Viona: a spellcar activated twice is the turn's only one
         return []
     out = []
     ladder = activation_cost(g, seat)
+    can_pay = g.unlocked(seat)
     for slot, key in f.column(col):
-        if t.twice is not None:
-            continue  # Viona: a spellcar activated twice is the turn's only one
         if slot in t.activated:
             viona = g.passive(seat, "double-activation")
             if viona and len(t.activated) == 1:
                 cost = viona[0].n + inherent(g, key)
-                if cost <= g.unlocked(seat):
+                if cost <= can_pay:
                     out.append((slot, key, cost))
             continue
         cost = ladder + inherent(g, key)
-        if cost <= g.unlocked(seat):
+        if cost <= can_pay:
             out.append((slot, key, cost))
     return out
 
@@ -243,6 +256,12 @@ def _activate_legal(g: State, step: tuple) -> list[Line]:
             seen.add(key)
             out.append(Line(seat, "activates", (key,)))
     return out + [Line(seat, "stops")]
+
+
+def _activate_has(g: State, step: tuple, d: Line) -> bool:
+    if d.verb == "stops":
+        return not d.args
+    return len(d.args) == 1 and any(key == d.args[0] for _slot, key, _cost in _activatable(g, step[1]))
 
 
 def _activate_why(g: State, step: tuple, d: Line) -> str | None:
@@ -376,7 +395,7 @@ def _end_turn_enter(g: State, step: tuple) -> None:
     f.turns += 1
     if f.conductor > f.columns:
         f.conductor = 0
-    _demand_trigger(g, seat)
+    _demand_trigger(g)
     if g.turn.extra_turn and not f.out:
         g.todo.append(("turn", seat, True))
         return None
@@ -386,9 +405,11 @@ def _end_turn_enter(g: State, step: tuple) -> None:
     return None
 
 
-def _demand_trigger(g: State, seat: int) -> None:
-    if g.ending is None and any(len(f.demand) >= g.demand_needed() for f in g.folios):
-        g.ending = End.DEMAND
+def _demand_trigger(g: State) -> None:
+    if g.ending is None:
+        need = g.demand_needed()
+        if any(len(f.demand) >= need for f in g.folios):
+            g.ending = End.DEMAND
 
 
 def _final_enter(g: State, step: tuple) -> None:
@@ -422,11 +443,12 @@ def leave(g: State, seat: int) -> None:
 handlers({
     "turn": {"enter": _turn_enter},
     # administrating and a free move of one space are always there: never one answer
-    "main": {"enter": _main_enter, "legal": _main_legal, "why": _main_why, "apply": _main_apply, "many": True},
+    "main": {"enter": _main_enter, "legal": _main_legal, "has": _main_has, "why": _main_why, "apply": _main_apply,
+             "many": True},
     "advance": {"enter": _advance_enter},
     "to start": {"enter": _to_start_enter},
     # asked only when a spellcar may be activated, beside stopping
-    "activate": {"enter": _activate_enter, "legal": _activate_legal, "why": _activate_why,
+    "activate": {"enter": _activate_enter, "legal": _activate_legal, "has": _activate_has, "why": _activate_why,
                  "apply": _activate_apply, "many": True},
     "upgrade": {"enter": _upgrade_enter, "legal": _upgrade_legal, "apply": _upgrade_apply, "many": True},
     "refresh": {"enter": _refresh_enter},

@@ -5,8 +5,9 @@ answer may put more steps in front (a spellcar's effects, the End of the Line). 
 has a handler — ``setup.py``, ``flow.py`` and ``picks.py`` for set-up and turns; ``effects.py``,
 ``building.py``, ``goods.py`` and ``moves.py`` for what cards do —: ``enter`` (resolve the step, or
 return the point to ask), ``legal`` (the answers), ``apply`` and, where listing every answer costs
-too much, ``check`` (a written answer checked as written). Scoring and ranks are ``scoring.py``'s;
-the rules in words: docs/steam-rules.md.
+too much, ``check`` (a written answer checked as written, with the reason it fails) or ``has``
+(whether a written answer is among the answers, found without listing them; ``why`` says why not).
+Scoring and ranks are ``scoring.py``'s; the rules in words: docs/steam-rules.md.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from . import hexmap
 from .content import Catalog, Effect
 from .lines import Kind, Line, format_line
 from .parts import Bag, Folio, Point, Turn
-from .pieces import CITY, DEMAND_TILES, GOODS, GOODS_EACH, MANA_LIMIT, WASTELAND, WASTELANDS
+from .pieces import CITY, DEMAND_TILES, END_DEMAND_TILES, GOODS, GOODS_EACH, MANA_LIMIT, WASTELAND, WASTELANDS
 
 ROUND_LIMIT = 60  # a house limit: a game still going after this many rounds ends as if time were called
 
@@ -150,7 +151,8 @@ class State:
         written = h.get("check")
         if written is not None:
             return written(self, self.todo[0], d)
-        if d in self.legal_decisions():
+        has = h.get("has")
+        if has(self, self.todo[0], d) if has is not None else d in self.legal_decisions():
             return None
         why = h.get("why")
         return (why(self, self.todo[0], d) if why else None) or f"'{format_line(d)}' is not allowed now ({p.prompt})"
@@ -237,7 +239,6 @@ class State:
         return [s for s in after if not self.folio(s).out and not self.teammates(seat, s)]
 
     def demand_needed(self) -> int:
-        from .pieces import END_DEMAND_TILES
         return END_DEMAND_TILES[self.n] + ("epic" in self.variants)
 
     def specialist(self, key: str) -> Any:
@@ -292,6 +293,7 @@ class State:
     def place_car(self, seat: int, h: int) -> None:
         f = self.folio(seat)
         self.cars[h].append(seat)
+        f.network.add(h)
         f.trains -= 1
         f.placed += 1
         if f.trains <= 0 and self.ending is None and self.phase != "setup":
@@ -299,7 +301,17 @@ class State:
 
     def remove_car(self, seat: int, h: int) -> None:
         self.cars[h].remove(seat)
-        self.folio(seat).trains += 1
+        f = self.folio(seat)
+        f.network.discard(h)
+        f.trains += 1
+
+    def move_car(self, seat: int, a: int, b: int) -> None:
+        """A car of ``seat`` goes from ``a`` to ``b`` (it stays on the map: the supply is not touched)."""
+        self.cars[a].remove(seat)
+        self.cars[b].append(seat)
+        net = self.folio(seat).network
+        net.discard(a)
+        net.add(b)
 
     def place_wasteland(self, seat: int, h: int, keep: bool) -> None:
         self.terrain[h] = WASTELAND

@@ -305,7 +305,7 @@ def _deliver_apply(g: State, step: tuple, d: Line) -> None:
                 f.goods[want] += got
                 g.supply[want] -= got
     from .flow import _demand_trigger
-    _demand_trigger(g, seat)
+    _demand_trigger(g)
 
 
 handlers({

@@ -51,16 +51,13 @@ def _cars_apply(g: State, step: tuple, d: Line) -> None:
     idx = g.map.index
     if mode == "shift":
         a, b = idx(d.args[0]), idx(d.args[1])
-        g.cars[a].remove(seat)  # type: ignore[index]
-        g.cars[b].append(seat)  # type: ignore[index]
+        g.move_car(seat, a, b)  # type: ignore[arg-type]
         if left > 1:
             g.todo.insert(0, ("cars", seat, e, ctx, mode, left - 1, None))
     elif mode == "switch":
         a, b, k = idx(d.args[0]), idx(d.args[1]), int(d.args[2][1:])
-        g.cars[a].remove(seat)  # type: ignore[index]
-        g.cars[b].remove(k)  # type: ignore[index]
-        g.cars[a].append(k)  # type: ignore[index]
-        g.cars[b].append(seat)  # type: ignore[index]
+        g.move_car(seat, a, b)  # type: ignore[arg-type]
+        g.move_car(k, b, a)  # type: ignore[arg-type]
     elif mode == "clear":
         h = idx(d.args[0])
         for n in (h, *g.map.around[h]):  # type: ignore[misc]

@@ -64,6 +64,7 @@ class Folio:
     exhausted: set = field(default_factory=set)  # specialist keys flipped face down
     trains: int = TRAINS_EACH  # cars in the supply
     placed: int = 0  # cars placed on the map over the game (the second tie-breaker)
+    network: set = field(default_factory=set)  # the hexes holding one of its cars (State's car moves keep it)
     demand: list = field(default_factory=list)  # demand tiles taken: (colour, size)
     goods: Counter = field(default_factory=Counter)  # goods on the folio (delivered or added), by colour
     open_hire: str | None = None  # a specialist kind whose stack this company holds, its pick not yet made
@@ -87,6 +88,7 @@ class Folio:
         f.printed, f.yard, f.specialists = dict(self.printed), dict(self.yard), dict(self.specialists)
         f.extra, f.exhausted, f.demand, f.goods = list(self.extra), set(self.exhausted), list(self.demand), \
             Counter(self.goods)
+        f.network = set(self.network)
         return f
 
 

@@ -113,6 +113,12 @@ def _deal_legal(g: State, step: tuple) -> list[Line]:
     return [Line(CHANCE, "market", (k,)) for k in sorted(left) if left[k] > 0]
 
 
+def _deal_has(g: State, step: tuple, d: Line) -> bool:
+    if len(d.args) != 1:
+        return False
+    return (g.pool[d.args[0]] if isinstance(g.pool, Counter) else g.pool.count(d.args[0])) > 0
+
+
 def _deal_why(g: State, step: tuple, d: Line) -> str:
     key = d.args[0]
     if key not in g.cat.spellcars or g.cat.spellcars[key].kind == "company":
@@ -214,7 +220,7 @@ handlers({
                "apply": _strike_apply},
     "market": {"enter": _market_enter},
     "deal": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.MARKET, "a spellcar dealt to the market"),
-             "legal": _deal_legal, "why": _deal_why, "apply": _deal_apply,
+             "legal": _deal_legal, "has": _deal_has, "why": _deal_why, "apply": _deal_apply,
              "seed": lambda g, s: Line(CHANCE, "market", (g.pool[0],)), "many": True},
     "stack": {"enter": _stack_enter},
     "stacked": {"enter": lambda g, s: Point(CHANCE, CHANCE, Kind.STACK,

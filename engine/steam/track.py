@@ -17,16 +17,15 @@ from .pieces import CARS_PER_HEX, CITY, TRANSFER_COST, WASTELAND
 
 
 def network(g: Any, seat: int) -> set[int]:
-    return {h for h, cars in enumerate(g.cars) if seat in cars}
+    """The hexes holding one of ``seat``'s cars, as a new set: the folio keeps them as cars come and go.
+    The set is filled in the hexes' order, so that listings made from it come in the same order
+    whatever order the cars came in."""
+    return set(sorted(g.folios[seat - 1].network))
 
 
 def networks(g: Any) -> dict[int, set[int]]:
-    """Every company's network at once (seat -> hexes), in one pass over the map."""
-    out: dict[int, set[int]] = {}
-    for h, cars in enumerate(g.cars):
-        for s in cars:
-            out.setdefault(s, set()).add(h)
-    return out
+    """Every company with a car on the map: seat -> its network."""
+    return {f.seat: network(g, f.seat) for f in g.folios if f.network}
 
 
 def network_adjacent(g: Any, seat: int, net: set[int] | None = None) -> set[int]:
@@ -129,10 +128,6 @@ def where_ok(g: Any, seat: int, h: int, where: str) -> bool:
     if where == "beside-last":
         return g.turn.last_built is not None and h in g.map.around[g.turn.last_built]
     return True
-
-
-def target_ok(g: Any, seat: int, h: int, e: Effect, terrains: tuple[str, ...]) -> bool:
-    return can_hold(g, seat, h) and any(fits(g, seat, h, t) for t in terrains) and where_ok(g, seat, h, e.where)
 
 
 def needs_network(e: Effect) -> bool:

@@ -16,7 +16,6 @@ from .steam_helpers import (
     do,
     effect,
     goods,
-    h,
     hire,
     legal,
     mana,
@@ -127,7 +126,7 @@ def test_10_4_ties_go_to_goods_delivered_then_cars_placed_then_furthest_from_the
 
 def test_11_every_award_counts_its_own_thing():
     g = opening()
-    g.cars[h(g, "e3")].append(2)  # P2 shares e3 with P1
+    cars(g, 2, "e3")  # P2 shares e3 with P1
     cars(g, 1, "a1", "l5")  # two more groups for P1, on the edge
     goods(g, "a1", ritherwhyte=2)
     f = g.folio(1)

@@ -227,7 +227,7 @@ def test_6_16_wendy_thristle_one_transfer_free_this_turn():
     g2 = opening()
     mana(g2, 1, 0)
     uses("wendy-thristle", "P1 moves 1", g=g2)
-    g2.cars[h(g2, "f3")].append(2)
+    cars(g2, 2, "f3")
     play(g2, "P1 activates kings-line-build-lake", "P1 builds e1 via e2")  # the city is the dearer one
     assert g2.turn.free_transfers == []
 

@@ -78,7 +78,7 @@ def test_3_8_a_city_transfer_costs_3():
 def test_3_9_a_competitor_transfer_costs_2_however_many_cars_are_there():
     g = opening()
     cars(g, 2, "f3")
-    g.cars[h(g, "f3")].append(3)  # a second competitor's car
+    g.cars[h(g, "f3")].append(3)  # a second competitor's car (no company plays seat 3: only the count matters)
     effect(g, 1, "afterworld-build-lava")
     play(g, "P1 builds g3 via f3")
     assert g.folio(1).mana == 3
