@@ -5,6 +5,7 @@ transfers' costs are ``track.py``'s."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
 
 from . import track
@@ -58,28 +59,23 @@ def _named_first(terrains: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _build_more(g: State, step: tuple) -> bool:
-    """Whether a build offers more than skipping, found without listing every build when a hex next to
-    the network (no transfer) will do."""
+    """Whether a build offers more than skipping: the first build found will do."""
+    return next(_builds(g, step), None) is not None
+
+
+def _builds(g: State, step: tuple) -> Iterator[tuple[int, list[int]]]:
+    """(hex, transfer path) of each build the step allows, as the search finds them."""
     seat, e = step[1], step[2]
-    if e.where in ("global", "beside-last") or step[7] is not None:
-        return len(_build_legal(g, step)) > 1
-    if any(_target_terrains(g, step, h) is not None for h in track.network_adjacent(g, seat)):
-        return True
-    return len(_build_legal(g, step)) > 1
+    f = g.folio(seat)
+    for h, path in track.reachable(g, seat, e, f.mana):
+        if _target_terrains(g, step, h) is not None and track.transfers_cost(g, seat, path, e.free) <= f.mana:
+            yield h, path
 
 
 def _build_legal(g: State, step: tuple) -> list[Line]:
-    seat, e = step[1], step[2]
-    names = g.map.names
-    f = g.folio(seat)
-    out = []
-    for h, path in track.reachable(g, seat, e, f.mana).items():
-        if _target_terrains(g, step, h) is None:
-            continue
-        if track.transfers_cost(g, seat, path, e.free) > f.mana:
-            continue
-        out.append(Line(seat, "builds", (names[h], "via", *(names[p] for p in path)) if path else (names[h],)))
-    return out + [Line(seat, "skips")]
+    seat, names = step[1], g.map.names
+    return [Line(seat, "builds", (names[h], "via", *(names[p] for p in path)) if path else (names[h],))
+            for h, path in _builds(g, step)] + [Line(seat, "skips")]
 
 
 def _build_check(g: State, step: tuple, d: Line) -> str | None:

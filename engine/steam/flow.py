@@ -61,7 +61,10 @@ def usable(g: State, seat: int) -> list[str]:
 
 
 def move_ladder(g: State, seat: int) -> tuple[int, ...]:
-    ladders = [MOVE_LADDER] + [tuple(e.costs) for e in g.passive(seat, "move-ladder")] + list(g.turn.move_ladders)
+    ladders = [tuple(e.costs) for e in g.passive(seat, "move-ladder")] + list(g.turn.move_ladders)
+    if not ladders:
+        return MOVE_LADDER
+    ladders.append(MOVE_LADDER)
     return tuple(min(ld[i] for ld in ladders) for i in range(MAX_MOVE))
 
 
@@ -204,10 +207,10 @@ def activation_cost(g: State, seat: int) -> int:
     t = g.turn
     if t.free_activations:
         return 0
-    ladders = [ACTIVATION_LADDER] + [tuple(e.costs) for e in g.passive(seat, "activation-ladder")]
     k = t.activations
     if k >= len(ACTIVATION_LADDER):
         return 1 << 20
+    ladders = [ACTIVATION_LADDER] + [tuple(e.costs) for e in g.passive(seat, "activation-ladder")]
     return min(ld[k] - (ld[k - 1] if k else 0) for ld in ladders)
 
 

@@ -246,8 +246,11 @@ class State:
 
     def passive(self, seat: int, op: str) -> list[Effect]:
         """The standing rules of ``op`` the company's station masters give it."""
+        f = self.folio(seat)
+        if not f.extra and "station" not in f.specialists:
+            return []
         out = []
-        for key in self.folio(seat).stations():
+        for key in f.stations():
             sp = self.cat.specialists[key]
             if sp.trigger == "passive":
                 out += [e for e in sp.effects if e.op == op]

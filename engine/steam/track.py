@@ -10,6 +10,7 @@ the build's own free transfers change it)."""
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterator
 from typing import Any
 
 from .content import Effect
@@ -157,15 +158,20 @@ def path_problem(g: Any, seat: int, target: int, path: list[int], e: Effect) -> 
     return None
 
 
-def reachable(g: Any, seat: int, e: Effect, budget: int) -> dict[int, list[int]]:
+def reachable(g: Any, seat: int, e: Effect, budget: int) -> Iterator[tuple[int, list[int]]]:
     """Every hex a build of ``e`` could be made on within ``budget`` mana of transfers, with the
-    cheapest transfer path to it (a search over transfer hexes from the network; a hex's transfer kind
-    and cost worked out once per search)."""
+    cheapest transfer path to it, as the search finds them (the hexes next to the network first, then
+    a search over transfer hexes from it; a hex's transfer kind and cost worked out once per search).
+    A caller that needs only the first hex that will do stops the search there."""
     if not needs_network(e):
-        return {h: [] for h in range(g.map.size)}
+        for h in range(g.map.size):
+            yield h, []
+        return
     net = network(g, seat)
     adj = network_adjacent(g, seat, net)
-    out: dict[int, list[int]] = {h: [] for h in adj}
+    for h in adj:
+        yield h, []
+    found = set(adj)
     around = g.map.around
     kinds: dict[int, str | None] = {}
 
@@ -194,12 +200,12 @@ def reachable(g: Any, seat: int, e: Effect, budget: int) -> dict[int, list[int]]
         for n in around[h]:
             if n in net or n in path:
                 continue
-            if n not in out:
-                out[n] = list(path)
+            if n not in found:
+                found.add(n)
+                yield n, list(path)
             if kind(n) is not None:
                 p = path + (n,)
                 heapq.heappush(heap, (priced(p), n, p))
-    return out
 
 
 def _discounted(costs: list[tuple[int, str | None]], free: tuple[str, ...], turn_free: list) -> int:
