@@ -59,7 +59,12 @@ def _named_first(terrains: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _build_more(g: State, step: tuple) -> bool:
-    """Whether a build offers more than skipping: the first build found will do."""
+    """Whether a build offers more than skipping: the first build found will do, and a hex next to the
+    network (no transfer to pay) is looked for first, straight from the folio's network."""
+    if track.needs_network(step[2]):
+        net, around = g.folio(step[1]).network, g.map.around
+        if any(n not in net and _target_terrains(g, step, n) is not None for h in net for n in around[h]):
+            return True
     return next(_builds(g, step), None) is not None
 
 

@@ -92,6 +92,10 @@ class State:
     gone: list = field(default_factory=list)  # seats that left, in order
     todo: list = field(default_factory=list)
     _legal: tuple | None = None
+    _team_of: dict = field(default_factory=dict)  # seat -> its team's number, from ``teams``
+
+    def __post_init__(self) -> None:
+        self._team_of = {s: i + 1 for i, t in enumerate(self.teams) for s in t}
 
     @property
     def catalog(self) -> Catalog:
@@ -223,12 +227,13 @@ class State:
         return [f.seat for f in self.folios if not f.out]
 
     def team_of(self, seat: int) -> int | None:
-        return next((i + 1 for i, t in enumerate(self.teams) if seat in t), None)
+        return self._team_of.get(seat)
 
     def teammates(self, a: int, b: int) -> bool:
         if not self.teams:
             return False
-        return a != b and self.team_of(a) is not None and self.team_of(a) == self.team_of(b)
+        team = self._team_of.get(a)
+        return a != b and team is not None and team == self._team_of.get(b)
 
     def competitors(self, seat: int) -> list[int]:
         """The other companies still playing (teammates are not competitors), in turn order after ``seat``."""
@@ -349,10 +354,10 @@ class State:
         step = self.todo.pop(0)
         _handler(step)["apply"](self, step, d)
 
-    def _ask(self, point: Point) -> bool:
-        """Wait at ``point``, unless it has one legal answer: the engine takes it."""
+    def _ask(self, point: Point, h: dict) -> bool:
+        """Wait at ``point`` (asked by a step of handler ``h``), unless it has one legal answer: the
+        engine takes it."""
         self.pending = point
-        h = _handler(self.todo[0])
         if point.default is not None or h.get("many"):
             return True
         more = h.get("more")
@@ -380,7 +385,7 @@ class State:
                 self.pending = point
                 self._take(h["seed"](self, step), "seed")
                 continue
-            if self._ask(point):
+            if self._ask(point, h):
                 return
 
     def finish(self, how: End) -> None:
