@@ -229,16 +229,14 @@ def _activatable(g: State, seat: int) -> list[tuple[tuple[int, int], str, int]]:
     ladder = activation_cost(g, seat)
     can_pay = g.unlocked(seat)
     for slot, key in f.column(col):
+        own = inherent(g, key)
         if slot in t.activated:
             viona = g.passive(seat, "double-activation")
-            if viona and len(t.activated) == 1:
-                cost = viona[0].n + inherent(g, key)
-                if cost <= can_pay:
-                    out.append((slot, key, cost))
+            if viona and len(t.activated) == 1 and viona[0].n + own <= can_pay:
+                out.append((slot, key, viona[0].n + own))
             continue
-        cost = ladder + inherent(g, key)
-        if cost <= can_pay:
-            out.append((slot, key, cost))
+        if ladder + own <= can_pay:
+            out.append((slot, key, ladder + own))
     return out
 
 

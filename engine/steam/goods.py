@@ -196,7 +196,9 @@ def _deliver_enter(g: State, step: tuple) -> Point | None:
 
 
 def _cities(g: State, seat: int) -> list[int]:
-    return sorted(h for h in track.network_adjacent(g, seat) if g.terrain[h] == CITY)
+    """The cities next to the company's network (a car never stands on a city)."""
+    net, terrain = g.folio(seat).network, g.terrain
+    return sorted({n for h in net for n in g.map.around[h] if terrain[n] == CITY})
 
 
 def _colours_at(g: State, city: int) -> list[str]:
@@ -215,7 +217,7 @@ def _deliver_more(g: State, step: tuple) -> bool:
     cities = _cities(g, seat)
     if not cities:
         return False
-    colours = {c for c, _h in network_goods(g, seat)}
+    colours = {c for h in g.folio(seat).network for c, k in g.goods[h].items() if k > 0}
     return any(c in colours for city in cities for c in _colours_at(g, city))
 
 

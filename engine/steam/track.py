@@ -139,10 +139,12 @@ def path_problem(g: Any, seat: int, target: int, path: list[int], e: Effect) -> 
     """Why building on ``target`` over the transfers ``path`` is not allowed (None: it is)."""
     if not needs_network(e):
         return "this build goes anywhere: it needs no transfers" if path else None
+    if not path:
+        net = g.folio(seat).network
+        beside = target not in net and any(n in net for n in g.map.around[target])
+        return None if beside else f"{g.map.names[target]} is not next to the network"
     net = network(g, seat)
     adj = network_adjacent(g, seat, net)
-    if not path:
-        return None if target in adj else f"{g.map.names[target]} is not next to the network"
     names = g.map.names
     if path[0] not in adj:
         return f"the first hex transferred over, {names[path[0]]}, is not next to the network"
