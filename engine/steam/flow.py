@@ -356,6 +356,11 @@ def _take_legal(g: State, step: tuple) -> list[Line]:
     return [Line(seat, "takes", (k, s)) for k in dict.fromkeys(g.market) for s in slots]
 
 
+def _take_has(g: State, step: tuple, d: Line) -> bool:
+    return (len(d.args) == 2 and d.args[0] in g.market
+            and d.args[1] in {f"{c}:{r}" for c, r in free_slots(g, step[1])})
+
+
 def _take_why(g: State, step: tuple, d: Line) -> str | None:
     key, slot = d.args
     if key not in g.market:
@@ -453,7 +458,7 @@ handlers({
                  "apply": _activate_apply, "many": True},
     "upgrade": {"enter": _upgrade_enter, "legal": _upgrade_legal, "apply": _upgrade_apply, "many": True},
     "refresh": {"enter": _refresh_enter},
-    "take": {"enter": _take_enter, "legal": _take_legal, "why": _take_why, "apply": _take_apply,
+    "take": {"enter": _take_enter, "legal": _take_legal, "has": _take_has, "why": _take_why, "apply": _take_apply,
              "more": lambda g, s: len(set(g.market)) * len(free_slots(g, s[1])) > 1},
     "end turn": {"enter": _end_turn_enter},
     "final": {"enter": _final_enter},

@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from . import track
+from .content import Effect
 from .effects import listed_why, steps
 from .game import State, handlers
 from .lines import Kind, Line, good_token
@@ -28,6 +29,15 @@ def _token(g: State, colour: str, h: int) -> str:
     return good_token(colour, g.map.names[h])
 
 
+def _returnable(g: State, seat: int, e: Effect) -> list[tuple[str, int]]:
+    """The goods a return may take: every good in the network (where a car moves after, only from a
+    hex its car can move off)."""
+    tokens = network_goods(g, seat)
+    if any(x.op == "move-car" for x in e.then):
+        tokens = [(c, h) for c, h in tokens if track.car_moves(g, seat, h)]
+    return tokens
+
+
 def _goods_options(g: State, step: tuple) -> Iterator[Line]:
     """The answers of a goods point but skipping, one at a time (so that whether there is any is
     found without listing them all)."""
@@ -35,9 +45,7 @@ def _goods_options(g: State, step: tuple) -> Iterator[Line]:
     names = g.map.names
     net = track.network(g, seat)
     if mode == "return":
-        tokens = network_goods(g, seat)
-        if any(x.op == "move-car" for x in e.then):
-            tokens = [(c, h) for c, h in tokens if track.car_moves(g, seat, h)]
+        tokens = _returnable(g, seat, e)
         for combo in sorted(set(itertools.combinations(tokens, e.n))):
             yield Line(seat, "returns", tuple(_token(g, c, h) for c, h in combo))
     elif mode == "pull":
@@ -125,6 +133,8 @@ def _written_ok(g: State, step: tuple, d: Line) -> bool:
 
 def _goods_more(g: State, step: tuple) -> bool:
     """Whether a goods point has more than one answer: any answer and skipping (two colours to place)."""
+    if step[4] == "return":  # a return of n goods exists when n goods may be taken (listing them is dear)
+        return len(_returnable(g, step[1], step[2])) >= step[2].n
     found = _goods_options(g, step)
     first = next(found, None)
     return first is not None and (step[4] != "place" or next(found, None) is not None)
