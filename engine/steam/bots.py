@@ -1,6 +1,7 @@
 """Spells & Steam's bots and self-play: a random bot and a greedy one (one decision ahead, scored by the
-board), both drawing from ``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game. The
-set-up a self-played game uses (the map, the variants, teams) is drawn from its seed unless given."""
+board; two for a specialist whose worth shows only in the move after its use), both drawing from
+``engine.rng.SplitMix64``; ``self_play`` writes a finished seeded game. The set-up a self-played game uses
+(the map, the variants, teams) is drawn from its seed unless given."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ QUIET = frozenset({"stops", "skips", "passes"})  # answers that do nothing: the 
 # what the greedy bot leans to beyond its one step ahead: a spellcar activated is worth its effects, which
 # that step does not see yet
 LEAN = {"activates": 2.5, "uses": 1.0}
+# the ops of a specialist whose ability only makes the turn's move cheaper (Rayleigh Kerigan): the step
+# after its use, the move, shows what it is worth, so the greedy bot looks that one step further
+SEEN_IN_THE_MOVE = frozenset({"move-ladder"})
+FLIPPED = 0.5  # what a specialist flipped for such a use costs the greedy bot: it is not there for a later turn
 
 
 def score(g: State, seat: int) -> float:
@@ -77,10 +82,28 @@ def choose_greedy(g: State, rng: SplitMix64) -> Line:
     for d in legal:
         trial = g.clone()
         trial.answer(d)
-        s = score(trial, me) + 0.01 * rng.below(10) + LEAN.get(d.verb, 0.0)
+        s = worth(trial, me, d) + 0.01 * rng.below(10)
         if best_score is None or s > best_score:
             best, best_score = d, s
     return best
+
+
+def worth(trial: State, me: int, d: Line) -> float:
+    """What answer ``d`` is worth to ``me`` in the greedy bot's eyes, ``trial`` the board it leaves: the board's
+    score and the lean of ``d``'s verb; a use whose worth shows only in the move after it is worth the best
+    main action it leaves (less a specialist flipped: ``FLIPPED``), so that a free move ladder is not spent on
+    a move that was free anyway."""
+    p = trial.pending
+    if not (d.verb == "uses" and p is not None and p.kind is Kind.TURN and p.player == me
+            and any(e.op in SEEN_IN_THE_MOVE for e in trial.specialist(d.args[0]).effects)):
+        return score(trial, me) + LEAN.get(d.verb, 0.0)
+    then = []
+    for x in trial.legal_decisions():
+        if x.verb != "uses":
+            after = trial.clone()
+            after.answer(x)
+            then.append(score(after, me) + LEAN.get(x.verb, 0.0))
+    return max(then) - FLIPPED
 
 
 BOTS: dict[str, Callable[[State, SplitMix64], Any]] = {"random": choose_random, "greedy": choose_greedy}
