@@ -61,22 +61,18 @@ def _named_first(terrains: tuple[str, ...]) -> tuple[str, ...]:
 def _build_more(g: State, step: tuple) -> bool:
     """Whether a build offers more than skipping: the first build found will do, and a hex next to the
     network (no transfer to pay) is looked for first, straight from the folio's network."""
-    if not track.needs_network(step[2]):
-        return next(_builds(g, step), None) is not None
-    net, around = g.folio(step[1]).network, g.map.around
-    if any(n not in net and _target_terrains(g, step, n) is not None for h in net for n in around[h]):
-        return True
-    return next(_builds(g, step, transfers_only=True), None) is not None
+    if track.needs_network(step[2]):
+        net, around = g.folio(step[1]).network, g.map.around
+        if any(n not in net and _target_terrains(g, step, n) is not None for h in net for n in around[h]):
+            return True
+    return next(_builds(g, step), None) is not None
 
 
-def _builds(g: State, step: tuple, transfers_only: bool = False) -> Iterator[tuple[int, list[int]]]:
-    """(hex, transfer path) of each build the step allows, as the search finds them (``transfers_only``:
-    only those over transfers, for a caller that has looked next to the network already)."""
+def _builds(g: State, step: tuple) -> Iterator[tuple[int, list[int]]]:
+    """(hex, transfer path) of each build the step allows, as the search finds them."""
     seat, e = step[1], step[2]
     f = g.folio(seat)
     for h, path in track.reachable(g, seat, e, f.mana):
-        if transfers_only and not path:
-            continue
         if _target_terrains(g, step, h) is not None and track.transfers_cost(g, seat, path, e.free) <= f.mana:
             yield h, path
 
